@@ -1,0 +1,44 @@
+# The two commands: `make play` and `make test`. Each bootstraps .venv by itself on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+# Tests render with Mesa's software GL through EGL; caches go to a throwaway folder.
+export XDG_CACHE_HOME ?= $(CURDIR)/.cache
+
+.PHONY: play test lint bench atlas screenshot clean system-deps
+
+# Mesa's EGL (software GL) is what headless ursina renders through; install it when missing.
+system-deps:
+	@if ! ldconfig -p 2>/dev/null | grep -q 'libEGL.so.1'; then \
+		echo "installing Mesa EGL (software OpenGL) for headless rendering"; \
+		apt-get update -qq && apt-get install -y -qq libegl1 libegl-mesa0 libgl1-mesa-dri libgl1; \
+	fi
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+play: system-deps $(STAMP)
+	$(PY) -m game $(ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy world
+
+test: system-deps lint
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) -m bench
+
+atlas: $(STAMP)
+	$(PY) -m tools.make_atlas
+
+clean:
+	rm -rf $(VENV) .cache .pytest_cache .mypy_cache .ruff_cache

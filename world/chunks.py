@@ -1,0 +1,375 @@
+"""Chunked voxel storage: `Chunk` (one flat uint16 array) and the unbounded `World`.
+
+A chunk is ``CHUNK = (16, 16, 16)`` voxels in ONE flat numpy array; local voxel (lx, ly, lz) is at
+``lx*wy*wz + ly*wz + lz``. The world is a dict of chunks keyed by chunk coordinates, unbounded in
+all three axes; world voxel coordinates map to chunk coordinates by floor division
+(``-1 // 16 == -1``). A chunk that was never written nor generated is air and costs no array.
+
+Two kinds of change tracking:
+
+- ``world.dirty``: chunks whose mesh is stale. A change marks its chunk and, when the voxel lies
+  on a chunk border, the neighbouring chunks that touch it (faces and ambient occlusion read one
+  voxel across the border).
+- ``world.modified``: chunks whose blocks changed since the last save. Generated chunks are not
+  modified: they can be generated again from the seed.
+
+Memory: 2 bytes per voxel of an allocated chunk (8 KiB per 16³ chunk), nothing for air chunks.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from world.blocks import AIR, BlockRegistry, default_registry
+
+__all__ = [
+    "CHUNK",
+    "CHUNK_VOLUME",
+    "Chunk",
+    "ChunkGenerator",
+    "ChunkKey",
+    "World",
+    "chunk_index",
+    "local_index",
+]
+
+CHUNK: tuple[int, int, int] = (16, 16, 16)
+CHUNK_SHIFT = 4  # 16 == 1 << 4: floor division by a power of two is an arithmetic shift
+CHUNK_MASK = 15
+CHUNK_VOLUME = CHUNK[0] * CHUNK[1] * CHUNK[2]
+# Strides of the flat index: x*wy*wz + y*wz + z.
+STRIDE_X = CHUNK[1] * CHUNK[2]
+STRIDE_Y = CHUNK[2]
+DEFAULT_BUILD_HEIGHT = (0, 256)  # placing is allowed for 0 <= wy < 256, as in Minecraft 1.17-
+
+ChunkKey = tuple[int, int, int]
+
+
+class ChunkGenerator(Protocol):
+    """Makes a chunk's blocks from its coordinates alone (and the generator's seed).
+
+    Returns the flat uint16 array of the chunk, or ``None`` when the chunk is all air.
+    """
+
+    def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None: ...
+
+
+def local_index(lx: int, ly: int, lz: int) -> int:
+    """Flat index of a local voxel in a chunk's array."""
+    return lx * STRIDE_X + ly * STRIDE_Y + lz
+
+
+def chunk_index(wx: int, wy: int, wz: int) -> tuple[ChunkKey, int]:
+    """The chunk holding a world voxel, and the voxel's flat index in it."""
+    return (wx >> CHUNK_SHIFT, wy >> CHUNK_SHIFT, wz >> CHUNK_SHIFT), (
+        (wx & CHUNK_MASK) * STRIDE_X + (wy & CHUNK_MASK) * STRIDE_Y + (wz & CHUNK_MASK)
+    )
+
+
+class Chunk:
+    """One 16³ block of voxels.
+
+    Attributes
+    ----------
+    key : tuple of int
+        Chunk coordinates (cx, cy, cz).
+    blocks : ndarray of uint16, shape (4096,)
+        Block ids, local (lx, ly, lz) at ``lx*256 + ly*16 + lz``.
+    """
+
+    __slots__ = ("blocks", "key")
+
+    def __init__(self, key: ChunkKey, blocks: NDArray[np.uint16] | None = None) -> None:
+        if blocks is None:
+            blocks = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
+        elif blocks.dtype != np.uint16 or blocks.shape != (CHUNK_VOLUME,):
+            raise ValueError(
+                f"blocks must be a flat uint16 array of {CHUNK_VOLUME}, "
+                f"got {blocks.dtype} {blocks.shape}"
+            )
+        self.key = key
+        self.blocks = blocks
+
+    def view3d(self) -> NDArray[np.uint16]:
+        """The blocks as a (16, 16, 16) view indexed [lx, ly, lz] (no copy)."""
+        return self.blocks.reshape(CHUNK)
+
+    def __repr__(self) -> str:
+        return f"Chunk({self.key}, {np.count_nonzero(self.blocks)} non-air)"
+
+
+def _as_coords(xyz: ArrayLike, name: str) -> NDArray[np.int64]:
+    arr = np.asarray(xyz)
+    if arr.ndim != 2 or arr.shape[1] != 3:
+        raise ValueError(f"{name} must have shape (N, 3), got {arr.shape}")
+    if arr.dtype.kind not in "iu" and arr.size:
+        raise ValueError(f"{name} must hold integers, got dtype {arr.dtype}")
+    return arr.astype(np.int64, copy=False)
+
+
+def _check_int(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer voxel coordinate, got {value!r}")
+    return int(value)
+
+
+class World:
+    """An unbounded voxel world of 16³ chunks.
+
+    Parameters
+    ----------
+    registry : BlockRegistry, optional
+        Block types; the base game's default registry when omitted.
+    generator : callable, optional
+        ``generator(cx, cy, cz) -> blocks or None`` fills a chunk the first time it is read.
+    build_height : (int, int)
+        Players may place blocks at ``low <= wy < high``; storage itself is unbounded.
+    """
+
+    def __init__(
+        self,
+        registry: BlockRegistry | None = None,
+        generator: ChunkGenerator | None = None,
+        build_height: tuple[int, int] = DEFAULT_BUILD_HEIGHT,
+    ) -> None:
+        low, high = build_height
+        if not low < high:
+            raise ValueError(f"build_height must be (low, high) with low < high, got {build_height}")
+        self.registry = registry if registry is not None else default_registry()
+        self.generator = generator
+        self.build_height = (int(low), int(high))
+        self.chunks: dict[ChunkKey, Chunk] = {}
+        # Chunks known to be all air (generated empty): remembered so they are not generated again.
+        self._air: set[ChunkKey] = set()
+        self.dirty: set[ChunkKey] = set()
+        self.modified: set[ChunkKey] = set()
+        self.on_chunk_loaded: list[Callable[[ChunkKey], None]] = []
+
+    # -- chunks -----------------------------------------------------------------------------
+
+    def chunk(self, cx: int, cy: int, cz: int) -> Chunk | None:
+        """The chunk at chunk coordinates, generating it on first read; ``None`` when all air."""
+        key = (cx, cy, cz)
+        chunk = self.chunks.get(key)
+        if chunk is not None or key in self._air:
+            return chunk
+        return self._generate(key)
+
+    def _generate(self, key: ChunkKey) -> Chunk | None:
+        if self.generator is None:
+            return None
+        blocks = self.generator(*key)
+        if blocks is None or not blocks.any():
+            self._air.add(key)
+            return None
+        self._check_ids(blocks, "generator output")
+        chunk = Chunk(key, blocks.astype(np.uint16, copy=False))
+        self.chunks[key] = chunk
+        for listener in self.on_chunk_loaded:
+            listener(key)
+        return chunk
+
+    def is_loaded(self, cx: int, cy: int, cz: int) -> bool:
+        """True when the chunk is in memory (or known air): reading it costs no generation."""
+        key = (cx, cy, cz)
+        return key in self.chunks or key in self._air
+
+    def chunk_blocks(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
+        """A read-only view of a chunk's flat blocks (zeros for an air chunk)."""
+        chunk = self.chunk(cx, cy, cz)
+        if chunk is None:
+            view = _AIR_BLOCKS
+        else:
+            view = chunk.blocks.view()
+            view.flags.writeable = False
+        return view
+
+    def put_chunk(self, key: ChunkKey, blocks: NDArray[np.uint16] | None) -> None:
+        """Install a whole chunk (as a loader does); not marked modified, marked dirty."""
+        self.chunks.pop(key, None)
+        self._air.discard(key)
+        if blocks is None or not blocks.any():
+            self._air.add(key)
+        else:
+            self._check_ids(blocks, "blocks")
+            self.chunks[key] = Chunk(key, np.array(blocks, dtype=np.uint16))
+        self._mark_around(key)
+
+    def unload_chunk(self, cx: int, cy: int, cz: int) -> bool:
+        """Forget a chunk that has no unsaved change; returns False (and keeps it) otherwise."""
+        key = (cx, cy, cz)
+        if key in self.modified:
+            return False
+        self.chunks.pop(key, None)
+        self._air.discard(key)
+        self.dirty.discard(key)
+        return True
+
+    def loaded_keys(self) -> Iterator[ChunkKey]:
+        """Keys of the chunks held in memory with an array."""
+        return iter(list(self.chunks))
+
+    def pop_dirty(self) -> set[ChunkKey]:
+        """Take the set of chunks whose mesh is stale, leaving it empty."""
+        dirty, self.dirty = self.dirty, set()
+        return dirty
+
+    # -- single voxels ----------------------------------------------------------------------
+
+    def get_block(self, wx: int, wy: int, wz: int) -> int:
+        """The block id at a world voxel (air where nothing was written or generated)."""
+        wx = _check_int(wx, "wx")
+        wy = _check_int(wy, "wy")
+        wz = _check_int(wz, "wz")
+        key, idx = chunk_index(wx, wy, wz)
+        chunk = self.chunks.get(key)
+        if chunk is None:
+            if key in self._air or self.generator is None:
+                return AIR
+            chunk = self._generate(key)
+            if chunk is None:
+                return AIR
+        return int(chunk.blocks[idx])
+
+    def set_block(self, wx: int, wy: int, wz: int, block_id: int) -> None:
+        """Write one block id; marks the chunk (and touched neighbours) dirty when it changed."""
+        wx = _check_int(wx, "wx")
+        wy = _check_int(wy, "wy")
+        wz = _check_int(wz, "wz")
+        block_id = self._check_id(block_id)
+        key, idx = chunk_index(wx, wy, wz)
+        chunk = self.chunk(*key)
+        if chunk is None:
+            if block_id == AIR:
+                return
+            chunk = Chunk(key)
+            self.chunks[key] = chunk
+            self._air.discard(key)
+        if chunk.blocks[idx] == block_id:
+            return
+        chunk.blocks[idx] = block_id
+        self.modified.add(key)
+        self._mark_voxel(key, wx & CHUNK_MASK, wy & CHUNK_MASK, wz & CHUNK_MASK)
+
+    def _check_id(self, block_id: object) -> int:
+        if isinstance(block_id, bool) or not isinstance(block_id, int | np.integer):
+            raise ValueError(f"block_id must be an integer block id, got {block_id!r}")
+        if not 0 <= int(block_id) < len(self.registry):
+            raise ValueError(f"block_id {int(block_id)} is not a registered block")
+        return int(block_id)
+
+    def _check_ids(self, ids: NDArray[np.integer], name: str) -> None:
+        if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= len(self.registry)):
+            bad = ids[(ids < 0) | (ids >= len(self.registry))]
+            raise ValueError(f"{name} holds unregistered block ids: {sorted(set(bad.tolist()))}")
+
+    # -- change tracking --------------------------------------------------------------------
+
+    def _mark_voxel(self, key: ChunkKey, lx: int, ly: int, lz: int) -> None:
+        cx, cy, cz = key
+        offs = []
+        for local, size in ((lx, CHUNK[0]), (ly, CHUNK[1]), (lz, CHUNK[2])):
+            axis = [0]
+            if local == 0:
+                axis.append(-1)
+            elif local == size - 1:
+                axis.append(1)
+            offs.append(axis)
+        for dx, dy, dz in itertools.product(*offs):
+            self.dirty.add((cx + dx, cy + dy, cz + dz))
+
+    def _mark_around(self, key: ChunkKey) -> None:
+        cx, cy, cz = key
+        for dx, dy, dz in itertools.product((-1, 0, 1), repeat=3):
+            self.dirty.add((cx + dx, cy + dy, cz + dz))
+
+    # -- many voxels ------------------------------------------------------------------------
+
+    def get_blocks(self, xyz: ArrayLike) -> NDArray[np.uint16]:
+        """Block ids at N world voxels.
+
+        Parameters
+        ----------
+        xyz : array_like of int, shape (N, 3)
+
+        Returns
+        -------
+        ndarray of uint16, shape (N,)
+        """
+        coords = _as_coords(xyz, "xyz")
+        out = np.zeros(len(coords), dtype=np.uint16)
+        if not len(coords):
+            return out
+        keys = coords >> CHUNK_SHIFT
+        idx = (
+            (coords[:, 0] & CHUNK_MASK) * STRIDE_X
+            + (coords[:, 1] & CHUNK_MASK) * STRIDE_Y
+            + (coords[:, 2] & CHUNK_MASK)
+        )
+        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        for n, (cx, cy, cz) in enumerate(unique.tolist()):
+            chunk = self.chunk(cx, cy, cz)
+            if chunk is not None:
+                sel = inverse == n
+                out[sel] = chunk.blocks[idx[sel]]
+        return out
+
+    def set_blocks(self, xyz: ArrayLike, ids: ArrayLike) -> None:
+        """Write block ids at N world voxels (for repeated coordinates the last one wins).
+
+        Parameters
+        ----------
+        xyz : array_like of int, shape (N, 3)
+        ids : array_like of int, shape (N,) or a scalar id for all
+        """
+        coords = _as_coords(xyz, "xyz")
+        values = np.asarray(ids)
+        if values.dtype.kind not in "iu":
+            raise ValueError(f"ids must hold integer block ids, got dtype {values.dtype}")
+        values = np.broadcast_to(values, (len(coords),)).astype(np.int64)
+        if values.size and (values.min() < 0 or values.max() >= len(self.registry)):
+            self._check_ids(values, "ids")
+        if not len(coords):
+            return
+        keys = coords >> CHUNK_SHIFT
+        local = coords & CHUNK_MASK
+        idx = local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
+        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        for n, key_list in enumerate(unique.tolist()):
+            key: ChunkKey = (key_list[0], key_list[1], key_list[2])
+            sel = np.flatnonzero(inverse == n)
+            chunk = self.chunk(*key)
+            if chunk is None:
+                if not values[sel].any():
+                    continue
+                chunk = Chunk(key)
+                self.chunks[key] = chunk
+                self._air.discard(key)
+            before = chunk.blocks.copy()
+            chunk.blocks[idx[sel]] = values[sel]
+            changed = np.flatnonzero(before != chunk.blocks)
+            if not len(changed):
+                continue
+            self.modified.add(key)
+            self.dirty.add(key)
+            lx, ly, lz = np.unravel_index(changed, CHUNK)
+            on_border = (
+                (lx == 0) | (lx == CHUNK[0] - 1) | (ly == 0) | (ly == CHUNK[1] - 1)
+                | (lz == 0) | (lz == CHUNK[2] - 1)
+            )
+            for i in np.flatnonzero(on_border).tolist():
+                self._mark_voxel(key, int(lx[i]), int(ly[i]), int(lz[i]))
+
+    def __repr__(self) -> str:
+        return f"World({len(self.chunks)} chunks, {len(self.registry)} block types)"
+
+
+_AIR_BLOCKS = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
+_AIR_BLOCKS.flags.writeable = False
