@@ -1,9 +1,10 @@
-"""Blockpick's pure core: chunked voxel storage, blocks, raycast, rules. Never imports the engine."""
+"""Blockpick's pure core: voxel storage, blocks, raycast, rules. Never imports the engine."""
 
 from __future__ import annotations
 
 from world.blocks import AIR, BlockRegistry, BlockType, default_registry
 from world.chunks import CHUNK, Chunk, World
+from world.raycast import Hit, Int3, RayBatch, Step, raycast, raycast_many, segment_voxels, traverse
 
 __all__ = [
     "AIR",
@@ -11,6 +12,14 @@ __all__ = [
     "BlockRegistry",
     "BlockType",
     "Chunk",
+    "Hit",
+    "Int3",
+    "RayBatch",
+    "Step",
     "World",
     "default_registry",
+    "raycast",
+    "raycast_many",
+    "segment_voxels",
+    "traverse",
 ]

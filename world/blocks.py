@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -57,7 +58,9 @@ def _expand_tiles(name: str, tiles: tuple[str, ...]) -> tuple[str, ...]:
         return (side, side, top, bottom, side, side)
     if len(tiles) == 6:
         return tiles
-    raise ValueError(f"tiles of {name!r}: give 1, 3 (top, bottom, side) or 6 names, not {len(tiles)}")
+    raise ValueError(
+        f"tiles of {name!r}: give 1, 3 (top, bottom, side) or 6 names, not {len(tiles)}"
+    )
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,14 @@ class BlockType:
         return math.isfinite(self.hardness)
 
 
+_T = TypeVar("_T", bound=np.generic)
+
+
+def _frozen(arr: NDArray[_T]) -> NDArray[_T]:
+    arr.flags.writeable = False
+    return arr
+
+
 AIR_TYPE = BlockType(
     "air", solid=False, pointable=False, replaceable=True, transparent=True, hardness=0.0
 )
@@ -181,20 +192,14 @@ class BlockRegistry:
     def _rebuild(self) -> None:
         types = self._types
 
-        def table(values: list[object], dtype: type) -> NDArray[np.generic]:
-            arr = np.array(values, dtype=dtype)
-            arr.flags.writeable = False
-            return arr
-
-        self.solid = table([t.solid for t in types], np.bool_)
-        self.pointable = table([t.pointable for t in types], np.bool_)
-        self.replaceable = table([t.replaceable for t in types], np.bool_)
-        self.transparent = table([t.transparent for t in types], np.bool_)
-        self.hardness = table([float(t.hardness) for t in types], np.float64)
-        self.light = table([t.light for t in types], np.uint8)
-        self.face_tiles = table(
-            [[self._tile_ids[tile] for tile in t.tiles] for t in types], np.int32
-        )
+        self.solid = _frozen(np.array([t.solid for t in types], dtype=np.bool_))
+        self.pointable = _frozen(np.array([t.pointable for t in types], dtype=np.bool_))
+        self.replaceable = _frozen(np.array([t.replaceable for t in types], dtype=np.bool_))
+        self.transparent = _frozen(np.array([t.transparent for t in types], dtype=np.bool_))
+        self.hardness = _frozen(np.array([float(t.hardness) for t in types], dtype=np.float64))
+        self.light = _frozen(np.array([t.light for t in types], dtype=np.uint8))
+        tiles = [[self._tile_ids[tile] for tile in t.tiles] for t in types]
+        self.face_tiles = _frozen(np.array(tiles, dtype=np.int32))
         self.pointable_list = tuple(t.pointable for t in types)
 
     def id(self, name: str) -> int:

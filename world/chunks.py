@@ -139,7 +139,9 @@ class World:
     ) -> None:
         low, high = build_height
         if not low < high:
-            raise ValueError(f"build_height must be (low, high) with low < high, got {build_height}")
+            raise ValueError(
+                f"build_height must be (low, high) with low < high, got {build_height}"
+            )
         self.registry = registry if registry is not None else default_registry()
         self.generator = generator
         self.build_height = (int(low), int(high))
@@ -361,8 +363,12 @@ class World:
             self.dirty.add(key)
             lx, ly, lz = np.unravel_index(changed, CHUNK)
             on_border = (
-                (lx == 0) | (lx == CHUNK[0] - 1) | (ly == 0) | (ly == CHUNK[1] - 1)
-                | (lz == 0) | (lz == CHUNK[2] - 1)
+                (lx == 0)
+                | (lx == CHUNK[0] - 1)
+                | (ly == 0)
+                | (ly == CHUNK[1] - 1)
+                | (lz == 0)
+                | (lz == CHUNK[2] - 1)
             )
             for i in np.flatnonzero(on_border).tolist():
                 self._mark_voxel(key, int(lx[i]), int(ly[i]), int(lz[i]))
