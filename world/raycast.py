@@ -28,6 +28,8 @@ and hands the rare rays that met a near-tie to `raycast`, so both give identical
 from __future__ import annotations
 
 import math
+import sys
+import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -396,6 +398,27 @@ def segment_voxels(
         out.append((step.cell, p0 if step.distance == 0.0 else point))
     return out
 
+
+class _RaycastModule(types.ModuleType):
+    """``world.raycast`` is this module and, when called, the `raycast` function.
+
+    The package re-exports the function under the module's own name (``from world import
+    raycast``); making the module callable keeps ``world.raycast.raycast_many`` working too.
+    """
+
+    def __call__(
+        self,
+        world: World,
+        origin: ArrayLike,
+        direction: ArrayLike,
+        reach: float,
+        *,
+        hits: Callable[[int], bool] | None = None,
+    ) -> Hit | None:
+        return raycast(world, origin, direction, reach, hits=hits)
+
+
+sys.modules[__name__].__class__ = _RaycastModule
 
 # The batch kernel lives in its own module; it imports this one, so it is imported last.
 from world.raycast_batch import RayBatch, raycast_many  # noqa: E402

@@ -1,0 +1,412 @@
+"""The player's body moved through the voxels: gravity, jumping, sprinting, flying, collision.
+
+The body is an axis-aligned box ``PLAYER_WIDTH`` × ``PLAYER_HEIGHT`` × ``PLAYER_WIDTH`` whose
+position is the centre of its bottom face (the feet); the eye is ``EYE_HEIGHT`` above the feet.
+A voxel collides when ``world.registry.solid[block_id]`` is true. Pure: no engine, no clock.
+
+Contract
+--------
+- `step` advances a `Body` by one tick of ``dt`` seconds and returns a new `Body`; `FixedStep`
+  turns variable frame times into whole ticks of ``TICK`` seconds (the frame time is clamped to
+  ``MAX_FRAME_DT`` first, so a stalled frame slows the game instead of launching the player), so
+  the same inputs give the same motion at any frame rate.
+- Movement is swept one axis at a time, y first, then x, then z (as Minecraft does): each sweep
+  stops the box at the first solid voxel face in its way, however long the move, so nothing
+  tunnels through a wall at any speed or time step. There is no automatic step-up: a one-block
+  ledge needs a jump.
+- The box never overlaps a solid voxel by more than ``EPS`` after a step that began outside
+  every solid voxel; touching a face is not overlapping. A box that starts inside a solid voxel
+  (a block placed into it by a mod, say) may move out of it but not deeper into another.
+- A body falling onto a floor stops with its feet exactly on the floor's top face (an integer y),
+  ``on_ground`` true and no vertical speed.
+
+Conventions
+-----------
+World axes are the engine's: x right, y up, z forward. ``yaw`` in degrees turns about +y from
++z toward +x (yaw 90 faces +x); ``pitch`` in degrees is positive looking down (90 straight down),
+as in Minecraft and as ursina's camera ``rotation_x``.
+
+Constants follow Minecraft Java Edition, converted from ticks (1/20 s) to seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from world.chunks import World
+
+__all__ = [
+    "AIR_ACCEL",
+    "EPS",
+    "EYE_HEIGHT",
+    "FLY_SPEED",
+    "FLY_VERTICAL_SPEED",
+    "GRAVITY",
+    "GROUND_ACCEL",
+    "JUMP_HEIGHT",
+    "JUMP_SPEED",
+    "MAX_FRAME_DT",
+    "PLAYER_HEIGHT",
+    "PLAYER_WIDTH",
+    "SPRINT_SPEED",
+    "TERMINAL_SPEED",
+    "TICK",
+    "WALK_SPEED",
+    "Body",
+    "Controls",
+    "FixedStep",
+    "Vec3",
+    "look_direction",
+    "move_aabb",
+    "step",
+    "with_flying",
+]
+
+Vec3 = tuple[float, float, float]
+
+PLAYER_WIDTH = 0.6
+PLAYER_HEIGHT = 1.8  # taller than one block and shorter than two: no 1-block gaps, 2-block ok
+EYE_HEIGHT = 1.62
+GRAVITY = 32.0  # blocks/s²: Minecraft's 0.08 blocks/tick² at 20 ticks/s
+TERMINAL_SPEED = 78.4  # blocks/s: where Minecraft's per-tick air drag balances gravity
+JUMP_HEIGHT = 1.25  # clears one block with room to spare, as in Minecraft
+JUMP_SPEED = math.sqrt(2.0 * GRAVITY * JUMP_HEIGHT)  # the take-off speed that reaches JUMP_HEIGHT
+WALK_SPEED = 4.317  # blocks/s
+SPRINT_SPEED = 5.612
+FLY_SPEED = 10.92  # creative flight, horizontal; sprinting doubles it
+FLY_VERTICAL_SPEED = 7.5
+# Horizontal speed approaches the wanted speed exponentially at this rate (1/s): about 0.1 s to
+# full speed on the ground, slower in the air so a jump keeps its momentum.
+GROUND_ACCEL = 25.0
+AIR_ACCEL = 5.0
+TICK = 1.0 / 60.0  # fixed physics step: smaller than the 1/20 s of Minecraft, for smooth motion
+MAX_FRAME_DT = 0.25  # a longer frame (a stall, a breakpoint) is simulated as this long
+EPS = 1e-7  # overlaps and gaps thinner than this count as touching (float rounding of the box)
+
+
+@dataclass(frozen=True)
+class Controls:
+    """What the player asks for during a tick (keyboard state and facing).
+
+    Parameters
+    ----------
+    forward : float
+        -1 (back) .. 1 (forward); values beyond are clamped.
+    strafe : float
+        -1 (left) .. 1 (right).
+    yaw : float
+        Facing in degrees (0 faces +z, 90 faces +x).
+    jump : bool
+        Jump when on the ground; rise when flying.
+    descend : bool
+        Sink when flying (the sneak key).
+    sprint : bool
+        Run faster while moving forward (fly faster when flying).
+    """
+
+    forward: float = 0.0
+    strafe: float = 0.0
+    yaw: float = 0.0
+    jump: bool = False
+    descend: bool = False
+    sprint: bool = False
+
+
+@dataclass(frozen=True)
+class Body:
+    """The player's body: feet position, velocity and contact state.
+
+    Parameters
+    ----------
+    pos : tuple of 3 float
+        Centre of the box's bottom face, world coordinates.
+    vel : tuple of 3 float
+        Velocity in blocks per second.
+    on_ground : bool
+        The last tick's downward move was stopped by a solid voxel.
+    flying : bool
+        Creative flight: no gravity; landing ends it.
+    """
+
+    pos: Vec3
+    vel: Vec3 = (0.0, 0.0, 0.0)
+    on_ground: bool = False
+    flying: bool = False
+
+    @property
+    def eye(self) -> Vec3:
+        """The eye position, ``EYE_HEIGHT`` above the feet."""
+        x, y, z = self.pos
+        return (x, y + EYE_HEIGHT, z)
+
+    @property
+    def aabb(self) -> tuple[Vec3, Vec3]:
+        """The body's box as (min corner, max corner)."""
+        return _box(self.pos)
+
+
+def _box(pos: Vec3) -> tuple[Vec3, Vec3]:
+    x, y, z = pos
+    half = PLAYER_WIDTH / 2.0
+    return (x - half, y, z - half), (x + half, y + PLAYER_HEIGHT, z + half)
+
+
+def look_direction(yaw: float, pitch: float) -> Vec3:
+    """The unit view vector for a yaw and a pitch in degrees (pitch > 0 looks down).
+
+    Parameters
+    ----------
+    yaw, pitch : float
+        Degrees; see the module's conventions.
+
+    Returns
+    -------
+    tuple of 3 float
+    """
+    if not (math.isfinite(yaw) and math.isfinite(pitch)):
+        raise ValueError(f"yaw and pitch must be finite, got yaw={yaw!r} pitch={pitch!r}")
+    yaw_r = math.radians(yaw)
+    pitch_r = math.radians(pitch)
+    cos_p = math.cos(pitch_r)
+    return (math.sin(yaw_r) * cos_p, -math.sin(pitch_r), math.cos(yaw_r) * cos_p)
+
+
+def _solid_grid(
+    world: World, lo: list[float], hi: list[float]
+) -> tuple[NDArray[np.bool_], tuple[int, int, int]]:
+    """Solid flags of every voxel touching the box [lo, hi], and the grid's origin voxel."""
+    start = [math.floor(v) - 1 for v in lo]
+    stop = [math.floor(v) + 2 for v in hi]
+    axes = [np.arange(a, b, dtype=np.int64) for a, b in zip(start, stop, strict=True)]
+    gx, gy, gz = np.meshgrid(*axes, indexing="ij")
+    coords = np.stack([gx.ravel(), gy.ravel(), gz.ravel()], axis=1)
+    solid = world.registry.solid[world.get_blocks(coords)].reshape(gx.shape)
+    return solid, (start[0], start[1], start[2])
+
+
+def _sweep(
+    solid: NDArray[np.bool_],
+    origin: tuple[int, int, int],
+    lo: list[float],
+    hi: list[float],
+    axis: int,
+    delta: float,
+) -> tuple[float | None, bool]:
+    """How far the box may move along one axis: (new min coordinate or None if free, blocked)."""
+    if delta == 0.0:
+        return None, False
+    # Voxel index ranges (grid-relative) the box overlaps on the two other axes.
+    index: list[slice | int] = []
+    for other in range(3):
+        if other == axis:
+            index.append(slice(None))
+            continue
+        first = math.floor(lo[other] + EPS) - origin[other]
+        last = math.ceil(hi[other] - EPS) - origin[other]
+        index.append(slice(first, last))
+    column = solid[tuple(index)]
+    # Collapse the two other axes: is any voxel of each slab along `axis` solid?
+    other_axes = tuple(a for a in range(column.ndim) if a != axis)
+    slabs: NDArray[np.bool_] = np.asarray(column.any(axis=other_axes))
+    if delta > 0.0:
+        # Slabs ahead of the leading face, up to where the leading face would end.
+        first = math.ceil(hi[axis] - EPS) + 1
+        end = math.ceil(hi[axis] + delta - EPS)
+        if end <= first:
+            return None, False
+        ahead = np.flatnonzero(slabs[first - origin[axis] : end - origin[axis]])
+        if not len(ahead):
+            return None, False
+        wall = first + int(ahead[0])
+        return wall - (hi[axis] - lo[axis]), True
+    first = math.floor(lo[axis] + EPS) - 1
+    end = math.floor(lo[axis] + delta + EPS)
+    if end > first:
+        return None, False
+    behind = np.flatnonzero(slabs[end - origin[axis] : first + 1 - origin[axis]])
+    if not len(behind):
+        return None, False
+    wall = end + int(behind[-1])
+    return float(wall + 1), True
+
+
+def move_aabb(
+    world: World, lo: Vec3, hi: Vec3, delta: Vec3
+) -> tuple[Vec3, tuple[bool, bool, bool]]:
+    """Move a box by ``delta`` through the world's solid voxels, one axis at a time (y, x, z).
+
+    Parameters
+    ----------
+    world : World
+        Voxels; ``world.registry.solid`` decides what collides.
+    lo, hi : tuple of 3 float
+        The box's min and max corners.
+    delta : tuple of 3 float
+        The wanted displacement; any length (the sweep covers every voxel on the way).
+
+    Returns
+    -------
+    new_lo : tuple of 3 float
+        The box's min corner after the move (the max corner keeps its offset). A blocked axis
+        ends exactly on the blocking face (an integer coordinate for that side of the box).
+    blocked : tuple of 3 bool
+        Per axis, whether a solid voxel stopped the move.
+    """
+    for name, vec in (("lo", lo), ("hi", hi), ("delta", delta)):
+        if len(vec) != 3 or not all(math.isfinite(v) for v in vec):
+            raise ValueError(f"{name} must be 3 finite numbers, got {vec!r}")
+    if any(h < low for low, h in zip(lo, hi, strict=True)):
+        raise ValueError(f"hi must be >= lo on every axis, got lo={lo!r} hi={hi!r}")
+    reach_lo = [min(a, a + d) for a, d in zip(lo, delta, strict=True)]
+    reach_hi = [max(b, b + d) for b, d in zip(hi, delta, strict=True)]
+    solid, origin = _solid_grid(world, reach_lo, reach_hi)
+    size = [h - low for low, h in zip(lo, hi, strict=True)]
+    cur_lo = list(lo)
+    cur_hi = list(hi)
+    blocked = [False, False, False]
+    for axis in (1, 0, 2):
+        stop, blocked[axis] = _sweep(solid, origin, cur_lo, cur_hi, axis, delta[axis])
+        cur_lo[axis] = cur_lo[axis] + delta[axis] if stop is None else stop
+        cur_hi[axis] = cur_lo[axis] + size[axis]
+    return (cur_lo[0], cur_lo[1], cur_lo[2]), (blocked[0], blocked[1], blocked[2])
+
+
+def _approach(current: float, target: float, rate: float, dt: float) -> float:
+    """Exponential approach of ``current`` to ``target``, independent of the tick length."""
+    return target + (current - target) * math.exp(-rate * dt)
+
+
+def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body:
+    """Advance the body by one tick.
+
+    Parameters
+    ----------
+    world : World
+        The voxels to collide with.
+    body : Body
+        The state before the tick.
+    controls : Controls
+        What the player asks for during the tick.
+    dt : float
+        Tick length in seconds, > 0 (``TICK`` under `FixedStep`).
+
+    Returns
+    -------
+    Body
+        The state after the tick.
+    """
+    if not (math.isfinite(dt) and dt > 0.0):
+        raise ValueError(f"dt must be a positive finite number of seconds, got {dt!r}")
+    if not all(math.isfinite(v) for v in (controls.forward, controls.strafe, controls.yaw)):
+        raise ValueError(f"controls must hold finite numbers, got {controls!r}")
+    forward = min(max(controls.forward, -1.0), 1.0)
+    strafe = min(max(controls.strafe, -1.0), 1.0)
+    yaw = math.radians(controls.yaw)
+    sin_y, cos_y = math.sin(yaw), math.cos(yaw)
+    # Forward is (sin, cos) in xz and right is (cos, -sin): yaw turns +z toward +x.
+    wish_x = forward * sin_y + strafe * cos_y
+    wish_z = forward * cos_y - strafe * sin_y
+    length = math.hypot(wish_x, wish_z)
+    if length > 1.0:  # diagonal keys are not faster than straight ones
+        wish_x, wish_z = wish_x / length, wish_z / length
+
+    vx, vy, vz = body.vel
+    if body.flying:
+        speed = FLY_SPEED * (2.0 if controls.sprint else 1.0)
+        rate = GROUND_ACCEL
+        rise = float(controls.jump) - float(controls.descend)
+        vy = _approach(vy, rise * FLY_VERTICAL_SPEED, GROUND_ACCEL, dt)
+    else:
+        speed = SPRINT_SPEED if controls.sprint and forward > 0.0 else WALK_SPEED
+        rate = GROUND_ACCEL if body.on_ground else AIR_ACCEL
+        if controls.jump and body.on_ground:
+            vy = JUMP_SPEED
+        vy = max(vy - GRAVITY * dt, -TERMINAL_SPEED)
+    vx = _approach(vx, wish_x * speed, rate, dt)
+    vz = _approach(vz, wish_z * speed, rate, dt)
+
+    lo, hi = body.aabb
+    new_lo, blocked = move_aabb(world, lo, hi, (vx * dt, vy * dt, vz * dt))
+    on_ground = blocked[1] and vy < 0.0
+    if blocked[0]:
+        vx = 0.0
+    if blocked[1]:
+        vy = 0.0
+    if blocked[2]:
+        vz = 0.0
+    half = PLAYER_WIDTH / 2.0
+    return Body(
+        pos=(new_lo[0] + half, new_lo[1], new_lo[2] + half),
+        vel=(vx, vy, vz),
+        on_ground=on_ground,
+        flying=body.flying and not on_ground,  # touching down ends flight, as in Minecraft
+    )
+
+
+class FixedStep:
+    """Turns frame times into whole physics ticks (accumulator with a clamped frame time).
+
+    Parameters
+    ----------
+    tick : float
+        Seconds per tick.
+    max_frame_dt : float
+        A longer frame counts as this long.
+
+    Attributes
+    ----------
+    previous : Body or None
+        The body before the last tick of the last `advance`, for drawing in between.
+    alpha : float
+        How far (0..1) the real time has got from ``previous`` toward the current body.
+    """
+
+    def __init__(self, tick: float = TICK, max_frame_dt: float = MAX_FRAME_DT) -> None:
+        if not (math.isfinite(tick) and tick > 0.0):
+            raise ValueError(f"tick must be a positive number of seconds, got {tick!r}")
+        if not (math.isfinite(max_frame_dt) and max_frame_dt >= tick):
+            raise ValueError(f"max_frame_dt must be >= tick, got {max_frame_dt!r}")
+        self.tick = tick
+        self.max_frame_dt = max_frame_dt
+        self._carry = 0.0
+        self.previous: Body | None = None
+        self.alpha = 0.0
+
+    def advance(self, world: World, body: Body, controls: Controls, frame_dt: float) -> Body:
+        """Run as many whole ticks as the (clamped) frame time and the carried remainder allow."""
+        if math.isnan(frame_dt) or frame_dt < 0.0:
+            raise ValueError(f"frame_dt must be >= 0 seconds, got {frame_dt!r}")
+        self._carry += min(frame_dt, self.max_frame_dt)
+        # The small tolerance keeps frames that are exact multiples of the tick from losing a
+        # tick to rounding (60 frames of 1/60 s are 60 ticks, not 59).
+        ticks = math.floor(self._carry / self.tick + 1e-9)
+        self._carry = max(self._carry - ticks * self.tick, 0.0)
+        for _ in range(ticks):
+            self.previous = body
+            body = step(world, body, controls, self.tick)
+        self.alpha = min(self._carry / self.tick, 1.0)
+        return body
+
+    def render_pos(self, body: Body) -> Vec3:
+        """The feet position to draw: between the previous and the current tick, by ``alpha``."""
+        if self.previous is None:
+            return body.pos
+        a = self.alpha
+        p0, p1 = self.previous.pos, body.pos
+        return (
+            p0[0] + (p1[0] - p0[0]) * a,
+            p0[1] + (p1[1] - p0[1]) * a,
+            p0[2] + (p1[2] - p0[2]) * a,
+        )
+
+
+def with_flying(body: Body, flying: bool) -> Body:
+    """The same body with flight switched on or off (vertical speed reset when switching on)."""
+    if flying == body.flying:
+        return body
+    vel = (body.vel[0], 0.0, body.vel[2]) if flying else body.vel
+    return replace(body, flying=flying, vel=vel, on_ground=False if flying else body.on_ground)
