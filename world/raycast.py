@@ -154,9 +154,9 @@ def _direction(value: object) -> tuple[float, float, float, float]:
     if not 1e-200 < norm2 < 1e200:
         if dx == 0.0 and dy == 0.0 and dz == 0.0:
             raise ValueError("direction must not be the zero vector")
-        biggest = max(abs(dx), abs(dy), abs(dz))
-        scale = math.ldexp(1.0, -math.frexp(biggest)[1])  # a power of two: exact
-        dx, dy, dz = dx * scale, dy * scale, dz * scale
+        # Scale by a power of two (exact) so the largest component lies in [0.5, 1).
+        shift = -math.frexp(max(abs(dx), abs(dy), abs(dz)))[1]
+        dx, dy, dz = math.ldexp(dx, shift), math.ldexp(dy, shift), math.ldexp(dz, shift)
         norm2 = dx * dx + dy * dy + dz * dz
     return dx, dy, dz, math.sqrt(norm2)
 

@@ -146,7 +146,7 @@ def raycast_many(
     big = np.abs(d).max(axis=1)
     rescale = (big > _HUGE) | (big < _TINY)
     if rescale.any():
-        d[rescale] *= np.ldexp(1.0, -np.frexp(big[rescale])[1])[:, None]
+        d[rescale] = np.ldexp(d[rescale], -np.frexp(big[rescale])[1][:, None])
     out = RayBatch(
         np.zeros(len(o), dtype=np.bool_),
         np.zeros((len(o), 3), dtype=np.int64),
