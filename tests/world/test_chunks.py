@@ -1,0 +1,156 @@
+"""World storage: the flat index, negative coordinates, free air chunks, dirty tracking."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from world import CHUNK, Chunk, World
+from world.blocks import default_registry
+from world.chunks import CHUNK_VOLUME, chunk_index, local_index
+
+REG = default_registry()
+STONE = REG.id("base:stone")
+DIRT = REG.id("base:dirt")
+
+
+def test_flat_index_formula():
+    _, wy, wz = CHUNK
+    assert CHUNK == (16, 16, 16)
+    for lx, ly, lz in [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (15, 15, 15), (3, 7, 11)]:
+        assert local_index(lx, ly, lz) == lx * wy * wz + ly * wz + lz
+    w = World()
+    w.set_block(3, 7, 11, STONE)
+    chunk = w.chunks[(0, 0, 0)]
+    assert chunk.blocks.dtype == np.uint16 and chunk.blocks.shape == (CHUNK_VOLUME,)
+    assert chunk.blocks[3 * 256 + 7 * 16 + 11] == STONE
+    assert chunk.view3d()[3, 7, 11] == STONE
+
+
+def test_negative_coordinates_use_floor_division():
+    assert chunk_index(-1, -16, -17) == ((-1, -1, -2), 15 * 256 + 0 * 16 + 15)
+    w = World()
+    w.set_block(-1, -1, -1, DIRT)
+    assert (-1, -1, -1) in w.chunks
+    assert w.chunks[(-1, -1, -1)].blocks[local_index(15, 15, 15)] == DIRT
+    assert w.get_block(-1, -1, -1) == DIRT
+    assert w.get_block(0, 0, 0) == 0
+
+
+def test_air_chunks_cost_nothing():
+    w = World()
+    for x in range(-40, 40, 7):
+        assert w.get_block(x, x, -x) == 0
+    assert w.chunks == {}
+    w.set_block(100, 100, 100, 0)
+    assert w.chunks == {} and not w.dirty and not w.modified
+    out = w.get_blocks(np.array([[1, 2, 3], [-50, 0, 9]]))
+    assert out.tolist() == [0, 0] and w.chunks == {}
+
+
+def test_unregistered_ids_and_float_coordinates_are_rejected():
+    w = World()
+    with pytest.raises(ValueError, match="block_id"):
+        w.set_block(0, 0, 0, len(REG))
+    with pytest.raises(ValueError, match="wx"):
+        w.set_block(0.5, 0, 0, STONE)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="ids"):
+        w.set_blocks(np.array([[0, 0, 0]]), np.array([999]))
+    with pytest.raises(ValueError, match="xyz"):
+        w.get_blocks(np.array([[0.5, 0, 0]]))
+    with pytest.raises(ValueError, match="xyz"):
+        w.get_blocks(np.array([1, 2, 3]))
+    assert w.chunks == {}
+
+
+def test_dirty_marks_the_chunk_and_touched_neighbours():
+    w = World()
+    w.set_block(5, 5, 5, STONE)
+    assert w.pop_dirty() == {(0, 0, 0)}
+    assert w.modified == {(0, 0, 0)}
+    w.set_block(15, 5, 5, STONE)
+    assert w.pop_dirty() == {(0, 0, 0), (1, 0, 0)}
+    w.set_block(-16, 0, 8, STONE)  # local (0, 0, 8) of chunk (-1, 0, 0)
+    assert w.pop_dirty() == {(-1, 0, 0), (-2, 0, 0), (-1, -1, 0), (-2, -1, 0)}
+    w.set_block(-16, 0, 8, STONE)  # unchanged: nothing to remesh
+    assert w.pop_dirty() == set()
+    assert w.modified == {(0, 0, 0), (-1, 0, 0)}
+
+
+def test_set_blocks_and_get_blocks_match_scalar_calls():
+    rng = np.random.default_rng(7)
+    xyz = rng.integers(-40, 40, size=(500, 3))
+    ids = rng.integers(0, len(REG), size=500)
+    a, b = World(), World()
+    a.set_blocks(xyz, ids)
+    for (x, y, z), block in zip(xyz.tolist(), ids.tolist(), strict=True):
+        b.set_block(x, y, z, block)
+    probe = rng.integers(-45, 45, size=(2000, 3))
+    assert np.array_equal(a.get_blocks(probe), b.get_blocks(probe))
+    assert a.modified == b.modified
+    assert a.dirty == b.dirty
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(-40, 40), st.integers(-40, 40), st.integers(-40, 40), st.integers(0, 5)
+        ),
+        max_size=60,
+    )
+)
+def test_world_behaves_like_a_dict_of_voxels(writes):
+    w = World()
+    model: dict[tuple[int, int, int], int] = {}
+    for x, y, z, block in writes:
+        w.set_block(x, y, z, block)
+        model[(x, y, z)] = block
+    for (x, y, z), block in model.items():
+        assert w.get_block(x, y, z) == block
+    for key in w.dirty:
+        assert isinstance(key, tuple) and len(key) == 3
+
+
+def test_generator_runs_once_per_chunk_and_is_not_modified():
+    calls = []
+
+    def gen(cx, cy, cz):
+        calls.append((cx, cy, cz))
+        return np.full(CHUNK_VOLUME, STONE, dtype=np.uint16) if cy < 0 else None
+
+    w = World(generator=gen)
+    assert w.get_block(3, -1, 3) == STONE
+    assert w.get_block(4, -2, 3) == STONE
+    assert w.get_block(4, 5, 3) == 0
+    assert w.get_block(4, 6, 3) == 0
+    assert calls == [(0, -1, 0), (0, 0, 0)]
+    assert not w.modified
+    w.set_block(3, -1, 3, 0)
+    assert w.modified == {(0, -1, 0)}
+    assert w.unload_chunk(0, -1, 0) is False  # unsaved change kept
+    assert w.unload_chunk(0, 0, 0) is True
+
+
+def test_generator_output_is_validated():
+    w = World(generator=lambda cx, cy, cz: np.full(CHUNK_VOLUME, 60000, dtype=np.uint16))
+    with pytest.raises(ValueError, match="unregistered"):
+        w.get_block(0, 0, 0)
+
+
+def test_chunk_blocks_is_read_only():
+    w = World()
+    w.set_block(0, 0, 0, STONE)
+    view = w.chunk_blocks(0, 0, 0)
+    with pytest.raises(ValueError):
+        view[0] = DIRT
+    assert w.chunk_blocks(5, 5, 5).sum() == 0
+
+
+def test_chunk_rejects_wrong_arrays():
+    with pytest.raises(ValueError, match="blocks"):
+        Chunk((0, 0, 0), np.zeros(4096, dtype=np.int32))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="build_height"):
+        World(build_height=(10, 10))
