@@ -92,7 +92,7 @@ _FACES = (
 )
 
 
-MarchStep = tuple[int, int, int, Int3, float, int]
+MarchStep = tuple[int, int, int, Int3, float, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,12 +207,25 @@ def _start_axis(o: float, d: float) -> tuple[int, int, int]:
     return math.floor(o), 0, 0
 
 
-def _march(origin: object, direction: object, reach: float) -> Iterator[MarchStep]:
-    """Validate the ray, then yield ``(x, y, z, face, t, axis)`` for every voxel entered.
+# What the march reads outside any chunk: air.
+_AIR_VIEW = np.zeros(CHUNK_VOLUME, dtype=np.uint16).data
 
-    The start voxel comes first with ``t = 0`` and ``axis = -1``; then each later voxel with the
-    axis crossed to enter it and the ray parameter ``t`` of the entry (distance = t * norm). Stops
-    at the first crossing beyond ``reach``. One loop iteration per voxel.
+
+def _march(
+    origin: object,
+    direction: object,
+    reach: float,
+    world: World | None = None,
+    accept: Sequence[bool] = (),
+) -> Iterator[MarchStep]:
+    """Validate the ray, then walk the voxels it enters, one loop iteration per voxel.
+
+    Yields ``(x, y, z, face, t, axis, block_id)``: the start voxel first (``t = 0``,
+    ``axis = -1``), then each later voxel with the axis crossed to enter it and the ray parameter
+    ``t`` of the entry (distance = t * norm). Without a world it yields every voxel entered (with
+    ``block_id = -1``); with one, only voxels whose block id ``accept`` marks true. It stops at
+    the first crossing beyond ``reach``. The block lookup is inline (current chunk cached): this
+    loop is the whole cost of a raycast.
     """
     o = _vec3(origin, "origin")
     dx, dy, dz, norm = _direction(direction)
@@ -234,13 +247,29 @@ def _march(origin: object, direction: object, reach: float) -> Iterator[MarchSte
         face = _FACES[2][sz < 0]
     else:
         face = _ZERO
-    yield x, y, z, face, 0.0, -1
     face_x, face_y, face_z = _FACES[0][sx < 0], _FACES[1][sy < 0], _FACES[2][sz < 0]
     t_max = reach / norm
     # Crossings clearly inside or beyond the reach are decided in floats; the band between is exact.
     t_in = t_max * (1.0 - _NEAR)
     t_out = t_max * (1.0 + _NEAR)
+    t = 0.0
+    axis = -1
+    kx = ky = kz = None
+    blocks = _AIR_VIEW
     while True:
+        if world is None:
+            yield x, y, z, face, t, axis, -1
+        else:
+            if x >> CHUNK_SHIFT != kx or y >> CHUNK_SHIFT != ky or z >> CHUNK_SHIFT != kz:
+                kx, ky, kz = x >> CHUNK_SHIFT, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT
+                chunk = world.chunk(kx, ky, kz)
+                blocks = chunk.blocks.data if chunk is not None else _AIR_VIEW
+            block_id = blocks[
+                (x & CHUNK_MASK) * STRIDE_X + (y & CHUNK_MASK) * STRIDE_Y + (z & CHUNK_MASK)
+            ]
+            if accept[block_id]:
+                yield x, y, z, face, t, axis, block_id
+                return
         if tx <= ty and tx <= tz:
             axis, t = 0, tx
             near = t + t * _NEAR
@@ -256,26 +285,26 @@ def _march(origin: object, direction: object, reach: float) -> Iterator[MarchSte
             near = t + t * _NEAR
             if tx <= near or ty <= near:
                 axis = _exact_axis((bx, by, bz), o, d)
-        if t > t_in and (t > t_out or not _exact_within((bx, by, bz)[axis], axis, o, d, reach)):
+        if t >= t_in and (t > t_out or not _exact_within((bx, by, bz)[axis], axis, o, d, reach)):
             return
         if axis == 0:
             t = tx
             x += sx
             bx += sx
             tx = (bx - ox) / dx
-            yield x, y, z, face_x, t, 0
+            face = face_x
         elif axis == 1:
             t = ty
             y += sy
             by += sy
             ty = (by - oy) / dy
-            yield x, y, z, face_y, t, 1
+            face = face_y
         else:
             t = tz
             z += sz
             bz += sz
             tz = (bz - oz) / dz
-            yield x, y, z, face_z, t, 2
+            face = face_z
 
 
 def _entry_point(o: Vec3f, d: Vec3f, cell: Int3, axis: int, t: float) -> Vec3f:
@@ -311,7 +340,7 @@ def traverse(origin: ArrayLike, direction: ArrayLike, max_distance: float) -> It
 
 
 def _steps(o: Vec3f, d: Vec3f, norm: float, reach: float) -> Iterator[Step]:
-    for x, y, z, face, t, axis in _march(o, d, reach):
+    for x, y, z, face, t, axis, _ in _march(o, d, reach):
         cell = Int3(x, y, z)
         yield Step(cell, face, t * norm, _entry_point(o, d, cell, axis, t))
 
@@ -348,29 +377,18 @@ def raycast(
         is zero, or the reach is negative.
     """
     reach = _reach(reach, "reach", allow_inf=False)
-    accept: Callable[[int], bool] = (
-        hits if hits is not None else world.registry.pointable_list.__getitem__
+    registry = world.registry
+    accept = (
+        registry.pointable_list
+        if hits is None
+        else tuple(bool(hits(block_id)) for block_id in range(len(registry)))
     )
-    chunk_of = world.chunk
-    kx = ky = kz = None
-    blocks = _AIR_VIEW
-    for x, y, z, face, t, axis in _march(origin, direction, reach):
-        if x >> CHUNK_SHIFT != kx or y >> CHUNK_SHIFT != ky or z >> CHUNK_SHIFT != kz:
-            kx, ky, kz = x >> CHUNK_SHIFT, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT
-            chunk = chunk_of(kx, ky, kz)
-            blocks = chunk.blocks.data if chunk is not None else _AIR_VIEW
-        block_id = blocks[
-            (x & CHUNK_MASK) * STRIDE_X + (y & CHUNK_MASK) * STRIDE_Y + (z & CHUNK_MASK)
-        ]
-        if accept(block_id):
-            o = _vec3(origin, "origin")
-            dx, dy, dz, norm = _direction(direction)
-            cell = Int3(x, y, z)
-            return Hit(cell, face, t * norm, _entry_point(o, (dx, dy, dz), cell, axis, t), block_id)
+    for x, y, z, face, t, axis, block_id in _march(origin, direction, reach, world, accept):
+        o = _vec3(origin, "origin")
+        dx, dy, dz, norm = _direction(direction)
+        cell = Int3(x, y, z)
+        return Hit(cell, face, t * norm, _entry_point(o, (dx, dy, dz), cell, axis, t), block_id)
     return None
-
-
-_AIR_VIEW = np.zeros(CHUNK_VOLUME, dtype=np.uint16).data
 
 
 def segment_voxels(

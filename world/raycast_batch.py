@@ -260,7 +260,7 @@ def _march_many(
                 + (ty <= near).view(np.uint8)
                 + (tz <= near).view(np.uint8)
             ) > 1
-            beyond = t > t_in
+            beyond = t >= t_in
             doubt = live & (ties | (beyond & (t <= t_out)))
             if doubt.any():
                 exact.append(rows[doubt])
