@@ -31,7 +31,6 @@ import math
 import sys
 import types
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -92,11 +91,10 @@ _FACES = (
 )
 
 
-MarchStep = tuple[int, int, int, Int3, float, int, int]
+MarchStep = tuple[int, int, int, Int3, float, Vec3f, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
     """The voxel a ray targets.
 
     Attributes
@@ -124,6 +122,11 @@ class Hit:
     def place_position(self) -> Int3:
         """``block + face``: where a block placed against the entered face goes."""
         return self.block + self.face
+
+
+# Building the tuples directly skips NamedTuple's keyword-handling __new__ on the hot path.
+_new_int3 = Int3._make
+_new_hit = Hit._make
 
 
 class Step(NamedTuple):
@@ -196,15 +199,15 @@ def _exact_within(boundary: int, axis: int, o: Vec3f, d: Vec3f, reach: float) ->
     return t * t * norm2 <= Fraction(reach) ** 2
 
 
-def _start_axis(o: float, d: float) -> tuple[int, int, int]:
-    """Start cell, step and first boundary on one axis; step 0 for a zero component."""
+def _start_axis(o: float, d: float) -> tuple[int, int, int, float]:
+    """Start cell, step, first boundary and its ray parameter on one axis (step 0: never)."""
     if d > 0.0:
         cell = math.floor(o)
-        return cell, 1, cell + 1
+        return cell, 1, cell + 1, (cell + 1 - o) / d
     if d < 0.0:
         cell = math.ceil(o) - 1
-        return cell, -1, cell
-    return math.floor(o), 0, 0
+        return cell, -1, cell, (cell - o) / d
+    return math.floor(o), 0, 0, math.inf
 
 
 # What the march reads outside any chunk: air.
@@ -231,13 +234,9 @@ def _march(
     dx, dy, dz, norm = _direction(direction)
     d = (dx, dy, dz)
     ox, oy, oz = o
-    x, sx, bx = _start_axis(ox, dx)
-    y, sy, by = _start_axis(oy, dy)
-    z, sz, bz = _start_axis(oz, dz)
-    inf = math.inf
-    tx = (bx - ox) / dx if sx else inf
-    ty = (by - oy) / dy if sy else inf
-    tz = (bz - oz) / dz if sz else inf
+    x, sx, bx, tx = _start_axis(ox, dx)
+    y, sy, by, ty = _start_axis(oy, dy)
+    z, sz, bz, tz = _start_axis(oz, dz)
     # The origin on the start voxel's entry face reports that face (first such axis).
     if sx and ox == bx - sx:
         face = _FACES[0][sx < 0]
@@ -254,21 +253,26 @@ def _march(
     t_out = t_max * (1.0 + _NEAR)
     t = 0.0
     axis = -1
-    kx = ky = kz = None
+    # The block lookup follows the walk: a step moves the flat index by one stride, and only a
+    # step onto the first local coordinate of a new chunk fetches that chunk.
     blocks = _AIR_VIEW
+    idx = 0
+    stale = True
+    jx, jy, jz = sx * STRIDE_X, sy * STRIDE_Y, sz
+    ex = 0 if sx > 0 else CHUNK_MASK
+    ey = 0 if sy > 0 else CHUNK_MASK
+    ez = 0 if sz > 0 else CHUNK_MASK
     while True:
         if world is None:
-            yield x, y, z, face, t, axis, -1
+            yield x, y, z, face, t * norm, _entry_point(o, d, x, y, z, axis, t), -1
         else:
-            if x >> CHUNK_SHIFT != kx or y >> CHUNK_SHIFT != ky or z >> CHUNK_SHIFT != kz:
-                kx, ky, kz = x >> CHUNK_SHIFT, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT
-                chunk = world.chunk(kx, ky, kz)
+            if stale:
+                chunk = world.chunk(x >> CHUNK_SHIFT, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT)
                 blocks = chunk.blocks.data if chunk is not None else _AIR_VIEW
-            block_id = blocks[
-                (x & CHUNK_MASK) * STRIDE_X + (y & CHUNK_MASK) * STRIDE_Y + (z & CHUNK_MASK)
-            ]
+                idx = (x & CHUNK_MASK) * STRIDE_X + (y & CHUNK_MASK) * STRIDE_Y + (z & CHUNK_MASK)
+            block_id = blocks[idx]
             if accept[block_id]:
-                yield x, y, z, face, t, axis, block_id
+                yield x, y, z, face, t * norm, _entry_point(o, d, x, y, z, axis, t), block_id
                 return
         if tx <= ty and tx <= tz:
             axis, t = 0, tx
@@ -293,26 +297,33 @@ def _march(
             bx += sx
             tx = (bx - ox) / dx
             face = face_x
+            idx += jx
+            stale = x & CHUNK_MASK == ex
         elif axis == 1:
             t = ty
             y += sy
             by += sy
             ty = (by - oy) / dy
             face = face_y
+            idx += jy
+            stale = y & CHUNK_MASK == ey
         else:
             t = tz
             z += sz
             bz += sz
             tz = (bz - oz) / dz
             face = face_z
+            idx += jz
+            stale = z & CHUNK_MASK == ez
 
 
-def _entry_point(o: Vec3f, d: Vec3f, cell: Int3, axis: int, t: float) -> Vec3f:
+def _entry_point(o: Vec3f, d: Vec3f, x: int, y: int, z: int, axis: int, t: float) -> Vec3f:
     """``o + t*d`` with the crossed axis set to its boundary coordinate exactly."""
     if axis < 0:
         return o
     p = [o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]]
-    p[axis] = float(cell[axis] if d[axis] > 0 else cell[axis] + 1)
+    cell = (x, y, z)[axis]
+    p[axis] = float(cell if d[axis] > 0 else cell + 1)
     return p[0], p[1], p[2]
 
 
@@ -340,9 +351,8 @@ def traverse(origin: ArrayLike, direction: ArrayLike, max_distance: float) -> It
 
 
 def _steps(o: Vec3f, d: Vec3f, norm: float, reach: float) -> Iterator[Step]:
-    for x, y, z, face, t, axis, _ in _march(o, d, reach):
-        cell = Int3(x, y, z)
-        yield Step(cell, face, t * norm, _entry_point(o, d, cell, axis, t))
+    for x, y, z, face, distance, point, _ in _march(o, d, reach):
+        yield Step(Int3(x, y, z), face, distance, point)
 
 
 def raycast(
@@ -383,11 +393,8 @@ def raycast(
         if hits is None
         else tuple(bool(hits(block_id)) for block_id in range(len(registry)))
     )
-    for x, y, z, face, t, axis, block_id in _march(origin, direction, reach, world, accept):
-        o = _vec3(origin, "origin")
-        dx, dy, dz, norm = _direction(direction)
-        cell = Int3(x, y, z)
-        return Hit(cell, face, t * norm, _entry_point(o, (dx, dy, dz), cell, axis, t), block_id)
+    for x, y, z, face, distance, point, block_id in _march(origin, direction, reach, world, accept):
+        return _new_hit((_new_int3((x, y, z)), face, distance, point, block_id))
     return None
 
 
