@@ -1,0 +1,112 @@
+"""Subprocess of the storage kill test: edit and save one world in a loop until killed.
+
+Run as ``python storage_worker.py PATH``. It opens the world, prints ``ready J`` (J = the number
+of saves already in the file, kept in the saved player's x position), then repeats: apply the
+edits of save J+1, save, print ``saved J+1``. Every edit is a pure function of the save number,
+so the test recomputes the exact state of any save with `expected_states`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import numpy as np
+from numpy.typing import NDArray
+
+from world.blocks import BlockRegistry, default_registry
+from world.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
+from world.storage import PlayerState, WorldStore
+
+GENERATOR = "killtest"
+SEED = 1234
+N_IDS = len(default_registry())
+# 32 chunks around the origin, negative coordinates included.
+KEYS: tuple[ChunkKey, ...] = tuple(
+    (cx, cy, cz) for cx in range(-2, 2) for cy in (-1, 0) for cz in range(-2, 2)
+)
+
+
+class KillTestGenerator:
+    """Ground below y = 0 (a seeded mix of ids), air above: cheap and deterministic."""
+
+    name = GENERATOR
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None:
+        if cy >= 0:
+            return None
+        rng = np.random.default_rng([self.seed, cx + 1000, cy + 1000, cz + 1000])
+        return rng.integers(1, 4, CHUNK_VOLUME).astype(np.uint16)
+
+
+def factory(name: str, seed: int, registry: BlockRegistry) -> KillTestGenerator:
+    """The `GeneratorFactory` the worker and the test load the world with."""
+    if name != GENERATOR:
+        raise ValueError(f"unknown generator {name!r}")
+    return KillTestGenerator(seed)
+
+
+def chunk_pattern(j: int, key: ChunkKey) -> NDArray[np.uint16]:
+    """What save `j` writes into chunk `key`: air, noise, or layers (compressible)."""
+    cx, cy, cz = key
+    rng = np.random.default_rng([j, cx + 1000, cy + 1000, cz + 1000])
+    mode = rng.integers(0, 8)
+    if mode == 0:
+        return np.zeros(CHUNK_VOLUME, dtype=np.uint16)
+    if mode <= 3:
+        return rng.integers(0, N_IDS, CHUNK_VOLUME).astype(np.uint16)
+    heights = rng.integers(0, 17, (CHUNK[0], CHUNK[2]))
+    ly = np.arange(CHUNK[1])[None, :, None]
+    layered = np.where(ly < heights[:, None, :], rng.integers(1, N_IDS), 0)
+    return layered.astype(np.uint16).reshape(-1)
+
+
+def edits(j: int) -> dict[ChunkKey, NDArray[np.uint16]]:
+    """The chunks save `j` rewrites (1 to 12 of `KEYS`) and their new blocks."""
+    rng = np.random.default_rng(j)
+    count = int(rng.integers(1, 13))
+    chosen = rng.choice(len(KEYS), size=count, replace=False)
+    return {KEYS[i]: chunk_pattern(j, KEYS[i]) for i in sorted(chosen.tolist())}
+
+
+def initial_state() -> dict[ChunkKey, NDArray[np.uint16]]:
+    """Every chunk of `KEYS` as generated, before any save."""
+    gen = KillTestGenerator(SEED)
+    state = {}
+    for key in KEYS:
+        blocks = gen(*key)
+        state[key] = np.zeros(CHUNK_VOLUME, dtype=np.uint16) if blocks is None else blocks
+    return state
+
+
+def expected_states() -> Iterator[dict[ChunkKey, NDArray[np.uint16]]]:
+    """The state after save 0, 1, 2, ... (each yielded dict is a fresh copy)."""
+    state = initial_state()
+    j = 0
+    while True:
+        yield dict(state)
+        j += 1
+        state.update(edits(j))
+
+
+def main(path: str) -> None:
+    """Edit and save until killed."""
+    store = WorldStore(path)
+    world = store.load(default_registry(), generator_factory=factory)
+    j = 0 if store.player is None else int(store.player.position[0])
+    print(f"ready {j}", flush=True)
+    while True:
+        j += 1
+        for key, blocks in edits(j).items():
+            # Whole-chunk installs keep the loop's time in `save`, where the kills should land.
+            world.put_chunk(key, blocks)
+            world.modified.add(key)
+        store.save(world, PlayerState(position=(float(j), 0.0, 0.0)))
+        print(f"saved {j}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
