@@ -14,8 +14,8 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
-from world.raycast import _HUGE, _NEAR, _TINY, raycast
+from world.chunks import CHUNK_SHIFT, CHUNK_VOLUME, World
+from world.raycast import _NEAR, raycast
 
 __all__ = ["RayBatch", "raycast_many"]
 
@@ -30,70 +30,90 @@ class RayBatch(NamedTuple):
     block_id: NDArray[np.int64]
 
 
-# A dense chunk-index grid over the rays' bounding box is used while it has at most this many
-# cells (4 MiB of int32); wider ray sets are split in two along their widest axis.
-_MAX_GRID = 1 << 20
+# The rays' bounding box is held as one dense uint8 array of voxels while it has at most this
+# many (32 MiB); wider ray sets are split in two along their widest axis.
+_MAX_REGION = 1 << 25
+_PASS, _STOP, _UNREAD = 0, 1, 2
 
 
-class _ChunkGrid:
-    """Block lookup for many cells at once: a dense grid of chunk slots over a bounding box.
+class _Region:
+    """Which voxels stop a ray, densely over a chunk-aligned box: one gather per ray step.
 
-    Chunks are fetched (and generated) only when a ray first reaches them.
+    Cells of chunks not in memory start as ``_UNREAD`` and are read (so generated) only when a
+    ray reaches them, as the scalar raycast does.
     """
 
-    def __init__(self, world: World, kmin: NDArray[np.int64], extent: NDArray[np.int64]) -> None:
+    def __init__(
+        self,
+        world: World,
+        stops: NDArray[np.bool_],
+        kmin: NDArray[np.int64],
+        extent: NDArray[np.int64],
+    ) -> None:
         self.world = world
+        self.stops = stops.astype(np.uint8)
         self.kmin = kmin
-        self.extent = extent
-        self.slots = np.full(int(np.prod(extent)), -1, dtype=np.int32)
-        self.arrays: list[NDArray[np.uint16]] = [np.zeros(CHUNK_VOLUME, dtype=np.uint16)]
-        self.flat = np.concatenate(self.arrays)
+        self.lo = kmin << CHUNK_SHIFT
+        self.shape = tuple(int(e) << CHUNK_SHIFT for e in extent)
+        self.strides = (self.shape[1] * self.shape[2], self.shape[2], 1)
+        self.cells = np.full(self.shape, _UNREAD if world.generator else _PASS, dtype=np.uint8)
+        self.flat = self.cells.reshape(-1)
+        self.ids = np.zeros(self.shape, dtype=np.uint16)  # block ids, for the hits' block_id
+        self.unread = world.generator is not None
+        k0, k1, k2 = (int(k) for k in kmin)
+        for key in list(world.chunks):
+            rel = (key[0] - k0, key[1] - k1, key[2] - k2)
+            if all(0 <= r < int(e) for r, e in zip(rel, extent, strict=True)):
+                self._fill(key)
+        if self.unread:
+            for kx, ky, kz in np.argwhere(np.ones(tuple(int(e) for e in extent), dtype=np.bool_)):
+                key = (int(kx) + k0, int(ky) + k1, int(kz) + k2)
+                if world.is_loaded(*key) and key not in world.chunks:
+                    self._fill(key)
 
-    def lookup(
-        self, x: NDArray[np.int64], y: NDArray[np.int64], z: NDArray[np.int64]
-    ) -> NDArray[np.uint16]:
-        """Block ids at the cells (x[i], y[i], z[i])."""
-        k0, k1, k2 = (int(k) for k in self.kmin)
-        ey, ez = int(self.extent[1]), int(self.extent[2])
-        gidx = (((x >> CHUNK_SHIFT) - k0) * ey + ((y >> CHUNK_SHIFT) - k1)) * ez + (
-            (z >> CHUNK_SHIFT) - k2
-        )
-        slot = self.slots[gidx]
-        if (slot < 0).any():
-            self._fetch(np.unique(gidx[slot < 0]))
-            slot = self.slots[gidx]
-        flat = (
-            slot.astype(np.int64) * CHUNK_VOLUME
-            + (x & CHUNK_MASK) * STRIDE_X
-            + (y & CHUNK_MASK) * STRIDE_Y
-            + (z & CHUNK_MASK)
-        )
-        ids: NDArray[np.uint16] = self.flat[flat]
-        return ids
+    def _fill(self, key: tuple[int, int, int]) -> None:
+        chunk = self.world.chunk(*key)
+        x0, y0, z0 = ((k << CHUNK_SHIFT) - int(lo) for k, lo in zip(key, self.lo, strict=True))
+        box = (slice(x0, x0 + 16), slice(y0, y0 + 16), slice(z0, z0 + 16))
+        if chunk is None:
+            self.cells[box] = _PASS
+        else:
+            self.cells[box] = self.stops[chunk.blocks].reshape(16, 16, 16)
+            self.ids[box] = chunk.view3d()
 
-    def _fetch(self, gidx: NDArray[np.int64]) -> None:
-        ey, ez = int(self.extent[1]), int(self.extent[2])
-        for g in gidx.tolist():
-            kx, rest = divmod(g, ey * ez)
-            ky, kz = divmod(rest, ez)
-            key = (kx + int(self.kmin[0]), ky + int(self.kmin[1]), kz + int(self.kmin[2]))
-            chunk = self.world.chunk(*key)
-            if chunk is None:
-                self.slots[g] = 0
-            else:
-                self.slots[g] = len(self.arrays)
-                self.arrays.append(chunk.blocks)
-        self.flat = np.concatenate(self.arrays)
+    def index(self, cell: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Flat indices of world cells given as (3, N) rows, inside the box."""
+        rel = cell - self.lo[:, None]
+        flat: NDArray[np.int64] = rel[0] * self.strides[0] + rel[1] * self.strides[1] + rel[2]
+        return flat
+
+    def cell(self, flat: NDArray[np.int64]) -> NDArray[np.int64]:
+        """World cells (N, 3) of flat indices."""
+        return np.column_stack(np.unravel_index(flat, self.shape)) + self.lo
+
+    def read(self, flat: NDArray[np.int64]) -> NDArray[np.uint8]:
+        """The cells' values, reading any chunk not read yet first."""
+        values: NDArray[np.uint8] = self.flat.take(flat)
+        if self.unread:
+            unread = values == _UNREAD
+            if unread.any():
+                keys = np.unique(self.cell(flat[unread]) >> CHUNK_SHIFT, axis=0)
+                for key in keys.tolist():
+                    self._fill((key[0], key[1], key[2]))
+                values = self.flat.take(flat)
+        return values
 
 
-def _rows(value: ArrayLike, name: str) -> NDArray[np.float64]:
-    arr = np.array(value, dtype=np.float64)
+def _columns(value: ArrayLike, name: str) -> NDArray[np.float64]:
+    """An (N, 3) array of finite floats, returned transposed as contiguous (3, N) rows."""
+    arr = np.asarray(value, dtype=np.float64)
     if arr.ndim != 2 or arr.shape[1] != 3:
         raise ValueError(f"{name} must have shape (N, 3), got {arr.shape}")
-    bad = ~np.isfinite(arr).all(axis=1)
-    if bad.any():
+    cols = np.ascontiguousarray(arr.T)
+    if not np.isfinite(cols).all():
+        bad = ~np.isfinite(cols).all(axis=0)
         raise ValueError(f"{name} must be finite: row {int(np.flatnonzero(bad)[0])} is not")
-    return arr
+    return cols
 
 
 def raycast_many(
@@ -128,14 +148,23 @@ def raycast_many(
     near-tie between two crossings, or a crossing within rounding of the reach, are answered by
     the scalar `raycast` (exact); they are rare outside axis-diagonal rays.
     """
-    o = _rows(origins, "origins")
-    d = _rows(directions, "directions")
+    o = _columns(origins, "origins")
+    d = _columns(directions, "directions")
     if o.shape != d.shape:
-        raise ValueError(f"origins {o.shape} and directions {d.shape} must have the same shape")
-    zero = ~d.any(axis=1)
-    if zero.any():
-        raise ValueError(f"directions must be non-zero: row {int(np.flatnonzero(zero)[0])} is zero")
-    reach_arr = np.broadcast_to(np.asarray(reach, dtype=np.float64), (len(o),))
+        raise ValueError(f"origins {o.T.shape} and directions {d.T.shape} must have the same shape")
+    n = o.shape[1]
+    # The same norm and the same power-of-two rescaling of extreme directions as the scalar path.
+    norm2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+    extreme = ~((norm2 > 1e-200) & (norm2 < 1e200))
+    if extreme.any():
+        zero = extreme & ~d.any(axis=0)
+        if zero.any():
+            row = int(np.flatnonzero(zero)[0])
+            raise ValueError(f"directions must be non-zero: row {row} is zero")
+        shift = -np.frexp(np.abs(d[:, extreme]).max(axis=0))[1]
+        d[:, extreme] = np.ldexp(d[:, extreme], shift)
+        norm2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+    reach_arr = np.broadcast_to(np.asarray(reach, dtype=np.float64), (n,))
     if (np.isnan(reach_arr) | (reach_arr < 0) | np.isinf(reach_arr)).any():
         raise ValueError("reach must be finite and >= 0 for every ray")
     mask = (
@@ -143,18 +172,14 @@ def raycast_many(
     )
     if len(mask) < len(world.registry):
         raise ValueError(f"hits must have one entry per block id ({len(world.registry)})")
-    big = np.abs(d).max(axis=1)
-    rescale = (big > _HUGE) | (big < _TINY)
-    if rescale.any():
-        d[rescale] = np.ldexp(d[rescale], -np.frexp(big[rescale])[1][:, None])
     out = RayBatch(
-        np.zeros(len(o), dtype=np.bool_),
-        np.zeros((len(o), 3), dtype=np.int64),
-        np.zeros((len(o), 3), dtype=np.int64),
-        np.full(len(o), np.inf),
-        np.zeros(len(o), dtype=np.int64),
+        np.zeros(n, dtype=np.bool_),
+        np.zeros((n, 3), dtype=np.int64),
+        np.zeros((n, 3), dtype=np.int64),
+        np.full(n, np.inf),
+        np.zeros(n, dtype=np.int64),
     )
-    _batch(world, o, d, reach_arr.copy(), mask, np.arange(len(o)), out)
+    _batch(world, o, d, np.sqrt(norm2), reach_arr, mask, np.arange(n), out)
     return out
 
 
@@ -162,32 +187,34 @@ def _batch(
     world: World,
     o: NDArray[np.float64],
     d: NDArray[np.float64],
+    norm: NDArray[np.float64],
     reach: NDArray[np.float64],
     mask: NDArray[np.bool_],
     rows: NDArray[np.int64],
     out: RayBatch,
 ) -> None:
-    """Answer the rays ``rows`` into ``out``, splitting them while their bounding box is wide."""
+    """Answer the rays ``rows`` (columns of o, d) into ``out``, splitting a too-wide box."""
     if not len(rows):
         return
-    ro, rd, rr = o[rows], d[rows], reach[rows]
-    norm = np.sqrt(rd[:, 0] * rd[:, 0] + rd[:, 1] * rd[:, 1] + rd[:, 2] * rd[:, 2])
-    ends = ro + rd * (rr / norm)[:, None]
-    lo = (np.floor(np.minimum(ro, ends)).astype(np.int64) - 1) >> CHUNK_SHIFT
-    hi = (np.floor(np.maximum(ro, ends)).astype(np.int64) + 1) >> CHUNK_SHIFT
-    kmin, kmax = lo.min(axis=0), hi.max(axis=0)
-    extent = kmax - kmin + 1
-    if float(np.prod(extent.astype(np.float64))) > _MAX_GRID and len(rows) > 1:
+    if len(rows) < o.shape[1]:
+        o, d, norm, reach = o[:, rows], d[:, rows], norm[rows], reach[rows]
+    ends = o + d * (reach / norm)
+    lo = (np.floor(np.minimum(o, ends).min(axis=1)).astype(np.int64) - 1) >> CHUNK_SHIFT
+    hi = (np.floor(np.maximum(o, ends).max(axis=1)).astype(np.int64) + 1) >> CHUNK_SHIFT
+    extent = hi - lo + 1
+    if float(np.prod(extent.astype(np.float64))) * CHUNK_VOLUME > _MAX_REGION and len(rows) > 1:
         axis = int(np.argmax(extent))
-        order = np.argsort(ro[:, axis], kind="stable")
+        order = np.argsort(o[axis], kind="stable")
         half = len(rows) // 2
-        _batch(world, o, d, reach, mask, rows[order[:half]], out)
-        _batch(world, o, d, reach, mask, rows[order[half:]], out)
+        for part in (order[:half], order[half:]):
+            _batch(world, o[:, part], d[:, part], norm[part], reach[part], mask, rows[part], out)
         return
-    grid = _ChunkGrid(world, kmin, extent)
-    exact = _march_many(grid, ro, rd, rr, norm, mask, rows, out)
+    region = _Region(world, mask, lo, extent)
+    exact = _march_many(region, o, d, reach, norm, rows, out)
+    at = {int(r): i for i, r in enumerate(rows.tolist())} if len(exact) else {}
     for r in exact.tolist():
-        hit = raycast(world, o[r], d[r], float(reach[r]), hits=lambda b: bool(mask[b]))
+        i = at[r]
+        hit = raycast(world, o[:, i], d[:, i], float(reach[i]), hits=lambda b: bool(mask[b]))
         if hit is not None:
             out.hit[r] = True
             out.block[r] = hit.block
@@ -197,68 +224,63 @@ def _batch(
 
 
 def _march_many(
-    grid: _ChunkGrid,
+    region: _Region,
     o: NDArray[np.float64],
     d: NDArray[np.float64],
     reach: NDArray[np.float64],
     norm: NDArray[np.float64],
-    mask: NDArray[np.bool_],
     rows: NDArray[np.int64],
     out: RayBatch,
 ) -> NDArray[np.int64]:
-    """The DDA of `world.raycast._march` for many rays; returns rows needing the exact path."""
-    n = len(o)
-    ox, oy, oz = (np.ascontiguousarray(o[:, a]) for a in range(3))
-    dx, dy, dz = (np.ascontiguousarray(d[:, a]) for a in range(3))
-    cells, steps, bounds, t_next = [], [], [], []
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for oa, da in ((ox, dx), (oy, dy), (oz, dz)):
-            pos, neg = da > 0, da < 0
-            cell = np.where(neg, np.ceil(oa) - 1, np.floor(oa))
-            bound = cell + pos
-            cells.append(cell.astype(np.int64))
-            steps.append(pos.astype(np.int64) - neg)
-            bounds.append(bound)
-            t_next.append(np.where(pos | neg, (bound - oa) / da, np.inf))
-    x, y, z = cells
-    sx, sy, sz = steps
-    bx, by, bz = bounds
-    tx, ty, tz = t_next
-    # Start face: the first axis whose origin coordinate lies on the start voxel's entry face.
-    on = [(s != 0) & (oa == b - s) for s, oa, b in ((sx, ox, bx), (sy, oy, by), (sz, oz, bz))]
-    face_axis = np.where(on[0], 0, np.where(on[1], 1, np.where(on[2], 2, -1))).astype(np.int8)
+    """The DDA of `world.raycast._march` for many rays; returns rows needing the exact path.
+
+    Per ray and axis: the next boundary ``b`` and its parameter ``t = (b - o) / d``, recomputed
+    from ``b`` each step exactly as the scalar loop does; the ray's cell is a flat index into the
+    region that moves by one stride per step.
+    """
+    d = d + 0.0  # -0.0 -> 0.0: a zero component's boundary parameter is then +inf, never the min
+    pos, neg = d > 0, d < 0
+    cell = np.where(neg, np.ceil(o) - 1, np.floor(o))
+    step = pos.astype(np.float64) - neg
+    bound = np.where(neg, cell, cell + 1)
+    with np.errstate(divide="ignore"):
+        tx, ty, tz = (bound - o) / d
+    on_face = (pos & (o == cell)) | (neg & (o == cell + 1))
+    idx = region.index(cell.astype(np.int64))
+    jx, jy, jz = step.astype(np.int64) * np.array(region.strides, dtype=np.int64)[:, None]
+    ox, oy, oz = o
+    dx, dy, dz = d
+    bx, by, bz = bound
+    sx, sy, sz = step
+    step = np.ascontiguousarray(step.T)  # (N, 3), for the faces of hits
+    # The axis of the face a ray entered its voxel through (-1: none).
+    face_axis = np.where(on_face[0], 0, np.where(on_face[1], 1, np.where(on_face[2], 2, -1)))
     t_max = reach / norm
     t_in, t_out = t_max * (1.0 - _NEAR), t_max * (1.0 + _NEAR)
-    t_enter = np.zeros(n)
-    live = np.ones(n, dtype=np.bool_)
-    stops = mask
+    t_enter = np.zeros(len(rows))
+    live = np.ones(len(rows), dtype=np.bool_)
     exact: list[NDArray[np.int64]] = []
     with np.errstate(divide="ignore", invalid="ignore"):
         while True:
-            ids = grid.lookup(x, y, z)
-            got = stops[ids] & live
+            got = (region.read(idx) != _PASS) & live
             if got.any():
-                r = rows[got]
-                out.hit[r] = True
-                out.block[r] = np.column_stack((x[got], y[got], z[got]))
-                fa = face_axis[got].astype(np.int64)
-                hit_face = np.zeros((len(r), 3), dtype=np.int64)
-                has = fa >= 0
-                step_of = np.column_stack((sx[got], sy[got], sz[got]))
-                hit_face[has, fa[has]] = -step_of[has, fa[has]]
-                out.face[r] = hit_face
-                out.distance[r] = t_enter[got] * norm[got]
-                out.block_id[r] = ids[got]
+                _record(
+                    region,
+                    out,
+                    rows[got],
+                    idx[got],
+                    face_axis[got],
+                    step[got],
+                    t_enter[got] * norm[got],
+                )
                 live &= ~got
-            ax0 = (tx <= ty) & (tx <= tz)
-            ax1 = ~ax0 & (ty <= tz)
+            t = np.minimum(np.minimum(tx, ty), tz)
+            ax0 = tx == t
+            ax1 = (ty == t) > ax0
             ax2 = ~(ax0 | ax1)
-            t = np.where(ax0, tx, np.where(ax1, ty, tz))
             near = t + t * _NEAR
-            ties = (
-                (tx <= near).view(np.uint8)
-                + (ty <= near).view(np.uint8)
-                + (tz <= near).view(np.uint8)
+            ties = (tx <= near).view(np.uint8) + (ty <= near).view(np.uint8) + (tz <= near).view(
+                np.uint8
             ) > 1
             beyond = t >= t_in
             doubt = live & (ties | (beyond & (t <= t_out)))
@@ -268,27 +290,50 @@ def _march_many(
             count = int(np.count_nonzero(live))
             if count == 0:
                 break
-            # Finished rays stay where they are (their cells stay inside the grid).
+            # Finished rays stay where they are (their index stays inside the region).
             ax0 &= live
             ax1 &= live
             ax2 &= live
-            x += sx * ax0
-            y += sy * ax1
-            z += sz * ax2
+            idx += jx * ax0
+            idx += jy * ax1
+            idx += jz * ax2
             bx += sx * ax0
             by += sy * ax1
             bz += sz * ax2
-            tx = np.where(ax0, (bx - ox) / dx, tx)
-            ty = np.where(ax1, (by - oy) / dy, ty)
-            tz = np.where(ax2, (bz - oz) / dz, tz)
-            face_axis = np.where(ax0, 0, np.where(ax1, 1, 2)).astype(np.int8)
+            tx = (bx - ox) / dx
+            ty = (by - oy) / dy
+            tz = (bz - oz) / dz
+            face_axis = ax1.view(np.int8) + 2 * ax2.view(np.int8)
             t_enter = t
             if count * 2 < len(live):
-                keep = live
-                x, y, z, sx, sy, sz = x[keep], y[keep], z[keep], sx[keep], sy[keep], sz[keep]
-                bx, by, bz, tx, ty, tz = bx[keep], by[keep], bz[keep], tx[keep], ty[keep], tz[keep]
-                ox, oy, oz, dx, dy, dz = ox[keep], oy[keep], oz[keep], dx[keep], dy[keep], dz[keep]
-                t_in, t_out, norm, rows = t_in[keep], t_out[keep], norm[keep], rows[keep]
-                face_axis, t_enter = face_axis[keep], t_enter[keep]
+                keep = np.flatnonzero(live)
+                idx, jx, jy, jz = (a.take(keep) for a in (idx, jx, jy, jz))
+                bx, by, bz, tx, ty, tz = (a.take(keep) for a in (bx, by, bz, tx, ty, tz))
+                ox, oy, oz, dx, dy, dz = (a.take(keep) for a in (ox, oy, oz, dx, dy, dz))
+                sx, sy, sz, t_in, t_out = (a.take(keep) for a in (sx, sy, sz, t_in, t_out))
+                norm, t_enter, rows = norm.take(keep), t_enter.take(keep), rows.take(keep)
+                face_axis, step = face_axis.take(keep), step[keep]
                 live = np.ones(count, dtype=np.bool_)
     return np.concatenate(exact) if exact else np.zeros(0, dtype=np.int64)
+
+
+def _record(
+    region: _Region,
+    out: RayBatch,
+    rows: NDArray[np.int64],
+    idx: NDArray[np.int64],
+    face_axis: NDArray[np.integer],
+    step: NDArray[np.float64],
+    distance: NDArray[np.float64],
+) -> None:
+    """Write the hits of the rays ``rows`` (cells by flat index) into ``out``."""
+    cells = region.cell(idx)
+    out.hit[rows] = True
+    out.block[rows] = cells
+    face = np.zeros((len(rows), 3), dtype=np.int64)
+    has = np.flatnonzero(face_axis >= 0)
+    axis = face_axis[has].astype(np.int64)
+    face[has, axis] = -step[has, axis].astype(np.int64)
+    out.face[rows] = face
+    out.distance[rows] = distance
+    out.block_id[rows] = region.ids.reshape(-1).take(idx)

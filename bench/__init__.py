@@ -1,0 +1,1 @@
+"""Benchmarks: each module prints a table of figures (medians) and target ratios."""
