@@ -214,7 +214,7 @@ def _sweep(
     slabs: NDArray[np.bool_] = np.asarray(column.any(axis=other_axes))
     if delta > 0.0:
         # Slabs ahead of the leading face, up to where the leading face would end.
-        first = math.ceil(hi[axis] - EPS) + 1
+        first = math.ceil(hi[axis] - EPS)
         end = math.ceil(hi[axis] + delta - EPS)
         if end <= first:
             return None, False
