@@ -34,6 +34,7 @@ class RayBatch(NamedTuple):
 # many (32 MiB); wider ray sets are split in two along their widest axis.
 _MAX_REGION = 1 << 25
 _PASS, _STOP, _UNREAD = 0, 1, 2
+_SLICE = 16384  # rays marched together; measured best of 8k, 16k, 32k and all at once
 
 
 class _Region:
@@ -210,7 +211,13 @@ def _batch(
             _batch(world, o[:, part], d[:, part], norm[part], reach[part], mask, rows[part], out)
         return
     region = _Region(world, mask, lo, extent)
-    exact = _march_many(region, o, d, reach, norm, rows, out)
+    # Marching in slices keeps each step's few dozen arrays in the CPU cache.
+    exact = np.concatenate(
+        [
+            _march_many(region, o[:, s], d[:, s], reach[s], norm[s], rows[s], out)
+            for s in (slice(i, i + _SLICE) for i in range(0, len(rows), _SLICE))
+        ]
+    )
     at = {int(r): i for i, r in enumerate(rows.tolist())} if len(exact) else {}
     for r in exact.tolist():
         i = at[r]
