@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from world.chunks import World
+from world.chunks import CHUNK, CHUNK_SHIFT, World
 
 __all__ = [
     "AIR_ACCEL",
@@ -178,14 +178,36 @@ def look_direction(yaw: float, pitch: float) -> Vec3:
 def _solid_grid(
     world: World, lo: list[float], hi: list[float]
 ) -> tuple[NDArray[np.bool_], tuple[int, int, int]]:
-    """Solid flags of every voxel touching the box [lo, hi], and the grid's origin voxel."""
+    """Solid flags of every voxel touching the box [lo, hi] (one voxel of margin), and the
+    grid's origin voxel. Copied chunk by chunk: a body's box spans one to eight chunks."""
     start = [math.floor(v) - 1 for v in lo]
     stop = [math.floor(v) + 2 for v in hi]
-    axes = [np.arange(a, b, dtype=np.int64) for a, b in zip(start, stop, strict=True)]
-    gx, gy, gz = np.meshgrid(*axes, indexing="ij")
-    coords = np.stack([gx.ravel(), gy.ravel(), gz.ravel()], axis=1)
-    solid = world.registry.solid[world.get_blocks(coords)].reshape(gx.shape)
-    return solid, (start[0], start[1], start[2])
+    solid_of = world.registry.solid
+    grid = np.zeros([b - a for a, b in zip(start, stop, strict=True)], dtype=np.bool_)
+    spans = [
+        range(a >> CHUNK_SHIFT, ((b - 1) >> CHUNK_SHIFT) + 1)
+        for a, b in zip(start, stop, strict=True)
+    ]
+    for cx in spans[0]:
+        for cy in spans[1]:
+            for cz in spans[2]:
+                origin = (cx << CHUNK_SHIFT, cy << CHUNK_SHIFT, cz << CHUNK_SHIFT)
+                # The overlap of the grid and the chunk, in world voxels.
+                w0 = [max(a, o) for a, o in zip(start, origin, strict=True)]
+                w1 = [min(b, o + n) for b, o, n in zip(stop, origin, CHUNK, strict=True)]
+                blocks = world.chunk_blocks(cx, cy, cz).reshape(CHUNK)
+                grid[
+                    w0[0] - start[0] : w1[0] - start[0],
+                    w0[1] - start[1] : w1[1] - start[1],
+                    w0[2] - start[2] : w1[2] - start[2],
+                ] = solid_of[
+                    blocks[
+                        w0[0] - origin[0] : w1[0] - origin[0],
+                        w0[1] - origin[1] : w1[1] - origin[1],
+                        w0[2] - origin[2] : w1[2] - origin[2],
+                    ]
+                ]
+    return grid, (start[0], start[1], start[2])
 
 
 def _sweep(
