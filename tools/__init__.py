@@ -1,0 +1,1 @@
+"""Scripts that make the game's assets (run as modules from the repository root)."""

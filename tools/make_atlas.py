@@ -1,0 +1,359 @@
+"""Draw the block texture atlas, ``assets/atlas.png``: ``python -m tools.make_atlas``.
+
+Every tile is a small procedural pixel painting (numpy + Pillow): noise, speckles, pebbles, bark,
+rings, boards, blades. Each painter draws from its own random generator seeded by the tile name,
+so the output is the same on every run and machine, and adding a tile changes no other tile.
+Only uniform random draws and ``+ - * floor`` are used, nothing whose last bit depends on the
+C library, so the committed PNG can be checked against a fresh drawing (``--check``).
+
+Tiles are placed by `world.atlas` (tile ``i`` of the default registry's ``tile_names`` at column
+``i % 16``, row ``i // 16``); unused cells hold the magenta "missing" checker, as does any tile
+name this script has no painter for (it says so on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+from world.atlas import ATLAS_PATH, ATLAS_PX, TILE_CAPACITY, TILE_PX, tile_pixel_box
+from world.blocks import default_registry
+
+__all__ = ["PAINTERS", "build_atlas", "main", "paint_tile"]
+
+N = TILE_PX
+Tile = NDArray[np.uint8]  # (16, 16, 4) RGBA, row 0 at the top
+Rng = np.random.Generator
+
+
+def _rgba(rgb: NDArray[np.floating], alpha: NDArray[np.floating] | float = 255.0) -> Tile:
+    out = np.empty((N, N, 4), dtype=np.uint8)
+    out[..., :3] = np.clip(np.rint(rgb), 0, 255)
+    out[..., 3] = np.clip(np.rint(np.broadcast_to(alpha, (N, N))), 0, 255)
+    return out
+
+
+def _colour(rgb: tuple[int, int, int], brightness: NDArray[np.floating]) -> NDArray[np.float64]:
+    """A base colour scaled by a per-pixel brightness field, shape (16, 16, 3)."""
+    return np.asarray(rgb, dtype=np.float64) * brightness[..., np.newaxis]
+
+
+def _smooth_noise(rng: Rng, cells: int) -> NDArray[np.float64]:
+    """Tileable value noise in [-1, 1]: a random cells×cells grid, bilinearly interpolated."""
+    grid = rng.random((cells, cells)) * 2.0 - 1.0
+    t = (np.arange(N) + 0.5) * cells / N - 0.5
+    i0 = np.floor(t).astype(np.int64)
+    f = t - i0
+    i0 %= cells
+    i1 = (i0 + 1) % cells
+    rows0 = grid[i0][:, i0] + (grid[i0][:, i1] - grid[i0][:, i0]) * f[np.newaxis, :]
+    rows1 = grid[i1][:, i0] + (grid[i1][:, i1] - grid[i1][:, i0]) * f[np.newaxis, :]
+    return rows0 + (rows1 - rows0) * f[:, np.newaxis]
+
+
+def _grain(rng: Rng, amount: float) -> NDArray[np.float64]:
+    """Per-pixel brightness jitter around 1."""
+    return 1.0 + (rng.random((N, N)) * 2.0 - 1.0) * amount
+
+
+def _speckle(rng: Rng, count: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Pixel coordinates of ``count`` random speckles."""
+    return rng.integers(0, N, count), rng.integers(0, N, count)
+
+
+def paint_missing(rng: Rng) -> Tile:
+    """Magenta and black 8-pixel checker: the tile of a texture the atlas lacks."""
+    y, x = np.mgrid[0:N, 0:N]
+    magenta = ((y // 8 + x // 8) % 2 == 0)[..., np.newaxis]
+    rgb = np.where(magenta, np.array([255.0, 0.0, 255.0]), np.zeros(3))
+    return _rgba(rgb)
+
+
+def paint_stone(rng: Rng) -> Tile:
+    """Grey stone: soft patches, fine grain, light and dark speckles, a few small cracks."""
+    light = 1.0 + 0.07 * _smooth_noise(rng, 4) + 0.05 * _smooth_noise(rng, 8)
+    light *= _grain(rng, 0.05)
+    for sign, count in ((1.0, 14), (-1.0, 18)):
+        y, x = _speckle(rng, count)
+        light[y, x] += sign * 0.16
+        light[y, (x + 1) % N] += sign * 0.08
+    for _ in range(3):
+        y, x = (int(v) for v in rng.integers(0, N, 2))
+        for step in range(int(rng.integers(2, 5))):
+            light[(y + step) % N, (x + step * int(rng.integers(0, 2))) % N] -= 0.2
+    return _rgba(_colour((126, 126, 128), light))
+
+
+def _dirt_light(rng: Rng) -> NDArray[np.float64]:
+    light = 1.0 + 0.08 * _smooth_noise(rng, 8)
+    light *= _grain(rng, 0.1)
+    y, x = _speckle(rng, 22)
+    light[y, x] *= 0.72
+    y, x = _speckle(rng, 10)
+    light[y, x] *= 1.25
+    return light
+
+
+def paint_dirt(rng: Rng) -> Tile:
+    """Brown soil with dark clods and a few light pebbles."""
+    return _rgba(_colour((125, 88, 60), _dirt_light(rng)))
+
+
+def _grass_colour(rng: Rng) -> NDArray[np.float64]:
+    light = 1.0 + 0.08 * _smooth_noise(rng, 4)
+    light *= _grain(rng, 0.12)
+    y, x = _speckle(rng, 20)
+    light[y, x] *= 0.8
+    y, x = _speckle(rng, 12)
+    light[y, x] *= 1.18
+    return _colour((92, 158, 54), light)
+
+
+def paint_grass_top(rng: Rng) -> Tile:
+    """Grass seen from above: a field of green blades in several shades."""
+    return _rgba(_grass_colour(rng))
+
+
+def paint_grass_side(rng: Rng) -> Tile:
+    """Dirt under a ragged green fringe that hangs 2 to 5 pixels down."""
+    rgb = _colour((125, 88, 60), _dirt_light(rng))
+    green = _grass_colour(rng)
+    fringe = rng.integers(2, 6, N)
+    rows = np.arange(N)[:, np.newaxis]
+    grassy = rows < fringe[np.newaxis, :]
+    # A darker last fringe pixel reads as the turf's edge.
+    edge = rows == (fringe[np.newaxis, :] - 1)
+    rgb = np.where(grassy[..., np.newaxis], green, rgb)
+    rgb = np.where(edge[..., np.newaxis], rgb * 0.82, rgb)
+    return _rgba(rgb)
+
+
+def paint_sand(rng: Rng) -> Tile:
+    """Pale sand: fine grain with scattered darker and lighter grains."""
+    light = 1.0 + 0.04 * _smooth_noise(rng, 8)
+    light *= _grain(rng, 0.04)
+    y, x = _speckle(rng, 26)
+    light[y, x] *= 0.9
+    y, x = _speckle(rng, 14)
+    light[y, x] *= 1.06
+    return _rgba(_colour((219, 205, 158), light))
+
+
+def paint_gravel(rng: Rng) -> Tile:
+    """Pebbles: a tileable Voronoi mosaic of greys and browns with dark gaps between stones."""
+    seeds = rng.random((22, 2)) * N
+    tints = np.array([(132, 127, 124), (104, 99, 97), (160, 154, 150), (122, 110, 100)], float)
+    tint = tints[rng.integers(0, len(tints), len(seeds))] * (
+        0.9 + 0.2 * rng.random((len(seeds), 1))
+    )
+    y, x = np.mgrid[0:N, 0:N] + 0.5
+    dy = np.abs(y[..., np.newaxis] - seeds[:, 0])
+    dx = np.abs(x[..., np.newaxis] - seeds[:, 1])
+    dy = np.minimum(dy, N - dy)
+    dx = np.minimum(dx, N - dx)
+    dist = dy * dy + dx * dx
+    order = np.argsort(dist, axis=-1)
+    nearest = order[..., 0]
+    d0 = np.take_along_axis(dist, order[..., :1], -1)[..., 0]
+    d1 = np.take_along_axis(dist, order[..., 1:2], -1)[..., 0]
+    rgb = tint[nearest] * _grain(rng, 0.06)[..., np.newaxis]
+    gap = (d1 - d0) < 3.0
+    rgb[gap] *= 0.62
+    return _rgba(rgb)
+
+
+def paint_log_side(rng: Rng) -> Tile:
+    """Bark: vertical ridges and dark furrows."""
+    column = 1.0 + 0.12 * (rng.random(N) * 2.0 - 1.0)
+    light = np.broadcast_to(column, (N, N)) * _grain(rng, 0.06)
+    light = light.copy()
+    for x in rng.choice(N, 5, replace=False).tolist():
+        start = int(rng.integers(0, N))
+        length = int(rng.integers(4, 12))
+        light[(start + np.arange(length)) % N, x] *= 0.62
+    return _rgba(_colour((104, 80, 50), light))
+
+
+def paint_log_top(rng: Rng) -> Tile:
+    """A sawn log: pale growth rings around the pith inside a ring of bark."""
+    y, x = np.mgrid[0:N, 0:N] + 0.5
+    dy = y - N / 2
+    dx = x - N / 2
+    # A little noise in the radius keeps the rings from looking drawn with a compass.
+    ring = np.floor(np.sqrt(dy * dy + dx * dx) + 0.3 * _smooth_noise(rng, 4)).astype(np.int64)
+    light = np.where(ring % 2 == 0, 1.0, 0.86) * _grain(rng, 0.04)
+    rgb = _colour((182, 147, 92), light)
+    bark = (np.minimum(np.minimum(y, x), np.minimum(N - y, N - x)) < 1.0)[..., np.newaxis]
+    rgb = np.where(bark, _colour((104, 80, 50), _grain(rng, 0.08)), rgb)
+    return _rgba(rgb)
+
+
+def paint_planks(rng: Rng) -> Tile:
+    """Four boards with dark seams, staggered butt joints and a horizontal grain."""
+    light = np.ones((N, N))
+    board_h = 4
+    for board in range(N // board_h):
+        rows = slice(board * board_h, (board + 1) * board_h)
+        grain = 1.0 + 0.06 * (rng.random((board_h, N // 4)) * 2.0 - 1.0)
+        light[rows] = (0.92 + 0.16 * rng.random()) * np.repeat(grain, 4, axis=1)
+        light[board * board_h + board_h - 1] *= 0.62
+        joint = (int(rng.integers(0, N // 2)) + board * 8) % N
+        light[rows, joint] *= 0.7
+    light *= _grain(rng, 0.03)
+    return _rgba(_colour((164, 131, 79), light))
+
+
+def paint_leaves(rng: Rng) -> Tile:
+    """Dense foliage: clustered greens with a few see-through gaps."""
+    light = 1.0 + 0.18 * _smooth_noise(rng, 8)
+    light *= _grain(rng, 0.16)
+    alpha = np.full((N, N), 255.0)
+    y, x = _speckle(rng, 14)
+    alpha[y, x] = 0.0
+    light[(y + 1) % N, x] *= 0.7  # shadow under each gap
+    return _rgba(_colour((56, 122, 38), light), alpha)
+
+
+def paint_glass(rng: Rng) -> Tile:
+    """A clear pane: a pale frame, a clear middle and two faint diagonal glints."""
+    rgb = np.zeros((N, N, 3)) + np.array([214.0, 234.0, 240.0])
+    alpha = np.zeros((N, N))
+    alpha[0, :] = alpha[-1, :] = alpha[:, 0] = alpha[:, -1] = 255.0
+    rgb[-1, :] *= 0.8
+    rgb[:, -1] *= 0.8
+    for y0, x0, length in ((11, 3, 5), (12, 7, 3)):
+        steps = np.arange(length)
+        alpha[y0 - steps, x0 + steps] = 150.0
+    return _rgba(rgb, alpha)
+
+
+def paint_water(rng: Rng) -> Tile:
+    """Translucent blue water with lighter wave crests."""
+    light = 1.0 + 0.06 * _smooth_noise(rng, 4)
+    light *= _grain(rng, 0.03)
+    x = np.arange(N)
+    for band, phase in enumerate(rng.integers(0, 8, N // 4).tolist()):
+        wave = (x + phase) % 8
+        crest = wave < 3
+        # Each crest is a short arc: up one pixel in its middle.
+        light[band * 4 + 1 + (wave[crest] != 1), x[crest]] *= 1.22
+    return _rgba(_colour((48, 92, 204), light), 184.0)
+
+
+def paint_bedrock(rng: Rng) -> Tile:
+    """Dark, hard rock: high-contrast blotches of black and grey."""
+    blotch = np.array([0.28, 0.42, 0.6, 0.85])[rng.integers(0, 4, (N // 2, N // 2))]
+    light = np.repeat(np.repeat(blotch, 2, axis=0), 2, axis=1)
+    light = light * _grain(rng, 0.12) + 0.1 * _smooth_noise(rng, 4)
+    return _rgba(_colour((120, 120, 120), light))
+
+
+def paint_tall_grass(rng: Rng) -> Tile:
+    """Blades of grass on a clear background, 6 to 14 pixels tall, some leaning."""
+    rgb = np.zeros((N, N, 3))
+    alpha = np.zeros((N, N))
+    for x in range(1, N - 1, 2):
+        x = x + int(rng.integers(0, 2))
+        height = int(rng.integers(6, 15))
+        lean = int(rng.integers(-1, 2))
+        shade = 0.75 + 0.4 * rng.random()
+        for step in range(height):
+            y = N - 1 - step
+            column = min(N - 1, max(0, x + (lean if step > height // 2 else 0)))
+            rgb[y, column] = np.array([88.0, 152.0, 50.0]) * (shade + 0.15 * step / height)
+            alpha[y, column] = 255.0
+    return _rgba(rgb, alpha)
+
+
+def paint_lamp(rng: Rng) -> Tile:
+    """A lit lamp: a warm glowing core with bright spots inside a dark frame."""
+    y, x = np.mgrid[0:N, 0:N]
+    edge = np.minimum(np.minimum(y, x), np.minimum(N - 1 - y, N - 1 - x))
+    light = 1.0 + 0.08 * _smooth_noise(rng, 4)
+    light *= _grain(rng, 0.05)
+    rgb = _colour((250, 206, 104), light)
+    sy, sx = _speckle(rng, 16)
+    rgb[sy, sx] = np.array([255.0, 244.0, 190.0])
+    rgb[edge == 1] = np.array([214.0, 140.0, 56.0])
+    rgb[edge == 0] = np.array([82.0, 58.0, 38.0])
+    return _rgba(rgb)
+
+
+PAINTERS: dict[str, Callable[[Rng], Tile]] = {
+    "base:missing": paint_missing,
+    "base:stone": paint_stone,
+    "base:dirt": paint_dirt,
+    "base:grass_top": paint_grass_top,
+    "base:grass_side": paint_grass_side,
+    "base:sand": paint_sand,
+    "base:gravel": paint_gravel,
+    "base:log_top": paint_log_top,
+    "base:log_side": paint_log_side,
+    "base:planks": paint_planks,
+    "base:leaves": paint_leaves,
+    "base:glass": paint_glass,
+    "base:water": paint_water,
+    "base:bedrock": paint_bedrock,
+    "base:tall_grass": paint_tall_grass,
+    "base:lamp": paint_lamp,
+}
+
+
+def paint_tile(tile_name: str) -> Tile:
+    """One tile, drawn with a generator seeded by the tile's name (the checker when unknown)."""
+    painter = PAINTERS.get(tile_name, paint_missing)
+    return painter(np.random.default_rng(zlib.crc32(tile_name.encode())))
+
+
+def build_atlas(tile_names: list[str] | None = None) -> Tile:
+    """The whole atlas as an RGBA array of shape (256, 256, 4), row 0 at the top.
+
+    Parameters
+    ----------
+    tile_names : list of str, optional
+        Tile names in atlas order; the default registry's ``tile_names`` when omitted.
+    """
+    names = default_registry().tile_names if tile_names is None else tile_names
+    if len(names) > TILE_CAPACITY:
+        raise ValueError(f"tile_names holds {len(names)} tiles; the atlas has {TILE_CAPACITY}")
+    missing = paint_tile("base:missing")
+    atlas = np.empty((ATLAS_PX[1], ATLAS_PX[0], 4), dtype=np.uint8)
+    for index in range(TILE_CAPACITY):
+        left, top, right, bottom = tile_pixel_box(index)
+        atlas[top:bottom, left:right] = paint_tile(names[index]) if index < len(names) else missing
+    return atlas
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the atlas PNG, or with ``--check`` compare the committed one with a fresh drawing."""
+    parser = argparse.ArgumentParser(prog="python -m tools.make_atlas", description=__doc__)
+    parser.add_argument("--output", type=Path, default=ATLAS_PATH, help="PNG to write or check")
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 if the PNG differs from a fresh drawing"
+    )
+    args = parser.parse_args(argv)
+    names = default_registry().tile_names
+    for name in names:
+        if name not in PAINTERS:
+            print(f"make_atlas: no painter for tile {name!r}; drawing the checker", file=sys.stderr)
+    atlas = build_atlas(names)
+    if args.check:
+        with Image.open(args.output) as image:
+            same = image.mode == "RGBA" and np.array_equal(np.asarray(image), atlas)
+        print(f"{args.output}: {'up to date' if same else 'differs from a fresh drawing'}")
+        return 0 if same else 1
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(atlas).save(args.output)
+    print(f"wrote {args.output} ({len(names)} tiles of {TILE_PX} px)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
