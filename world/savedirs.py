@@ -48,7 +48,7 @@ APP_NAME: Final = "blockpick"
 DATA_DIR_ENV: Final = "BLOCKPICK_DATA_DIR"
 WORLD_SUFFIX: Final = ".sqlite"
 # The name `world.terrain.make_generator` knows for the standard hills-and-trees terrain.
-DEFAULT_GENERATOR: Final = "default"
+DEFAULT_GENERATOR: Final = "terrain"
 DEFAULT_WORLD_NAME: Final = "New World"
 # Letters, digits, space, '_', '-', '.'; not starting with a dot or space, not ending with a dot
 # or space (Windows drops those), at most 64 characters: safe as a file name everywhere.
