@@ -38,6 +38,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import weakref
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -211,6 +212,9 @@ class PlayerState:
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
             raise ValueError(f"player has unknown fields {sorted(unknown)}")
+        for key in ("position", "hotbar"):
+            if key in data and not isinstance(data[key], list):
+                raise ValueError(f"player {key} must be a JSON array, got {data[key]!r}")
         try:
             return cls(
                 position=tuple(data.get("position", (0.0, 0.0, 0.0))),
@@ -557,11 +561,9 @@ class WorldStore:
         self._names = state.names
         self._name_ids = {name: i for i, name in enumerate(self._names)}
         self._conn: sqlite3.Connection | None = self._connect()
-        # Id maps for the registry last bound (by load or save): file id -> runtime id, and the
-        # placeholders registered for names that registry lacks (runtime id -> saved name).
+        # File id -> runtime id for the registry last bound (by load or save).
         self._registry: BlockRegistry | None = None
         self._to_runtime = np.zeros(0, dtype=np.uint16)
-        self._placeholders: dict[int, str] = {}
 
     @classmethod
     def create(
@@ -655,23 +657,21 @@ class WorldStore:
         if registry is not self._registry:
             self._registry = registry
             self._to_runtime = np.zeros(0, dtype=np.uint16)
-            self._placeholders = {}
             self.unknown_blocks = []
         known = len(self._to_runtime)
         if known == len(self._names):
             return
-        by_original = {original: rid for rid, original in self._placeholders.items()}
+        placeholders = _PLACEHOLDERS.setdefault(registry, {})
         fresh: list[str] = []
         extra = np.empty(len(self._names) - known, dtype=np.uint16)
         for i, name in enumerate(self._names[known:]):
-            if name in by_original:
-                extra[i] = by_original[name]
+            if name in placeholders:
+                extra[i] = placeholders[name]
             elif name in registry:
                 extra[i] = registry.id(name)
             else:
-                rid = self._register_placeholder(registry, name)
-                self._placeholders[rid] = name
-                extra[i] = rid
+                extra[i] = placeholders[name] = _register_placeholder(registry, name)
+            if name in placeholders:
                 fresh.append(name)
         self._to_runtime = np.concatenate([self._to_runtime, extra])
         if fresh:
@@ -684,23 +684,6 @@ class WorldStore:
                 ", ".join(fresh),
             )
 
-    @staticmethod
-    def _register_placeholder(registry: BlockRegistry, original: str) -> int:
-        base = placeholder_name(original)
-        candidate, n = base, 1
-        while candidate in registry:
-            n += 1
-            candidate = f"{base}_{n}"
-        return registry.register(
-            BlockType(
-                candidate,
-                description=f"unknown block {original}",
-                solid=True,
-                pointable=True,
-                groups=(PLACEHOLDER_GROUP,),
-            )
-        )
-
     def _to_file_map(
         self, registry: BlockRegistry, arrays: list[NDArray[np.uint16]]
     ) -> tuple[NDArray[np.uint16], list[str]]:
@@ -709,7 +692,8 @@ class WorldStore:
         Only names that occur in `arrays` are added, so the file's table (which never shrinks)
         holds no name the world never used.
         """
-        saved_as = [self._placeholders.get(rid, name) for rid, name in enumerate(registry.names)]
+        originals = {rid: name for name, rid in _PLACEHOLDERS.get(registry, {}).items()}
+        saved_as = [originals.get(rid, name) for rid, name in enumerate(registry.names)]
         file_ids = [self._name_ids.get(name) for name in saved_as]
         used = np.zeros(len(saved_as), dtype=bool)
         if None in file_ids:
@@ -965,6 +949,31 @@ class WorldStore:
                 "generators do), so chunks that are not saved can be generated again"
             )
         return name, seed
+
+
+# Placeholder blocks registered so far, per registry: saved name -> runtime id. Kept beside the
+# registry rather than in a store, so every store binding that registry (a second load, a save
+# after another world was loaded) reuses them and saves them back under their saved names.
+_PLACEHOLDERS: weakref.WeakKeyDictionary[BlockRegistry, dict[str, int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _register_placeholder(registry: BlockRegistry, original: str) -> int:
+    base = placeholder_name(original)
+    candidate, n = base, 1
+    while candidate in registry:
+        n += 1
+        candidate = f"{base}_{n}"
+    return registry.register(
+        BlockType(
+            candidate,
+            description=f"unknown block {original}",
+            solid=True,
+            pointable=True,
+            groups=(PLACEHOLDER_GROUP,),
+        )
+    )
 
 
 def _encode(file_ids: NDArray[np.uint16]) -> bytes:

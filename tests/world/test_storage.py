@@ -295,6 +295,29 @@ def test_a_missing_block_loads_as_a_placeholder_and_is_saved_back_by_name(
         assert store.unknown_blocks == []
 
 
+def test_placeholders_are_registered_once_per_registry_and_survive_rebinding(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "w.sqlite"
+    with_mod = mod_registry()
+    with new_store(path) as store:
+        world = store.load(with_mod, generator_factory=stripes)
+        world.set_block(1, 2, 3, with_mod.id("testmod:jade"))
+        store.save(world)
+    registry = default_registry()
+    with WorldStore(path) as store:
+        first = store.load(registry, generator_factory=stripes)
+        again = store.load(registry, generator_factory=stripes)
+        assert len(registry) == N_BASE + 1
+        assert again.get_block(1, 2, 3) == first.get_block(1, 2, 3) == N_BASE
+        store.load(default_registry(), generator_factory=stripes)  # binds another registry
+        first.set_block(1, 3, 3, 1)  # same chunk as the placeholder
+        store.save(first)
+    with WorldStore(path) as store:
+        world = store.load(mod_registry(), generator_factory=stripes)
+        assert world.registry.name(world.get_block(1, 2, 3)) == "testmod:jade"
+
+
 @pytest.mark.parametrize(
     ("original", "expected"),
     [("mymod:ruby", "unknown:mymod_ruby"), ("Odd-Mod:Big Gem", "unknown:odd_mod_big_gem")],
@@ -384,6 +407,7 @@ BAD_FILES = {
     "bad_json": (set_meta("player", "{not json"), "damaged metadata"),
     "bad_player": (set_meta("player", '{"pitch": 400}'), "damaged metadata.*pitch"),
     "bad_seed": (set_meta("seed", '"forty-two"'), "damaged metadata.*seed"),
+    "bad_hotbar": (set_meta("player", '{"hotbar": "stone"}'), "damaged metadata.*hotbar"),
 }
 
 
