@@ -354,14 +354,16 @@ class ModWorld:
         """Would `break_block` let ``actor`` break ``pos``? Built-in rules and ``can_break``."""
         voxel = _position(pos)
         _check_actor(actor)
-        return _may_break(self._session, voxel, actor) or Outcome(True, pos=voxel)
+        denied = _may_break(self._session, voxel, actor)
+        return Outcome(True, pos=voxel) if denied is None else denied
 
     def may_place(self, pos: Sequence[int], block: str | int, actor: Actor) -> Outcome:
         """Would `place_block` let ``actor`` put ``block`` at ``pos`` itself? Rules and hooks."""
         voxel = _position(pos)
         _check_actor(actor)
         block_id = self.registry.resolve(block)
-        return _may_place(self._session, voxel, block_id, actor) or Outcome(True, pos=voxel)
+        denied = _may_place(self._session, voxel, block_id, actor)
+        return Outcome(True, pos=voxel) if denied is None else denied
 
     def raycast(
         self,

@@ -1,0 +1,604 @@
+"""Every hook of `world.hooks` as a modder relies on it: when it is called, with what, in which
+order, how results combine, and what happens when it raises."""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import pytest
+
+from world.blocks import default_registry
+from world.chunks import World
+from world.hooks import HOOK_NAMES, hookimpl
+from world.interaction import (
+    NEIGHBOR_BUDGET,
+    Change,
+    break_block,
+    place_block,
+    use_block,
+)
+from world.interaction import Actor as ActorType
+from world.mods import load_mods, make_registry
+from world.raycast import Hit, Int3
+
+REG = default_registry()
+STONE = REG.id("base:stone")
+DIRT = REG.id("base:dirt")
+GLASS = REG.id("base:glass")
+SAND = REG.id("base:sand")
+LAMP = REG.id("base:lamp")
+UP = Int3(0, 1, 0)
+EAST = Int3(1, 0, 0)
+
+
+def hit_at(world, block, face=(0, 1, 0)):
+    return Hit(Int3(*block), Int3(*face), 1.0, (0.0, 0.0, 0.0), world.get_block(*block))
+
+
+def actor(**kwargs):
+    return ActorType.at("steve", (100.5, 50.0, 100.5), **kwargs)
+
+
+def loaded(**plugins):
+    mods = load_mods([], entry_points=False, plugins=plugins)
+    assert mods.errors == []
+    return mods
+
+
+def snapshot(world):
+    return {key: chunk.blocks.tobytes() for key, chunk in world.chunks.items()}
+
+
+class Recorder:
+    """A mod implementing every action hook; each call is logged as (mod, hook, details)."""
+
+    def __init__(self, name, log, answers=None):
+        self.name = name
+        self.log = log
+        self.answers = answers or {}
+
+    def _note(self, hook, world, pos, block):
+        # What the hook sees in the world at ``pos`` when it is called.
+        self.log.append((self.name, hook, tuple(pos), block.name, world.get_block(*pos)))
+        return self.answers.get(hook)
+
+    @hookimpl
+    def can_break(self, world, pos, block, actor):
+        return self._note("can_break", world, pos, block)
+
+    @hookimpl
+    def on_break(self, world, pos, block, actor):
+        return self._note("on_break", world, pos, block)
+
+    @hookimpl
+    def can_place(self, world, pos, block, actor):
+        return self._note("can_place", world, pos, block)
+
+    @hookimpl
+    def on_place(self, world, pos, block, actor):
+        return self._note("on_place", world, pos, block)
+
+    @hookimpl
+    def can_use(self, world, pos, block, actor):
+        return self._note("can_use", world, pos, block)
+
+    @hookimpl
+    def on_use(self, world, pos, block, actor):
+        return self._note("on_use", world, pos, block)
+
+
+def recorders(log, **answers):
+    return {name: Recorder(name, log, answers.get(name)) for name in ("alpha", "beta", "gamma")}
+
+
+# -- order ------------------------------------------------------------------------------------
+
+
+def test_break_runs_can_hooks_then_the_change_then_on_hooks_in_load_order():
+    world = World()
+    world.set_block(1, 1, 1, STONE)
+    log = []
+    outcome = break_block(world, hit_at(world, (1, 1, 1)), actor(), mods=loaded(**recorders(log)))
+    assert outcome.done
+    assert log == [
+        ("alpha", "can_break", (1, 1, 1), "base:stone", STONE),
+        ("beta", "can_break", (1, 1, 1), "base:stone", STONE),
+        ("gamma", "can_break", (1, 1, 1), "base:stone", STONE),
+        ("alpha", "on_break", (1, 1, 1), "base:stone", 0),
+        ("beta", "on_break", (1, 1, 1), "base:stone", 0),
+        ("gamma", "on_break", (1, 1, 1), "base:stone", 0),
+    ]
+
+
+def test_place_hooks_see_the_target_voxel_and_the_placed_block():
+    world = World()
+    world.set_block(1, 1, 1, STONE)
+    log = []
+    mods = loaded(**recorders(log))
+    assert place_block(world, hit_at(world, (1, 1, 1), (0, 0, 1)), "base:glass", actor(), mods=mods)
+    assert [entry[0:2] for entry in log] == [
+        (m, h) for h in ("can_place", "on_place") for m in ("alpha", "beta", "gamma")
+    ]
+    assert {entry[2:4] for entry in log} == {((1, 1, 2), "base:glass")}
+    assert [entry[4] for entry in log] == [0, 0, 0, GLASS, GLASS, GLASS]
+
+
+def test_dependencies_and_tryfirst_trylast_set_the_call_order():
+    log = []
+
+    class Late(Recorder):
+        @hookimpl(trylast=True)
+        def can_break(self, world, pos, block, actor):
+            return self._note("can_break", world, pos, block)
+
+    class Early(Recorder):
+        @hookimpl(tryfirst=True)
+        def can_break(self, world, pos, block, actor):
+            return self._note("can_break", world, pos, block)
+
+    alpha = Recorder("alpha", log)
+    alpha.depends = ("gamma",)  # type: ignore[attr-defined]
+    plugins = {
+        "alpha": alpha,
+        "beta": Recorder("beta", log),
+        "gamma": Recorder("gamma", log),
+        "aaa_late": Late("aaa_late", log),
+        "zzz_early": Early("zzz_early", log),
+    }
+    mods = loaded(**plugins)
+    assert mods.names == ("base", "aaa_late", "beta", "gamma", "alpha", "zzz_early")
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
+    assert [m for m, hook, *_ in log if hook == "can_break"] == [
+        "zzz_early",
+        "beta",
+        "gamma",
+        "alpha",
+        "aaa_late",
+    ]
+    assert [m for m, hook, *_ in log if hook == "on_break"] == [
+        "aaa_late",
+        "beta",
+        "gamma",
+        "alpha",
+        "zzz_early",
+    ]
+
+
+# -- veto ---------------------------------------------------------------------------------------
+
+ACTIONS = ["break", "place", "use"]
+
+
+def act(action, world, mods, **actor_kwargs):
+    hit = hit_at(world, (0, 0, 0))
+    if action == "break":
+        return break_block(world, hit, actor(**actor_kwargs), mods=mods)
+    if action == "place":
+        return place_block(world, hit, "base:dirt", actor(**actor_kwargs), mods=mods)
+    return use_block(world, hit, actor(selected="base:dirt", **actor_kwargs), mods=mods)
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [(False, "denied by mod 'beta'"), ("beta says no", "beta says no")],
+)
+def test_the_first_denial_wins_and_stops_the_chain(action, answer, reason):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    before = snapshot(world)
+    log = []
+    hook = f"can_{action}"
+    mods = loaded(**recorders(log, beta={hook: answer}, gamma={hook: "gamma says no"}))
+    outcome = act(action, world, mods)
+    assert not outcome
+    assert outcome.reason == reason and outcome.denied_by == "beta"
+    assert [(m, h) for m, h, *_ in log] == [("alpha", hook), ("beta", hook)]
+    assert snapshot(world) == before
+    assert mods.errors == []
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+@pytest.mark.parametrize("answer", [None, True])
+def test_none_or_true_allows(action, answer):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    log = []
+    hook = f"can_{action}"
+    mods = loaded(**recorders(log, alpha={hook: answer}, beta={hook: answer}))
+    assert act(action, world, mods).done
+    assert [m for m, h, *_ in log if h == hook] == ["alpha", "beta", "gamma"]
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+@pytest.mark.parametrize("answer", [3, "", ["no"]])
+def test_a_can_hook_returning_nonsense_is_a_mod_error(action, answer):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    before = snapshot(world)
+    hook = f"can_{action}"
+    mods = loaded(**recorders([], beta={hook: answer}))
+    outcome = act(action, world, mods)
+    assert not outcome and outcome.denied_by == "beta"
+    assert outcome.reason.startswith(f"mod 'beta' failed in {hook}: TypeError: returned")
+    assert snapshot(world) == before
+    assert [(e.mod, e.where) for e in mods.errors] == [("beta", hook)]
+
+
+# -- use instead of place -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("creative", [False, True])
+def test_on_use_returning_true_handles_the_click_and_nothing_is_placed(creative):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    log = []
+    mods = loaded(**recorders(log, beta={"on_use": True}))
+    outcome = use_block(
+        world, hit_at(world, (0, 0, 0)), actor(selected=DIRT, creative=creative), mods=mods
+    )
+    assert outcome.done and outcome.used and outcome.changes == ()
+    assert world.get_block(0, 1, 0) == 0
+    assert [(m, h) for m, h, *_ in log] == [
+        ("alpha", "can_use"),
+        ("beta", "can_use"),
+        ("gamma", "can_use"),
+        ("alpha", "on_use"),
+        ("beta", "on_use"),
+    ]
+
+
+@pytest.mark.parametrize("answer", [None, False])
+def test_unhandled_use_places_the_selected_block(answer):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    log = []
+    mods = loaded(**recorders(log, alpha={"on_use": answer}))
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor(selected=DIRT), mods=mods)
+    assert outcome.done and not outcome.used
+    assert outcome.changes == (Change(Int3(0, 1, 0), 0, DIRT),)
+    hooks = [h for m, h, *_ in log]
+    assert hooks == ["can_use"] * 3 + ["on_use"] * 3 + ["can_place"] * 3 + ["on_place"] * 3
+
+
+def test_a_denied_use_is_not_turned_into_a_place():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    log = []
+    mods = loaded(**recorders(log, alpha={"can_use": "hands off"}))
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor(selected=DIRT), mods=mods)
+    assert not outcome and outcome.reason == "hands off"
+    assert world.get_block(0, 1, 0) == 0
+    assert [h for m, h, *_ in log] == ["can_use"]
+
+
+def test_on_use_returning_nonsense_is_a_mod_error_and_nothing_is_placed():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    mods = loaded(**recorders([], alpha={"on_use": "yes"}))
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor(selected=DIRT), mods=mods)
+    assert not outcome and outcome.denied_by == "alpha" and "on_use" in outcome.reason
+    assert world.get_block(0, 1, 0) == 0
+
+
+def test_changes_of_an_unclaimed_use_stand_when_the_place_is_denied():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+
+    class Marker:
+        @hookimpl
+        def on_use(self, world, pos):
+            world.set_block(5, 0, 0, "base:glass")
+
+    mods = loaded(marker=Marker())
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
+    assert not outcome and "no block is selected" in outcome.reason
+    assert outcome.changes == (Change(Int3(5, 0, 0), 0, GLASS),)
+    assert world.get_block(5, 0, 0) == GLASS
+
+
+# -- a raising hook ---------------------------------------------------------------------------
+
+
+class Faulty:
+    """Changes a block, then raises, in one chosen hook."""
+
+    def __init__(self, hook):
+        self.hook = hook
+
+    def _maybe_fail(self, hook, world):
+        if hook == self.hook:
+            if not hook.startswith("can_"):
+                world.set_block(7, 7, 7, "base:glass")
+            raise ZeroDivisionError(f"bug in {hook}")
+
+    @hookimpl
+    def can_break(self, world):
+        self._maybe_fail("can_break", world)
+
+    @hookimpl
+    def on_break(self, world):
+        self._maybe_fail("on_break", world)
+
+    @hookimpl
+    def can_place(self, world):
+        self._maybe_fail("can_place", world)
+
+    @hookimpl
+    def on_place(self, world):
+        self._maybe_fail("on_place", world)
+
+    @hookimpl
+    def can_use(self, world):
+        self._maybe_fail("can_use", world)
+
+    @hookimpl
+    def on_use(self, world):
+        self._maybe_fail("on_use", world)
+
+    @hookimpl
+    def on_neighbor_changed(self, world):
+        self._maybe_fail("on_neighbor_changed", world)
+
+
+FAILING = [
+    ("break", "can_break"),
+    ("break", "on_break"),
+    ("break", "on_neighbor_changed"),
+    ("place", "can_place"),
+    ("place", "on_place"),
+    ("place", "on_neighbor_changed"),
+    ("use", "can_use"),
+    ("use", "on_use"),
+]
+
+
+@pytest.mark.parametrize(("action", "hook"), FAILING)
+def test_a_raising_hook_denies_the_action_logs_the_mod_and_changes_nothing(action, hook, caplog):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(0, -1, 0, DIRT)  # a neighbour to notify
+    world.set_block(1, 1, 0, DIRT)  # a neighbour of the placed block
+    before = snapshot(world)
+    log = []
+    mods = loaded(**recorders(log), faulty=Faulty(hook))
+    with caplog.at_level(logging.ERROR, logger="blockpick.mods"):
+        outcome = act(action, world, mods)
+    assert not outcome
+    assert outcome.denied_by == "faulty"
+    assert outcome.reason == f"mod 'faulty' failed in {hook}: ZeroDivisionError: bug in {hook}"
+    assert snapshot(world) == before
+    assert [(e.mod, e.where) for e in mods.errors] == [("faulty", hook)]
+    records = [r for r in caplog.records if r.name == "blockpick.mods"]
+    assert len(records) == 1 and "faulty" in records[0].getMessage()
+    assert records[0].exc_info is not None
+    # The mods loaded after the faulty one are not called for that hook once it failed.
+    assert all(m != "gamma" or h != hook for m, h, *_ in log)
+    # The game goes on: the same action works once the mod is gone.
+    mods.disable("faulty", "removed by the test")
+    assert act(action, world, mods).done
+
+
+def test_a_repeating_error_is_kept_and_logged_once(caplog):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    mods = loaded(faulty=Faulty("can_break"))
+    with caplog.at_level(logging.DEBUG, logger="blockpick.mods"):
+        for _ in range(3):
+            assert not act("break", world, mods)
+    assert len(mods.errors) == 1
+    assert [r.levelno for r in caplog.records] == [logging.ERROR, logging.DEBUG, logging.DEBUG]
+
+
+# -- on_neighbor_changed ------------------------------------------------------------------------
+
+
+class Neighbors:
+    def __init__(self):
+        self.calls = []
+
+    @hookimpl
+    def on_neighbor_changed(self, pos, block, neighbor, old, new):
+        self.calls.append((tuple(pos), block.name, tuple(neighbor), old.name, new.name))
+
+
+def test_every_non_air_face_neighbour_is_notified_once():
+    world = World()
+    world.set_block(4, 4, 4, STONE)
+    world.set_block(5, 4, 4, DIRT)
+    world.set_block(4, 3, 4, SAND)
+    world.set_block(4, 4, 3, GLASS)
+    world.set_block(5, 5, 4, GLASS)  # diagonal: not a face neighbour
+    spy = Neighbors()
+    assert break_block(world, hit_at(world, (4, 4, 4)), actor(), mods=loaded(spy=spy))
+    assert sorted(spy.calls) == sorted(
+        [
+            ((5, 4, 4), "base:dirt", (4, 4, 4), "base:stone", "air"),
+            ((4, 3, 4), "base:sand", (4, 4, 4), "base:stone", "air"),
+            ((4, 4, 3), "base:glass", (4, 4, 4), "base:stone", "air"),
+        ]
+    )
+
+
+def test_place_notifies_the_neighbours_of_the_placed_block():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    spy = Neighbors()
+    assert place_block(world, hit_at(world, (0, 0, 0)), "base:glass", actor(), mods=loaded(s=spy))
+    assert spy.calls == [((0, 0, 0), "base:stone", (0, 1, 0), "air", "base:glass")]
+
+
+def test_changes_made_by_hooks_are_notified_in_queue_order():
+    world = World()
+    for x in range(6):
+        world.set_block(x, 0, 0, GLASS)
+
+    class Spread:
+        """Turns glass next to a voxel that just became air into air too: a chain reaction."""
+
+        @hookimpl
+        def on_neighbor_changed(self, world, pos, block, new):
+            if block.name == "base:glass" and new.name == "air":
+                world.set_block(*pos, "air")
+
+    spy = Neighbors()
+    outcome = break_block(
+        world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(spread=Spread(), spy=spy)
+    )
+    assert [c.pos.x for c in outcome.changes] == [0, 1, 2, 3, 4, 5]
+    assert all(world.get_block(x, 0, 0) == 0 for x in range(6))
+    # Breadth-first, not nested: each glass is told about its left neighbour before it goes.
+    assert [c[0][0] for c in spy.calls] == [1, 2, 3, 4, 5]
+
+
+def test_endless_neighbour_updates_are_bounded_per_action_and_carried_to_ticks():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(1, 0, 0, LAMP)
+
+    class Flicker:
+        """Answers every change next to a lamp by toggling it: never settles."""
+
+        def __init__(self):
+            self.calls = 0
+
+        @hookimpl
+        def on_neighbor_changed(self, world, pos, block):
+            self.calls += 1
+            if block.name == "base:lamp":
+                above = pos + UP
+                glass = world.get_block(*above) == GLASS
+                world.set_block(*above, "air" if glass else "base:glass")
+
+    flicker = Flicker()
+    mods = loaded(flicker=flicker)
+    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
+    # Each processed change makes exactly one more: the budget bounds the action's work.
+    assert outcome.done
+    assert len(outcome.changes) == 1 + NEIGHBOR_BUDGET
+    assert flicker.calls == NEIGHBOR_BUDGET
+    assert len(mods.pending(world)) == 1
+    changes = mods.tick(world, 0.05)
+    assert len(changes) == NEIGHBOR_BUDGET
+    assert flicker.calls == 2 * NEIGHBOR_BUDGET
+    assert len(mods.pending(world)) == 1
+
+
+def test_no_notification_work_without_a_neighbour_hook():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    mods = loaded()
+    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
+    assert len(mods.pending(world)) == 0
+
+
+# -- on_tick ------------------------------------------------------------------------------------
+
+
+def test_on_tick_gets_dt_in_load_order_and_its_changes_are_notified():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    log = []
+
+    class Clock:
+        def __init__(self, name):
+            self.name = name
+
+        @hookimpl
+        def on_tick(self, world, dt):
+            log.append((self.name, dt))
+            if self.name == "b":
+                world.set_block(0, 1, 0, "base:glass")
+
+    spy = Neighbors()
+    mods = loaded(b=Clock("b"), a=Clock("a"), spy=spy)
+    changes = mods.tick(world, 0.25)
+    assert log == [("a", 0.25), ("b", 0.25)]
+    assert changes == (Change(Int3(0, 1, 0), 0, GLASS),)
+    assert spy.calls == [((0, 0, 0), "base:stone", (0, 1, 0), "air", "base:glass")]
+
+
+def test_a_raising_on_tick_loses_only_its_own_changes(caplog):
+    world = World()
+
+    class Good:
+        @hookimpl
+        def on_tick(self, world):
+            world.set_block(0, 0, 0, "base:dirt")
+
+    class Bad:
+        @hookimpl
+        def on_tick(self, world):
+            world.set_block(1, 0, 0, "base:dirt")
+            raise KeyError("oops")
+
+    mods = loaded(a_bad=Bad(), b_good=Good())
+    with caplog.at_level(logging.ERROR, logger="blockpick.mods"):
+        for _ in range(3):
+            changes = mods.tick(world, 0.016)
+    assert world.get_block(0, 0, 0) == DIRT and world.get_block(1, 0, 0) == 0
+    assert changes == ()  # the good change was made on the first tick
+    assert [(e.mod, e.where) for e in mods.errors] == [("a_bad", "on_tick")]
+    assert len([r for r in caplog.records if "a_bad" in r.getMessage()]) == 1
+
+
+def test_a_raising_neighbour_hook_in_a_tick_loses_only_its_own_changes():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+
+    class Placer:
+        @hookimpl
+        def on_tick(self, world):
+            world.set_block(0, 1, 0, "base:glass")
+
+    class Bad:
+        @hookimpl
+        def on_neighbor_changed(self, world, pos):
+            world.set_block(*(pos + EAST), "base:sand")
+            raise RuntimeError("neighbour bug")
+
+    mods = loaded(placer=Placer(), bad=Bad())
+    assert mods.tick(world, 0.1) == (Change(Int3(0, 1, 0), 0, GLASS),)
+    assert world.get_block(1, 0, 0) == 0
+    assert [e.where for e in mods.errors] == ["on_neighbor_changed"]
+
+
+@pytest.mark.parametrize("dt", [-0.1, math.nan, math.inf, "0.1", True])
+def test_tick_rejects_a_bad_dt(dt):
+    with pytest.raises(ValueError, match="dt"):
+        loaded().tick(World(), dt)
+
+
+# -- register_blocks ----------------------------------------------------------------------------
+
+
+def test_register_blocks_runs_in_load_order_base_first():
+    from world.blocks import BlockType
+
+    class Adds:
+        def __init__(self, name):
+            self.name = name
+
+        @hookimpl
+        def register_blocks(self, registry):
+            assert "base:stone" in registry
+            registry.register(BlockType(f"{self.name}:thing"))
+
+    mods = loaded(zeta=Adds("zeta"), alpha=Adds("alpha"))
+    registry = make_registry(mods)
+    assert registry.names == [*REG.names, "alpha:thing", "zeta:thing"]
+    assert registry.id("base:stone") == 1
+
+
+def test_every_hook_is_specified_and_documented():
+    from world import hooks
+
+    for name in HOOK_NAMES:
+        spec = getattr(hooks, name)
+        assert spec.__doc__ and len(spec.__doc__.strip()) > 40, name
+        assert getattr(spec, "blockpick_spec", None) is not None, name
+    documented = sorted(n for n in dir(hooks) if hasattr(getattr(hooks, n), "blockpick_spec"))
+    assert documented == sorted(HOOK_NAMES)

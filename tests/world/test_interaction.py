@@ -1,0 +1,547 @@
+"""The interaction pipeline's built-in rules: what a player can break, where a block goes, and
+what a hook's view of the world allows."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from world.blocks import BASE_BLOCKS, default_registry
+from world.chunks import World
+from world.hooks import hookimpl
+from world.interaction import (
+    EYE_HEIGHT,
+    NOTHING_TARGETED,
+    PLAYER_HEIGHT,
+    PLAYER_WIDTH,
+    Actor,
+    Change,
+    Outcome,
+    break_block,
+    break_time,
+    pick_block,
+    place_block,
+    use_block,
+)
+from world.mods import load_mods
+from world.raycast import Hit, Int3
+
+REG = default_registry()
+STONE = REG.id("base:stone")
+DIRT = REG.id("base:dirt")
+GLASS = REG.id("base:glass")
+WATER = REG.id("base:water")
+BEDROCK = REG.id("base:bedrock")
+TALL_GRASS = REG.id("base:tall_grass")
+SAND = REG.id("base:sand")
+
+UP = (0, 1, 0)
+# Far from every test's voxels, so the body rule only matters where a test says so.
+FAR = (100.5, 50.0, 100.5)
+
+
+def hit_at(world: World, block: tuple[int, int, int], face: tuple[int, int, int] = UP) -> Hit:
+    """A Hit as the raycast reports it for ``block`` entered through ``face``."""
+    return Hit(Int3(*block), Int3(*face), 1.0, (0.0, 0.0, 0.0), world.get_block(*block))
+
+
+def actor(feet: tuple[float, float, float] = FAR, **kwargs: object) -> Actor:
+    return Actor.at("steve", feet, **kwargs)  # type: ignore[arg-type]
+
+
+def snapshot(world: World) -> dict[tuple[int, int, int], bytes]:
+    return {key: chunk.blocks.tobytes() for key, chunk in world.chunks.items()}
+
+
+# -- Actor and Outcome ------------------------------------------------------------------------
+
+
+def test_actor_at_builds_minecraft_body_and_eye():
+    a = Actor.at("alex", (10.5, 64.0, -3.5), creative=True, selected="base:dirt")
+    assert a.body_min == pytest.approx((10.5 - PLAYER_WIDTH / 2, 64.0, -3.5 - PLAYER_WIDTH / 2))
+    assert a.body_max == pytest.approx(
+        (10.5 + PLAYER_WIDTH / 2, 64.0 + PLAYER_HEIGHT, -3.5 + PLAYER_WIDTH / 2)
+    )
+    assert a.eye == pytest.approx((10.5, 64.0 + EYE_HEIGHT, -3.5))
+    assert (a.name, a.creative, a.selected) == ("alex", True, "base:dirt")
+    with pytest.raises(AttributeError):
+        a.name = "other"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"name": ""}, "name"),
+        ({"eye": (0.0, math.nan, 0.0)}, "eye"),
+        ({"eye": (0.0, 1.0)}, "eye"),
+        ({"body_min": (1.0, 0.0, 0.0), "body_max": (0.0, 1.0, 1.0)}, "body_min"),
+        ({"creative": 1}, "creative"),
+        ({"selected": 1.5}, "selected"),
+        ({"selected": True}, "selected"),
+    ],
+)
+def test_actor_rejects_bad_values_naming_them(kwargs, message):
+    values = {
+        "name": "steve",
+        "eye": (0.0, 1.62, 0.0),
+        "body_min": (-0.3, 0.0, -0.3),
+        "body_max": (0.3, 1.8, 0.3),
+    } | kwargs
+    with pytest.raises(ValueError, match=message):
+        Actor(**values)
+
+
+def test_outcome_is_truthy_only_when_done():
+    assert Outcome(True)
+    assert not Outcome(False, "no")
+
+
+# -- breaking ---------------------------------------------------------------------------------
+
+
+def test_break_leaves_air_and_reports_the_change_and_time():
+    world = World()
+    world.set_block(2, 3, 4, STONE)
+    outcome = break_block(world, hit_at(world, (2, 3, 4)), actor())
+    assert outcome.done and outcome.reason == ""
+    assert world.get_block(2, 3, 4) == 0
+    assert outcome.pos == (2, 3, 4)
+    assert outcome.changes == (Change(Int3(2, 3, 4), STONE, 0),)
+    assert outcome.break_time == REG["base:stone"].hardness
+
+
+def test_break_in_creative_is_instant():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    assert break_block(world, hit_at(world, (0, 0, 0)), actor(creative=True)).break_time == 0
+
+
+@pytest.mark.parametrize("name", ["base:bedrock", "base:water"])
+@pytest.mark.parametrize("creative", [False, True])
+def test_unbreakable_blocks_are_never_broken(name, creative):
+    world = World()
+    world.set_block(0, 0, 0, REG.id(name))
+    before = snapshot(world)
+    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(creative=creative))
+    assert not outcome
+    assert outcome.reason == f"{REG[name].description} cannot be broken"
+    assert outcome.denied_by is None
+    assert snapshot(world) == before
+
+
+def test_breaking_air_is_denied():
+    world = World()
+    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor())
+    assert not outcome and outcome.reason == "nothing to break"
+
+
+def test_break_acts_on_the_current_block_not_the_stale_hit():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    hit = hit_at(world, (0, 0, 0))
+    world.set_block(0, 0, 0, DIRT)
+    outcome = break_block(world, hit, actor())
+    assert outcome.changes == (Change(Int3(0, 0, 0), DIRT, 0),)
+    assert outcome.break_time == REG["base:dirt"].hardness
+
+
+@pytest.mark.parametrize("action", ["break", "place", "use"])
+def test_nothing_targeted_is_denied_not_an_error(action):
+    world = World()
+    if action == "break":
+        outcome = break_block(world, None, actor())
+    elif action == "place":
+        outcome = place_block(world, None, "base:dirt", actor())
+    else:
+        outcome = use_block(world, None, actor(selected="base:dirt"))
+    assert not outcome and outcome.reason == NOTHING_TARGETED
+    assert world.chunks == {}
+
+
+def test_bad_arguments_raise_naming_them():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    hit = hit_at(world, (0, 0, 0))
+    with pytest.raises(TypeError, match="hit"):
+        break_block(world, (0, 0, 0), actor())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="actor"):
+        break_block(world, hit, "steve")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="world"):
+        place_block(object(), hit, "base:dirt", actor())  # type: ignore[arg-type]
+    assert world.get_block(0, 0, 0) == STONE
+
+
+# -- placing ----------------------------------------------------------------------------------
+
+FACES = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_place_goes_against_the_entered_face(face):
+    world = World()
+    world.set_block(5, 5, 5, STONE)
+    outcome = place_block(world, hit_at(world, (5, 5, 5), face), "base:dirt", actor())
+    target = Int3(5, 5, 5) + face
+    assert outcome.done and outcome.pos == target
+    assert outcome.changes == (Change(target, 0, DIRT),)
+    assert world.get_block(*target) == DIRT and world.get_block(5, 5, 5) == STONE
+
+
+def test_place_into_a_replaceable_hit_block_replaces_it():
+    world = World()
+    world.set_block(0, 1, 0, TALL_GRASS)
+    outcome = place_block(world, hit_at(world, (0, 1, 0)), "base:dirt", actor())
+    assert outcome.pos == (0, 1, 0)
+    assert outcome.changes == (Change(Int3(0, 1, 0), TALL_GRASS, DIRT),)
+    assert world.get_block(0, 2, 0) == 0
+
+
+def test_place_replaces_water_in_front_of_the_face():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(0, 1, 0, WATER)
+    outcome = place_block(world, hit_at(world, (0, 0, 0)), STONE, actor())
+    assert outcome.done and world.get_block(0, 1, 0) == STONE
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    hit_block=st.sampled_from([STONE, TALL_GRASS, GLASS, WATER]),
+    front_block=st.sampled_from([0, STONE, TALL_GRASS, WATER, BEDROCK]),
+    face=st.sampled_from(FACES),
+    placed=st.sampled_from([DIRT, GLASS, TALL_GRASS]),
+)
+def test_place_target_follows_the_replaceable_rule(hit_block, front_block, face, placed):
+    world = World()
+    world.set_block(8, 8, 8, hit_block)
+    front = Int3(8, 8, 8) + face
+    world.set_block(*front, front_block)
+    outcome = place_block(world, hit_at(world, (8, 8, 8), face), placed, actor())
+    if REG.replaceable[hit_block]:
+        target, target_block = Int3(8, 8, 8), hit_block
+    else:
+        target, target_block = front, front_block
+    assert outcome.pos == target
+    expected_done = bool(REG.replaceable[target_block]) and target_block != placed
+    assert outcome.done == expected_done
+    assert world.get_block(*target) == (placed if expected_done else target_block)
+    untouched = front if target == (8, 8, 8) else Int3(8, 8, 8)
+    assert world.get_block(*untouched) == (front_block if untouched == front else hit_block)
+
+
+def test_place_into_a_solid_block_is_denied_and_changes_nothing():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(0, 1, 0, DIRT)
+    before = snapshot(world)
+    outcome = place_block(world, hit_at(world, (0, 0, 0)), "base:glass", actor())
+    assert not outcome and outcome.reason == "dirt is in the way" and outcome.pos == (0, 1, 0)
+    assert snapshot(world) == before
+
+
+def test_place_with_no_face_inside_a_solid_block_is_denied():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    outcome = place_block(world, hit_at(world, (0, 0, 0), (0, 0, 0)), "base:dirt", actor())
+    assert not outcome and "no face" in outcome.reason
+    assert world.get_block(0, 0, 0) == STONE
+
+
+def test_placing_air_or_the_same_block_is_denied():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(0, 1, 0, WATER)
+    assert place_block(world, hit_at(world, (0, 0, 0)), "air", actor()).reason == (
+        "cannot place air"
+    )
+    water_hit = hit_at(world, (0, 1, 0))
+    assert place_block(world, water_hit, WATER, actor()).reason == "there is already water here"
+
+
+@pytest.mark.parametrize(("wy", "allowed"), [(-1, False), (0, True), (15, True), (16, False)])
+def test_place_respects_the_build_height(wy, allowed):
+    world = World(build_height=(0, 16))
+    world.set_block(0, wy - 1, 0, STONE)
+    outcome = place_block(world, hit_at(world, (0, wy - 1, 0)), "base:dirt", actor())
+    assert outcome.done is allowed
+    assert world.get_block(0, wy, 0) == (DIRT if allowed else 0)
+    if not allowed:
+        assert outcome.reason == "outside the build height (0 to 15)"
+
+
+def test_place_respects_the_default_build_height():
+    world = World()
+    world.set_block(0, 255, 0, STONE)
+    outcome = place_block(world, hit_at(world, (0, 255, 0)), "base:dirt", actor())
+    assert not outcome and "build height" in outcome.reason
+
+
+def test_solid_block_never_goes_into_the_actor_body():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    player = actor((0.5, 1.0, 0.5))
+    before = snapshot(world)
+    outcome = place_block(world, hit_at(world, (0, 0, 0)), "base:dirt", player)
+    assert not outcome and outcome.reason == "cannot place dirt inside yourself"
+    assert snapshot(world) == before
+    # Tall grass does not collide: it may go where the player stands.
+    assert place_block(world, hit_at(world, (0, 0, 0)), "base:tall_grass", player).done
+
+
+def test_building_under_your_own_feet_is_allowed():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    player = actor((0.5, 2.0, 0.5))  # feet on the top face of (0, 1, 0)
+    assert place_block(world, hit_at(world, (0, 0, 0)), "base:dirt", player).done
+
+
+def _overlap_volume(pos, body_min, body_max):
+    volume = 1.0
+    for v, lo, hi in zip(pos, body_min, body_max, strict=True):
+        volume *= max(0.0, min(v + 1, hi) - max(v, lo))
+    return volume
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    feet=st.tuples(
+        st.sampled_from([-1.0, -0.3, 0.0, 0.3, 0.5, 0.7, 1.0, 1.3, 2.0]),
+        st.sampled_from([-1.8, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5]),
+        st.sampled_from([-1.0, -0.3, 0.0, 0.5, 0.7, 1.3, 2.0]),
+    )
+)
+def test_body_rule_denies_exactly_when_volumes_overlap(feet):
+    world = World()
+    world.set_block(0, -1, 0, STONE)
+    player = actor(feet)
+    outcome = place_block(world, hit_at(world, (0, -1, 0)), "base:stone", player)
+    overlapping = _overlap_volume((0, 0, 0), player.body_min, player.body_max) > 0
+    assert outcome.done is not overlapping
+    assert player.overlaps((0, 0, 0)) is overlapping
+
+
+def test_unknown_blocks_raise_before_anything_changes():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    before = snapshot(world)
+    hit = hit_at(world, (0, 0, 0))
+    with pytest.raises(ValueError, match="nope:nothing"):
+        place_block(world, hit, "nope:nothing", actor())
+    with pytest.raises(ValueError, match="9999"):
+        place_block(world, hit, 9999, actor())
+    with pytest.raises(ValueError, match="block"):
+        place_block(world, hit, 1.5, actor())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="nope:nothing"):
+        place_block(world, None, "nope:nothing", actor())
+    with pytest.raises(ValueError, match="nope:nothing"):
+        use_block(world, hit, actor(selected="nope:nothing"))
+    assert snapshot(world) == before
+
+
+# -- using ------------------------------------------------------------------------------------
+
+
+def test_use_without_mods_places_the_selected_block():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    outcome = use_block(world, hit_at(world, (0, 0, 0), (1, 0, 0)), actor(selected="base:sand"))
+    assert outcome.done and not outcome.used
+    assert outcome.changes == (Change(Int3(1, 0, 0), 0, SAND),)
+
+
+def test_use_with_nothing_selected_is_denied():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor())
+    assert not outcome and outcome.reason == "stone cannot be used and no block is selected"
+
+
+def test_use_of_air_is_denied():
+    world = World()
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor(selected="base:dirt"))
+    assert not outcome and outcome.reason == "nothing to use"
+    assert world.chunks == {}
+
+
+def test_use_place_is_denied_by_the_same_rules():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor((0.5, 1.0, 0.5), selected=DIRT))
+    assert not outcome and "inside yourself" in outcome.reason
+
+
+# -- break time and pick block ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("block", BASE_BLOCKS, ids=lambda b: b.name)
+def test_break_time_is_hardness_in_survival_zero_in_creative(block):
+    world = World()
+    world.set_block(0, 0, 0, REG.id(block.name))
+    hit = hit_at(world, (0, 0, 0))
+    assert break_time(world, hit, actor()) == block.hardness
+    assert break_time(world, hit, actor(creative=True)) == (0.0 if block.breakable else math.inf)
+
+
+def test_break_time_is_infinite_without_a_target():
+    world = World()
+    assert break_time(world, None, actor()) == math.inf
+    assert break_time(world, hit_at(world, (0, 0, 0)), actor(creative=True)) == math.inf
+
+
+def test_pick_block_returns_the_target_id():
+    world = World()
+    world.set_block(1, 2, 3, GLASS)
+    assert pick_block(world, hit_at(world, (1, 2, 3))) == GLASS
+    assert pick_block(world, None) is None
+    assert pick_block(world, hit_at(world, (9, 9, 9))) is None
+    with pytest.raises(TypeError, match="hit"):
+        pick_block(world, (1, 2, 3))  # type: ignore[arg-type]
+
+
+# -- what hooks see: ModWorld -----------------------------------------------------------------
+
+
+class Spy:
+    """Records the ModWorld it is given and does what the test asks with it."""
+
+    def __init__(self, on_break=None, can_break=None):
+        self.on_break_action = on_break
+        self.can_break_action = can_break
+        self.seen = []
+
+    @hookimpl
+    def can_break(self, world, pos):
+        self.seen.append(world)
+        return self.can_break_action(world, pos) if self.can_break_action else None
+
+    @hookimpl
+    def on_break(self, world, pos):
+        self.seen.append(world)
+        if self.on_break_action:
+            self.on_break_action(world, pos)
+
+
+def loaded(**plugins):
+    mods = load_mods([], entry_points=False, plugins=plugins)
+    assert mods.errors == []
+    return mods
+
+
+def test_hooks_get_copies_not_the_world_arrays():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(1, 0, 0, DIRT)
+    copies = []
+
+    def grab(view, pos):
+        blocks = view.get_blocks([[1, 0, 0]])
+        blocks[0] = GLASS
+        copies.append(blocks)
+        assert view.get_block(1, 0, 0) == DIRT
+        assert not view.registry.solid.flags.writeable
+
+    spy = Spy(on_break=grab)
+    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(spy=spy)).done
+    assert world.get_block(1, 0, 0) == DIRT and copies
+    assert not hasattr(spy.seen[0], "__dict__")  # no attribute leads to the World itself
+
+
+def test_blocks_cannot_change_inside_can_hooks():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    mods = loaded(sneaky=Spy(can_break=lambda view, pos: view.set_block(5, 5, 5, "base:dirt")))
+    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
+    assert not outcome and outcome.denied_by == "sneaky"
+    assert "can_break" in outcome.reason and "RuntimeError" in outcome.reason
+    assert world.get_block(5, 5, 5) == 0 and world.get_block(0, 0, 0) == STONE
+
+
+def test_mod_changes_join_the_action_and_are_listed():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+
+    def more(view, pos):
+        view.set_block(*(pos + Int3(0, 1, 0)), "base:glass")
+        view.set_blocks([[3, 0, 0], [4, 0, 0], [3, 0, 0]], [DIRT, DIRT, SAND])
+
+    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(more)))
+    assert outcome.changes == (
+        Change(Int3(0, 0, 0), STONE, 0),
+        Change(Int3(0, 1, 0), 0, GLASS),
+        Change(Int3(3, 0, 0), 0, SAND),
+        Change(Int3(4, 0, 0), 0, DIRT),
+    )
+    assert [world.get_block(x, 0, 0) for x in (3, 4)] == [SAND, DIRT]
+
+
+def test_mod_world_rejects_bad_writes():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    problems = []
+
+    def bad(view, pos):
+        for call in (
+            lambda: view.set_block(0, 1, 0, "nope:x"),
+            lambda: view.set_block(0, 1.5, 0, "base:dirt"),
+            lambda: view.set_blocks([[0, 1, 0]], [70000]),
+            lambda: view.set_blocks([0, 1, 0], "base:dirt"),
+            lambda: view.may_break((0, 1), actor()),
+        ):
+            with pytest.raises(ValueError) as info:
+                call()
+            problems.append(str(info.value))
+
+    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(bad))).done
+    assert len(problems) == 5
+    assert world.get_block(0, 1, 0) == 0
+
+
+def test_may_break_and_may_place_apply_rules_and_hooks_without_changing():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(2, 0, 0, BEDROCK)
+    world.set_block(3, 0, 0, DIRT)
+    answers = {}
+
+    class NoDirt:
+        @hookimpl
+        def can_break(self, block):
+            return "dirt stays" if block.name == "base:dirt" else None
+
+    def ask(view, pos):
+        answers["bedrock"] = view.may_break((2, 0, 0), actor())
+        answers["dirt"] = view.may_break((3, 0, 0), actor())
+        answers["air"] = view.may_break((9, 0, 0), actor())
+        answers["place"] = view.may_place((5, 0, 0), "base:glass", actor())
+        answers["occupied"] = view.may_place((3, 0, 0), "base:glass", actor())
+
+    mods = loaded(ask=Spy(ask), nodirt=NoDirt())
+    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods).done
+    assert answers["bedrock"].reason == "bedrock cannot be broken"
+    assert answers["dirt"].reason == "dirt stays" and answers["dirt"].denied_by == "nodirt"
+    assert answers["air"].reason == "nothing to break"
+    assert answers["place"].done and answers["place"].pos == (5, 0, 0)
+    assert answers["occupied"].reason == "dirt is in the way"
+    assert world.get_block(3, 0, 0) == DIRT and world.get_block(5, 0, 0) == 0
+
+
+def test_mod_world_raycasts_see_the_world():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(4, 0, 0, GLASS)
+    found = {}
+
+    def look(view, pos):
+        found["one"] = view.raycast((0.5, 0.5, 0.5), (1, 0, 0), 10)
+        found["many"] = view.raycast_many(
+            np.array([[0.5, 0.5, 0.5]] * 2), [[1, 0, 0], [-1, 0, 0]], 10
+        )
+
+    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(look))).done
+    assert found["one"].block == (4, 0, 0)
+    assert found["many"].hit.tolist() == [True, False]
+    assert found["many"].block[0].tolist() == [4, 0, 0]
