@@ -1,0 +1,332 @@
+"""The example mods in ``mods/`` on a real World, loaded the way the game loads them."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from world.chunks import World
+from world.interaction import Actor, break_block, place_block, use_block
+from world.mods import load_mods, make_registry
+from world.raycast import Hit, Int3
+
+UP = (0, 1, 0)
+
+
+@pytest.fixture
+def game():
+    """The project's mods, their registry and an empty world using it (building allowed below 0,
+    where the TNT tests dig)."""
+    mods = load_mods(entry_points=False)
+    registry = make_registry(mods)
+    assert mods.errors == []
+    return mods, World(registry, build_height=(-64, 256))
+
+
+def hit_at(world, block, face=UP):
+    return Hit(Int3(*block), Int3(*face), 1.0, (0.0, 0.0, 0.0), world.get_block(*block))
+
+
+def player(name="steve", **kwargs):
+    return Actor.at(name, (500.5, 100.0, 500.5), **kwargs)
+
+
+def fill(world, low, high, block):
+    """Fill the box low..high (inclusive) with a block name."""
+    xs, ys, zs = (np.arange(lo, hi + 1) for lo, hi in zip(low, high, strict=True))
+    coords = np.stack(np.meshgrid(xs, ys, zs, indexing="ij"), axis=-1).reshape(-1, 3)
+    world.set_blocks(coords, world.registry.id(block))
+
+
+def blocks_where(world, low, high, block):
+    ident = world.registry.id(block)
+    return {
+        pos
+        for pos in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(low, high, strict=True)))
+        if world.get_block(*pos) == ident
+    }
+
+
+# -- protection ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def protected(game):
+    mods, world = game
+    protection = mods["protection"].plugin
+    protection.protect("spawn", (0, 0, 0), (4, 4, 4), owner="admin")
+    fill(world, (-2, 0, -2), (6, 2, 6), "base:stone")
+    return mods, world, protection
+
+
+@pytest.mark.parametrize("creative", [False, True])
+def test_protection_denies_strangers_breaking_and_placing(protected, creative):
+    mods, world, _ = protected
+    stranger = player("eve", creative=creative, selected="base:dirt")
+    outcome = break_block(world, hit_at(world, (2, 2, 2)), stranger, mods=mods)
+    assert not outcome and outcome.reason == "spawn belongs to admin"
+    assert outcome.denied_by == "protection"
+    assert world.get_block(2, 2, 2) == world.registry.id("base:stone")
+    outcome = place_block(world, hit_at(world, (2, 2, 2)), "base:dirt", stranger, mods=mods)
+    assert not outcome and outcome.reason == "spawn belongs to admin"
+    assert not use_block(world, hit_at(world, (2, 2, 2)), stranger, mods=mods)
+    assert world.get_block(2, 3, 2) == 0
+
+
+def test_protection_lets_the_owner_build(protected):
+    mods, world, _ = protected
+    admin = player("admin")
+    assert break_block(world, hit_at(world, (2, 2, 2)), admin, mods=mods)
+    assert place_block(world, hit_at(world, (2, 1, 2)), "base:glass", admin, mods=mods)
+    assert world.get_block(2, 2, 2) == world.registry.id("base:glass")
+
+
+def test_protection_covers_its_corners_and_nothing_beyond(protected):
+    mods, world, _ = protected
+    eve = player("eve")
+    assert not break_block(world, hit_at(world, (4, 2, 0)), eve, mods=mods)
+    assert not break_block(world, hit_at(world, (0, 0, 4)), eve, mods=mods)
+    assert break_block(world, hit_at(world, (5, 2, 0)), eve, mods=mods)
+    assert break_block(world, hit_at(world, (-1, 2, 2)), eve, mods=mods)
+
+
+def test_protection_judges_the_voxel_that_changes(protected):
+    mods, world, _ = protected
+    eve = player("eve")
+    # Clicking an unprotected block whose face leads into the area: the new block would be inside.
+    world.set_block(5, 3, 2, world.registry.id("base:stone"))
+    outcome = place_block(world, hit_at(world, (5, 3, 2), (-1, 0, 0)), "base:dirt", eve, mods=mods)
+    assert not outcome and outcome.pos == (4, 3, 2)
+    # And the other way round: a protected block's face leading out of the area.
+    outcome = place_block(world, hit_at(world, (4, 2, 2), (1, 0, 0)), "base:dirt", eve, mods=mods)
+    assert outcome.pos == (5, 2, 2) and not outcome  # (5, 2, 2) is stone: occupied
+    outcome = place_block(world, hit_at(world, (4, 2, 2), UP), "base:dirt", eve, mods=mods)
+    assert not outcome and outcome.reason == "spawn belongs to admin"
+
+
+def test_unprotect_lifts_an_area(protected):
+    mods, world, protection = protected
+    assert [a.name for a in protection.areas()] == ["spawn"]
+    protection.unprotect("spawn")
+    assert protection.areas() == ()
+    assert break_block(world, hit_at(world, (2, 2, 2)), player("eve"), mods=mods)
+
+
+def test_protect_takes_corners_in_any_order_and_checks_them(game):
+    mods, _ = game
+    protection = mods["protection"].plugin
+    area = protection.protect("box", (5, 9, -1), (1, 2, 3), owner="bob")
+    assert (area.low, area.high) == ((1, 2, -1), (5, 9, 3))
+    assert (1, 9, 3) in area and (0, 9, 3) not in area
+    with pytest.raises(ValueError, match="corners"):
+        protection.protect("bad", (1, 2), (3, 4, 5), owner="bob")
+    with pytest.raises(ValueError, match="owner"):
+        protection.protect("bad", (1, 2, 3), (3, 4, 5), owner="")
+
+
+# -- lamp ---------------------------------------------------------------------------------------
+
+
+def test_lamp_toggles_on_and_off_instead_of_placing(game):
+    mods, world = game
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:lamp"))
+    steve = player(selected="base:dirt")
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), steve, mods=mods)
+    assert outcome.done and outcome.used
+    assert world.get_block(0, 0, 0) == registry.id("lamp:lamp_on")
+    assert world.get_block(0, 1, 0) == 0
+    assert use_block(world, hit_at(world, (0, 0, 0)), steve, mods=mods).used
+    assert world.get_block(0, 0, 0) == registry.id("base:lamp")
+
+
+def test_lit_lamp_gives_light_and_breaks_like_a_lamp(game):
+    mods, world = game
+    lit = world.registry["lamp:lamp_on"]
+    off = world.registry["base:lamp"]
+    assert lit.light == 15 and off.light == 0
+    assert lit.hardness == off.hardness and lit.solid
+    world.set_block(0, 0, 0, world.registry.id("lamp:lamp_on"))
+    assert break_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    assert world.get_block(0, 0, 0) == 0
+
+
+def test_using_other_blocks_still_places(game):
+    mods, world = game
+    world.set_block(0, 0, 0, world.registry.id("base:stone"))
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), player(selected="base:lamp"), mods=mods)
+    assert outcome.done and not outcome.used
+    assert world.get_block(0, 1, 0) == world.registry.id("base:lamp")
+
+
+# -- falling ------------------------------------------------------------------------------------
+
+
+def column(world, x, z):
+    return [world.registry.name(world.get_block(x, y, z)) for y in range(8)]
+
+
+def test_sand_and_gravel_fall_when_the_block_under_them_is_broken(game):
+    mods, world = game
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:stone"))
+    world.set_block(0, 1, 0, registry.id("base:dirt"))
+    for y, name in [(2, "base:sand"), (3, "base:gravel"), (4, "base:sand")]:
+        world.set_block(0, y, 0, registry.id(name))
+    outcome = break_block(world, hit_at(world, (0, 1, 0)), player(), mods=mods)
+    assert outcome.done
+    assert column(world, 0, 0) == [
+        "base:stone",
+        "base:sand",
+        "base:gravel",
+        "base:sand",
+        "air",
+        "air",
+        "air",
+        "air",
+    ]
+    # The whole cascade belongs to the break: the dirt, then each block's move.
+    assert len(outcome.changes) == 1 + 2 * 3
+
+
+def test_sand_falls_through_air_water_and_tall_grass(game):
+    mods, world = game
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:stone"))
+    world.set_block(0, 1, 0, registry.id("base:tall_grass"))
+    world.set_block(0, 2, 0, registry.id("base:water"))
+    world.set_block(0, 4, 0, registry.id("base:glass"))
+    world.set_block(0, 5, 0, registry.id("base:sand"))
+    assert break_block(world, hit_at(world, (0, 4, 0)), player(), mods=mods)
+    assert column(world, 0, 0)[:6] == [
+        "base:stone",
+        "base:sand",
+        "base:water",
+        "air",
+        "air",
+        "air",
+    ]
+
+
+def test_placed_sand_falls_and_dirt_does_not(game):
+    mods, world = game
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:stone"))
+    world.set_block(1, 5, 0, registry.id("base:stone"))
+    sand = place_block(
+        world, hit_at(world, (1, 5, 0), (-1, 0, 0)), "base:sand", player(), mods=mods
+    )
+    assert sand.done and sand.pos == (0, 5, 0)
+    assert world.get_block(0, 5, 0) == 0 and world.get_block(0, 1, 0) == registry.id("base:sand")
+    assert [c.pos for c in sand.changes] == [(0, 5, 0), (0, 5, 0), (0, 1, 0)]
+    dirt = place_block(world, hit_at(world, (1, 5, 0), (0, 0, 1)), "base:dirt", player(), mods=mods)
+    assert dirt.done and world.get_block(1, 5, 1) == registry.id("base:dirt")
+
+
+def test_sand_stops_at_the_bottom_of_the_build_height(game):
+    mods, _ = game
+    world = World(mods.registry, build_height=(-4, 64))
+    world.set_block(0, 3, 0, world.registry.id("base:stone"))
+    world.set_block(0, 4, 0, world.registry.id("base:sand"))
+    assert break_block(world, hit_at(world, (0, 3, 0)), player(), mods=mods)
+    assert world.get_block(0, -4, 0) == world.registry.id("base:sand")
+    assert world.get_block(0, 4, 0) == 0
+
+
+def test_a_column_taller_than_the_budget_finishes_falling_in_ticks(game):
+    mods, world = game
+    registry = world.registry
+    height = 600
+    world.set_block(0, -1, 0, registry.id("base:stone"))
+    world.set_block(0, 0, 0, registry.id("base:dirt"))
+    fill(world, (0, 1, 0), (0, height, 0), "base:sand")
+    assert break_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    assert world.get_block(0, height, 0) == registry.id("base:sand")  # still up there
+    for _ in range(5):
+        mods.tick(world, 1 / 60)
+    assert len(mods.pending(world)) == 0
+    sand = registry.id("base:sand")
+    assert world.get_blocks([(0, y, 0) for y in range(height + 1)]).tolist() == [sand] * height + [
+        0
+    ]
+
+
+# -- tnt ----------------------------------------------------------------------------------------
+
+
+def sphere(centre, radius=3.0):
+    cx, cy, cz = centre
+    r = int(radius)
+    return {
+        (cx + dx, cy + dy, cz + dz)
+        for dx, dy, dz in itertools.product(range(-r, r + 1), repeat=3)
+        if 0 < dx * dx + dy * dy + dz * dz <= radius * radius
+    }
+
+
+@pytest.fixture
+def tnt_in_stone(game):
+    mods, world = game
+    fill(world, (-6, -6, -6), (6, 6, 6), "base:stone")
+    world.set_block(0, 0, 0, world.registry.id("tnt:tnt"))
+    return mods, world
+
+
+BOX = ((-6, -6, -6), (6, 6, 6))
+
+
+@pytest.mark.parametrize("how", ["use", "break"])
+def test_tnt_removes_the_blocks_within_its_radius(tnt_in_stone, how):
+    mods, world = tnt_in_stone
+    steve = player(selected="base:dirt")
+    if how == "use":
+        outcome = use_block(world, hit_at(world, (0, 0, 0)), steve, mods=mods)
+        assert outcome.used
+    else:
+        outcome = break_block(world, hit_at(world, (0, 0, 0)), steve, mods=mods)
+    assert outcome.done
+    gone = blocks_where(world, *BOX, "air")
+    assert gone == sphere((0, 0, 0)) | {(0, 0, 0)}
+    assert {c.pos for c in outcome.changes} == gone
+    assert all(c.new == 0 for c in outcome.changes)
+
+
+def test_tnt_is_stopped_by_unbreakable_blocks(tnt_in_stone):
+    mods, world = tnt_in_stone
+    fill(world, (2, -6, -6), (2, 6, 6), "base:bedrock")
+    assert use_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods).used
+    gone = blocks_where(world, *BOX, "air")
+    assert gone == {p for p in sphere((0, 0, 0)) if p[0] < 2} | {(0, 0, 0)}
+    assert blocks_where(world, *BOX, "base:bedrock") == {
+        (2, y, z) for y in range(-6, 7) for z in range(-6, 7)
+    }
+
+
+def test_tnt_respects_protected_areas(tnt_in_stone):
+    mods, world = tnt_in_stone
+    mods["protection"].plugin.protect("vault", (-6, -6, 2), (6, 6, 6), owner="admin")
+    assert use_block(world, hit_at(world, (0, 0, 0)), player("eve"), mods=mods).used
+    gone = blocks_where(world, *BOX, "air")
+    assert gone == {p for p in sphere((0, 0, 0)) if p[2] < 2} | {(0, 0, 0)}
+    # The owner's TNT may break them.
+    world.set_block(0, 0, 0, world.registry.id("tnt:tnt"))
+    assert use_block(world, hit_at(world, (0, 0, 0)), player("admin"), mods=mods).used
+    assert blocks_where(world, *BOX, "air") == sphere((0, 0, 0)) | {(0, 0, 0)}
+
+
+def test_tnt_sets_off_tnt_in_its_blast(tnt_in_stone):
+    mods, world = tnt_in_stone
+    world.set_block(3, 0, 0, world.registry.id("tnt:tnt"))
+    assert use_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods).used
+    gone = blocks_where(world, *BOX, "air")
+    assert gone == sphere((0, 0, 0)) | sphere((3, 0, 0)) | {(0, 0, 0), (3, 0, 0)}
+
+
+def test_sand_falls_into_a_crater(tnt_in_stone):
+    mods, world = tnt_in_stone
+    world.set_block(0, 4, 0, world.registry.id("base:sand"))
+    assert use_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods).used
+    assert world.get_block(0, 4, 0) == 0
+    assert world.get_block(0, -3, 0) == world.registry.id("base:sand")
