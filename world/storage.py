@@ -875,54 +875,75 @@ class WorldStore:
             game_mode=self.info.game_mode if game_mode is None else game_mode,
             last_played=time.time(),
         )
+        meta: Mapping[str, object] = {
+            "generator": info.generator,
+            "seed": info.seed,
+            "build_height": list(info.build_height),
+            "game_mode": info.game_mode,
+            "last_played": info.last_played,
+        }
+        if player is not None:
+            meta = {**meta, "player": player.to_dict()}
         with self._lock:
             conn = self._live()
             self._bind(world.registry)
+            # The flags are taken before the blocks are read: an edit made meanwhile (from
+            # another thread) marks its chunk again and goes into the next save, never lost.
             keys = list(world.modified)
-            arrays = [self._blocks_of(world, key) for key in keys]
-            to_file, new_names = self._to_file_map(world.registry, arrays)
-            identity = bool(np.array_equal(to_file, np.arange(len(to_file), dtype=np.uint16)))
-            rows = [
-                (*key, CHUNK_FORMAT_ZLIB, _encode(blocks if identity else to_file[blocks]))
-                for key, blocks in zip(keys, arrays, strict=True)
-            ]
-            meta: Mapping[str, object] = {
-                "generator": info.generator,
-                "seed": info.seed,
-                "build_height": list(info.build_height),
-                "game_mode": info.game_mode,
-                "last_played": info.last_played,
-            }
-            meta_rows = [(k, json.dumps(v)) for k, v in meta.items()]
-            if player is not None:
-                meta_rows.append(("player", json.dumps(player.to_dict())))
-            first_new = len(self._names)
+            world.modified.difference_update(keys)
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    conn.executemany(
-                        "INSERT INTO block_names (id, name) VALUES (?, ?)",
-                        [(first_new + i, name) for i, name in enumerate(new_names)],
-                    )
-                    conn.executemany(_UPSERT_CHUNK, rows)
-                    conn.executemany(_UPSERT_META, meta_rows)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as exc:
-                raise SaveError(
-                    self.path, f"not saved (the previous save is intact): {exc}"
-                ) from None
-            self._names.extend(new_names)
-            self._name_ids.update((name, first_new + i) for i, name in enumerate(new_names))
-            self._bind(world.registry)
-        world.modified.difference_update(keys)
+                rows, new_names = self._chunk_rows(world, keys)
+                self._commit(conn, rows, new_names, meta)
+            except BaseException:
+                world.modified.update(keys)
+                raise
         self.info = info
         if player is not None:
             self.player = player
         return len(rows)
+
+    def _chunk_rows(
+        self, world: World, keys: list[ChunkKey]
+    ) -> tuple[list[tuple[int, int, int, int, bytes]], list[str]]:
+        """The rows of the chunks at `keys` in file ids, and the block names the file must add."""
+        arrays = [self._blocks_of(world, key) for key in keys]
+        to_file, new_names = self._to_file_map(world.registry, arrays)
+        identity = bool(np.array_equal(to_file, np.arange(len(to_file), dtype=np.uint16)))
+        rows = [
+            (*key, CHUNK_FORMAT_ZLIB, _encode(blocks if identity else to_file[blocks]))
+            for key, blocks in zip(keys, arrays, strict=True)
+        ]
+        return rows, new_names
+
+    def _commit(
+        self,
+        conn: sqlite3.Connection,
+        rows: list[tuple[int, int, int, int, bytes]],
+        new_names: list[str],
+        meta: Mapping[str, object],
+    ) -> None:
+        """One transaction: new block names, chunk rows, metadata; rolled back on any error."""
+        first_new = len(self._names)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany(
+                    "INSERT INTO block_names (id, name) VALUES (?, ?)",
+                    [(first_new + i, name) for i, name in enumerate(new_names)],
+                )
+                conn.executemany(_UPSERT_CHUNK, rows)
+                conn.executemany(_UPSERT_META, [(k, json.dumps(v)) for k, v in meta.items()])
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise SaveError(self.path, f"not saved (the previous save is intact): {exc}") from None
+        self._names.extend(new_names)
+        self._name_ids.update((name, first_new + i) for i, name in enumerate(new_names))
+        if self._registry is not None:
+            self._bind(self._registry)
 
     @staticmethod
     def _blocks_of(world: World, key: ChunkKey) -> NDArray[np.uint16]:

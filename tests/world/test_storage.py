@@ -178,6 +178,31 @@ def test_only_modified_chunks_are_written(tmp_path: Path) -> None:
     assert take_write_log(path) == [(-4, 0, 0), (-1, -1, 0)]
 
 
+def test_a_failed_save_changes_nothing_and_keeps_the_flags(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    with new_store(path) as store:
+        world = store.load(generator_factory=stripes)
+        world.set_block(0, 5, 0, 1)
+        store.save(world, PlayerState(position=(1.0, 2.0, 3.0)))
+    with sqlite3.connect(path) as conn:  # writing chunk (99, 0, 0) aborts the transaction
+        conn.execute(
+            "CREATE TRIGGER fail BEFORE INSERT ON chunks WHEN new.cx = 99 "
+            "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+        )
+    conn.close()
+    with WorldStore(path) as store:
+        world = store.load(generator_factory=stripes)
+        world.set_block(0, 5, 0, 2)
+        world.set_block(99 * 16, 5, 0, 3)
+        modified = set(world.modified)
+        with pytest.raises(SaveError, match=r"previous save is intact.*disk on fire"):
+            store.save(world, PlayerState(position=(7.0, 7.0, 7.0)))
+        assert world.modified == modified
+    with WorldStore(path) as store:
+        assert store.player == PlayerState(position=(1.0, 2.0, 3.0))
+        assert store.load(generator_factory=stripes).get_block(0, 5, 0) == 1
+
+
 def test_generated_chunks_come_back_from_the_seed_and_dug_out_chunks_stay_air(
     tmp_path: Path,
 ) -> None:
