@@ -10,8 +10,9 @@ Contract
   like Minecraft's ``.minecraft``).
 - Worlds are files ``<data>/worlds/<name>.sqlite``; `resolve_world` turns the command line's
   ``--world NAME`` or ``--world PATH`` into a file path, `list_worlds` lists the folder (most
-  recently played first, unreadable saves listed with their problem rather than hidden), and
-  `create_world` makes a new world (``--new --seed N``) and never writes over an existing one.
+  recently played first, unreadable saves listed with their problem rather than hidden),
+  `create_world` makes a new world (``--new --seed N``) and never writes over an existing one,
+  and `open_world` is the whole start-up rule the game follows.
 - Listing opens every save read-only and never changes a file.
 """
 
@@ -37,6 +38,7 @@ __all__ = [
     "create_world",
     "default_data_dir",
     "list_worlds",
+    "open_world",
     "parse_seed",
     "resolve_world",
     "unique_world_name",
@@ -227,4 +229,49 @@ def create_world(
         name=name,
         game_mode=game_mode,
         build_height=build_height,
+    )
+
+
+def open_world(
+    name_or_path: str | os.PathLike[str] | None = None,
+    *,
+    new: bool = False,
+    seed: int | None = None,
+    generator: str | None = DEFAULT_GENERATOR,
+    game_mode: str = "survival",
+    read_only: bool = False,
+    data_dir: str | os.PathLike[str] | None = None,
+) -> WorldStore:
+    """The store the game starts on, from ``[--world NAME|PATH] [--new] [--seed N]``.
+
+    - ``new``: a new world (`create_world`); `SaveError` if that world exists.
+    - a name or path that exists: that world (`seed` must then be omitted: it is the world's).
+    - a name or path that does not exist: a new world there, as with ``new``.
+    - nothing: the most recently played world that opens, else a new ``"New World"``.
+
+    Raises
+    ------
+    SaveError
+        The world cannot be opened (damaged, newer version...); it is left untouched.
+    ValueError
+        `seed` given for an existing world, `read_only` for a new one, or a bad world name.
+    """
+    if name_or_path is None and not new:
+        playable = [e for e in list_worlds(data_dir) if e.info is not None]
+        if playable:
+            if seed is not None:
+                raise ValueError("seed applies to a new world: give new=True")
+            return WorldStore(playable[0].path, read_only=read_only)
+    if name_or_path is not None and not new:
+        path = resolve_world(name_or_path, data_dir)
+        if path.exists():
+            if seed is not None:
+                raise ValueError(f"seed applies to a new world, and {path} exists")
+            return WorldStore(path, read_only=read_only)
+        if read_only:
+            raise SaveError(path, "no such world file")
+    if read_only:
+        raise ValueError("a new world cannot be opened read-only")
+    return create_world(
+        name_or_path, seed=seed, generator=generator, game_mode=game_mode, data_dir=data_dir
     )

@@ -14,6 +14,7 @@ from world.savedirs import (
     create_world,
     default_data_dir,
     list_worlds,
+    open_world,
     parse_seed,
     resolve_world,
     unique_world_name,
@@ -127,3 +128,29 @@ def test_the_data_folder_env_var_is_used_for_names(
     with create_world("Alpha", seed=3) as store:
         assert store.path == tmp_path / "data" / "worlds" / "Alpha.sqlite"
     assert [e.name for e in list_worlds()] == ["Alpha"]
+
+
+def test_open_world_follows_the_start_up_rules(tmp_path: Path) -> None:
+    with open_world(data_dir=tmp_path, seed=5, generator=None) as store:  # nothing yet: new
+        assert store.path == world_path("New World", tmp_path) and store.info.seed == 5
+    with open_world("Beta", data_dir=tmp_path, seed=6, generator=None) as store:  # new name
+        assert store.info.seed == 6
+    with WorldStore(world_path("New World", tmp_path)) as store:
+        store.save(store.load())  # played last
+    with open_world(data_dir=tmp_path) as store:  # the most recently played
+        assert store.info.name == "New World"
+    with open_world("Beta", data_dir=tmp_path, read_only=True) as store:
+        assert store.read_only and store.info.seed == 6
+    with pytest.raises(ValueError, match="seed"):
+        open_world("Beta", data_dir=tmp_path, seed=1)
+    with pytest.raises(SaveError, match="already exists"):
+        open_world("Beta", new=True, data_dir=tmp_path)
+    with pytest.raises(SaveError, match="no such world"):
+        open_world("Gamma", data_dir=tmp_path, read_only=True)
+    with open_world(new=True, data_dir=tmp_path, generator=None) as store:
+        assert store.path.name == "New World 2.sqlite"
+    world_path("Broken", tmp_path).write_bytes(b"junk")
+    before = world_path("Broken", tmp_path).read_bytes()
+    with pytest.raises(SaveError, match="not an SQLite database"):
+        open_world("Broken", data_dir=tmp_path)
+    assert world_path("Broken", tmp_path).read_bytes() == before
