@@ -1,0 +1,381 @@
+"""Chunk meshing: which faces are drawn, across chunk borders too, and how they are drawn."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from world import World
+from world.atlas import tile_uv_rects
+from world.blocks import FACE_NORMALS, BlockType, default_registry
+from world.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, MeshData, mesh_chunk
+from world.terrain import FlatGenerator, TerrainGenerator, surface_height
+
+REG = default_registry()
+AIR = 0
+STONE = REG.id("base:stone")
+DIRT = REG.id("base:dirt")
+GRASS = REG.id("base:grass")
+GLASS = REG.id("base:glass")
+WATER = REG.id("base:water")
+LEAVES = REG.id("base:leaves")
+TALL_GRASS = REG.id("base:tall_grass")
+LAMP = REG.id("base:lamp")
+PLANTS = {TALL_GRASS}
+
+
+def world_with(*blocks: tuple[int, int, int, int]) -> World:
+    world = World(REG)
+    for wx, wy, wz, block in blocks:
+        world.set_block(wx, wy, wz, block)
+    return world
+
+
+def quads(mesh: MeshData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per quad: its 4 vertices (Q, 4, 3), normals (Q, 4, 3) and the vertex order of its tris."""
+    vertices = mesh.vertices.reshape(-1, 4, 3)
+    normals = mesh.normals.reshape(-1, 4, 3)
+    return vertices, normals, mesh.indices.reshape(-1, 6)
+
+
+def face_keys(mesh: MeshData, origin: tuple[int, int, int]) -> list[tuple]:
+    """Each quad as (world voxel, face direction index) or (world voxel, "plant")."""
+    vertices, normals, _ = quads(mesh)
+    centres = vertices.astype(np.float64).mean(axis=1) + np.array(origin)
+    normal = normals[:, 0].astype(np.float64)
+    axis_aligned = np.count_nonzero(np.abs(normal) > 1e-6, axis=1) == 1
+    direction = np.argmax(normal @ np.array(FACE_NORMALS, dtype=np.float64).T, axis=1)
+    voxel = np.floor(np.where(axis_aligned[:, None], centres - 0.5 * normal, centres))
+    return [
+        (tuple(v), d if aligned else "plant")
+        for v, d, aligned in zip(
+            voxel.astype(int).tolist(), direction.tolist(), axis_aligned.tolist(), strict=True
+        )
+    ]
+
+
+def directions(mesh: MeshData) -> list[int]:
+    return sorted(key[1] for key in face_keys(mesh, (0, 0, 0)))
+
+
+# -- face counts a player sees -------------------------------------------------------------------
+
+
+def test_one_block_has_six_faces_one_per_direction():
+    mesh = mesh_chunk(world_with((5, 6, 7, STONE)), 0, 0, 0)
+    assert mesh.face_count == 6 and mesh.vertex_count == 24 and len(mesh.indices) == 36
+    assert directions(mesh) == list(range(6))
+    assert set(face_keys(mesh, (0, 0, 0))) == {((5, 6, 7), d) for d in range(6)}
+
+
+@pytest.mark.parametrize("offset", FACE_NORMALS)
+def test_two_touching_blocks_hide_the_faces_between_them(offset):
+    dx, dy, dz = offset
+    mesh = mesh_chunk(world_with((5, 5, 5, STONE), (5 + dx, 5 + dy, 5 + dz, DIRT)), 0, 0, 0)
+    assert mesh.face_count == 10
+
+
+def test_a_block_beside_glass_shows_its_face_through_the_glass():
+    mesh = mesh_chunk(world_with((5, 5, 5, STONE), (6, 5, 5, GLASS)), 0, 0, 0)
+    keys = set(face_keys(mesh, (0, 0, 0)))
+    assert ((5, 5, 5), FACE_NORMALS.index((1, 0, 0))) in keys  # stone seen through glass
+    assert ((6, 5, 5), FACE_NORMALS.index((-1, 0, 0))) not in keys  # glass against stone
+    assert mesh.face_count == 11
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "faces"),
+    [(WATER, WATER, 10), (GLASS, GLASS, 10), (LEAVES, LEAVES, 10), (WATER, GLASS, 12)],
+)
+def test_faces_between_transparent_blocks(first, second, faces):
+    mesh = mesh_chunk(world_with((5, 5, 5, first), (5, 6, 5, second)), 0, 0, 0)
+    assert mesh.face_count == faces
+
+
+@pytest.mark.parametrize(
+    ("inside", "outside", "chunk", "neighbour"),
+    [
+        ((15, 3, 3), (16, 3, 3), (0, 0, 0), (1, 0, 0)),
+        ((0, 3, 3), (-1, 3, 3), (0, 0, 0), (-1, 0, 0)),
+        ((3, 0, 3), (3, -1, 3), (0, 0, 0), (0, -1, 0)),
+        ((3, 3, 15), (3, 3, 16), (0, 0, 0), (0, 0, 1)),
+        ((-17, -33, 4), (-17, -32, 4), (-2, -3, 0), (-2, -2, 0)),
+    ],
+)
+def test_faces_between_blocks_in_neighbouring_chunks_are_culled(inside, outside, chunk, neighbour):
+    world = world_with((*inside, STONE), (*outside, DIRT))
+    assert mesh_chunk(world, *chunk).face_count == 5
+    assert mesh_chunk(world, *neighbour).face_count == 5
+
+
+def test_a_full_chunk_shows_only_its_outer_faces():
+    world = World(REG)
+    world.put_chunk((0, 0, 0), np.full(4096, STONE, dtype=np.uint16))
+    mesh = mesh_chunk(world, 0, 0, 0)
+    assert mesh.face_count == 6 * 16 * 16
+    # Buried among full neighbours, nothing is visible.
+    for key in itertools.product((-1, 0, 1), repeat=3):
+        world.put_chunk(key, np.full(4096, STONE, dtype=np.uint16))
+    assert mesh_chunk(world, 0, 0, 0).face_count == 0
+
+
+def test_an_air_chunk_has_an_empty_mesh():
+    mesh = mesh_chunk(world_with((20, 0, 0, STONE)), 0, 0, 0)
+    assert mesh.face_count == mesh.vertex_count == 0
+    assert mesh.vertices.dtype == np.float32 and mesh.indices.dtype == np.uint32
+
+
+def test_tall_grass_is_two_crossed_double_sided_quads_on_a_visible_grass_top():
+    mesh = mesh_chunk(world_with((4, 4, 4, GRASS), (4, 5, 4, TALL_GRASS)), 0, 0, 0)
+    keys = face_keys(mesh, (0, 0, 0))
+    assert keys.count(((4, 5, 4), "plant")) == 4
+    assert ((4, 4, 4), FACE_NORMALS.index((0, 1, 0))) in keys  # the top under the plant
+    vertices, normals, _ = quads(mesh)
+    plant = normals[:, 0, 1] == 0
+    plant &= np.count_nonzero(normals[:, 0], axis=1) == 2
+    plant_normals = normals[plant][:, 0]
+    assert np.allclose(np.linalg.norm(plant_normals, axis=1), 1.0)
+    # Every plane is drawn facing both ways.
+    assert np.allclose(plant_normals.sum(axis=0), 0.0)
+    assert np.all((vertices[plant] >= [4, 5, 4]) & (vertices[plant] <= [5, 6, 5]))
+
+
+def test_bad_chunk_coordinates_are_value_errors_naming_the_argument():
+    with pytest.raises(ValueError, match="cy"):
+        mesh_chunk(World(REG), 0, 1.5, 0)
+
+
+# -- array layout the game relies on -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def terrain_mesh() -> tuple[World, MeshData, tuple[int, int, int]]:
+    world = World(REG, generator=TerrainGenerator(7, REG))
+    for cx in range(4):
+        cy = surface_height(7, cx * 16 + 8, 8) // 16
+        mesh = mesh_chunk(world, cx, cy, 0)
+        if mesh.face_count:
+            return world, mesh, (cx, cy, 0)
+    raise AssertionError("no visible surface found")
+
+
+def test_arrays_are_flat_typed_and_consistent(terrain_mesh):
+    _, mesh, _ = terrain_mesh
+    v = mesh.vertex_count
+    assert mesh.vertices.dtype == np.float32 and mesh.vertices.shape == (3 * v,)
+    assert mesh.uvs.dtype == np.float32 and mesh.uvs.shape == (2 * v,)
+    assert mesh.normals.dtype == np.float32 and mesh.normals.shape == (3 * v,)
+    assert mesh.shade.dtype == np.float32 and mesh.shade.shape == (v,)
+    assert mesh.indices.dtype == np.uint32 and mesh.indices.shape == (6 * mesh.face_count,)
+    assert v == 4 * mesh.face_count
+    assert mesh.indices.max() < v
+    assert np.all((mesh.vertices >= 0) & (mesh.vertices <= 16))  # chunk-local
+    assert np.all((mesh.uvs >= 0) & (mesh.uvs <= 1))
+    assert np.all((mesh.shade > 0) & (mesh.shade <= 1))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        mesh.shade = mesh.shade  # type: ignore[misc]
+
+
+def test_each_quad_maps_its_whole_tile_without_mirroring(terrain_mesh):
+    world, mesh, origin = terrain_mesh
+    vertices, normals, _ = quads(mesh)
+    uvs = mesh.uvs.reshape(-1, 4, 2)
+    keys = face_keys(mesh, tuple(16 * c for c in origin))
+    for quad_uvs, quad, normal, key in zip(uvs, vertices, normals[:, 0], keys, strict=True):
+        voxel, direction = key
+        block = world.get_block(*voxel)
+        tile = REG.face_tiles[block, 0 if direction == "plant" else direction]
+        u0, v0, u1, v1 = tile_uv_rects([tile])[0]
+        assert np.all((quad_uvs[:, 0] >= u0) & (quad_uvs[:, 0] <= u1))
+        assert np.all((quad_uvs[:, 1] >= v0) & (quad_uvs[:, 1] <= v1))
+        # Across the quad u and v span (almost) the whole tile.
+        assert np.ptp(quad_uvs[:, 0]) > 0.9 * (u1 - u0) and np.ptp(quad_uvs[:, 1]) > 0.9 * (v1 - v0)
+        # Seen from the front, u runs to the viewer's right: the texture is not mirrored.
+        du = quad[1] - quad[0] if quad_uvs[1, 0] > quad_uvs[0, 0] else quad[0] - quad[1]
+        dv = quad[3] - quad[0] if quad_uvs[3, 1] > quad_uvs[0, 1] else quad[0] - quad[3]
+        # In ursina's left-handed frame, right × up is the viewing direction, -normal.
+        assert np.dot(np.cross(du, dv), normal) < 0
+        if direction != "plant" and normal[1] == 0:
+            assert dv[1] > 0  # side textures stand upright: v grows with y
+
+
+def test_triangles_face_outward_in_ursinas_left_handed_frame(terrain_mesh):
+    _, mesh, _ = terrain_mesh
+    vertices = mesh.vertices.reshape(-1, 3).astype(np.float64)
+    normals = mesh.normals.reshape(-1, 3).astype(np.float64)
+    tri = mesh.indices.reshape(-1, 3)
+    a, b, c = vertices[tri[:, 0]], vertices[tri[:, 1]], vertices[tri[:, 2]]
+    cross = np.cross(b - a, c - a)
+    # Counter-clockwise on screen seen from outside. Panda3D under ursina's
+    # `coordinate-system y-up-left` is left-handed, where the component formula of the cross
+    # product of such a triangle points away from the viewer: against the outward normal.
+    along = np.einsum("ij,ij->i", cross, normals[tri[:, 0]])
+    assert np.allclose(np.abs(along), np.linalg.norm(cross, axis=1))
+    assert np.all(along < 0)
+    # Both triangles of a quad cover it: together they use all four of its corners.
+    per_quad = mesh.indices.reshape(-1, 6) // 4
+    assert np.all(per_quad == per_quad[:, :1])
+    assert all(len(set(row)) == 4 for row in (mesh.indices.reshape(-1, 6) % 4).tolist())
+
+
+def test_transparent_faces_come_after_opaque_ones():
+    world = world_with((3, 3, 3, WATER), (8, 3, 3, STONE), (3, 9, 3, GLASS), (9, 9, 9, DIRT))
+    keys = face_keys(mesh_chunk(world, 0, 0, 0), (0, 0, 0))
+    transparent = [bool(REG.transparent[world.get_block(*key[0])]) for key in keys]
+    assert transparent == sorted(transparent)
+
+
+def test_light_sources_are_drawn_at_full_brightness_and_other_faces_shaded_by_direction():
+    registry = default_registry()
+    glow = registry.register(BlockType("test:glow", light=15, tiles=("base:lamp",)))
+    world = World(registry)
+    world.set_block(3, 3, 3, glow)
+    world.set_block(9, 9, 9, STONE)
+    mesh = mesh_chunk(world, 0, 0, 0)
+    shade = mesh.shade.reshape(-1, 4)
+    keys = face_keys(mesh, (0, 0, 0))
+    for key, quad_shade in zip(keys, shade, strict=True):
+        if key[0] == (3, 3, 3):
+            assert np.all(quad_shade == 1.0)
+        else:
+            assert np.allclose(quad_shade, FACE_SHADE[key[1]])
+
+
+def test_corners_against_walls_are_darker():
+    # A floor with one wall block on it: the floor corners touching the wall are occluded.
+    blocks = [(x, 2, z, STONE) for x in range(2, 7) for z in range(2, 7)] + [(4, 3, 4, STONE)]
+    mesh = mesh_chunk(world_with(*blocks), 0, 0, 0)
+    up = FACE_NORMALS.index((0, 1, 0))
+    shade = mesh.shade.reshape(-1, 4)
+    keys = face_keys(mesh, (0, 0, 0))
+    beside = shade[keys.index(((3, 2, 4), up))]
+    far = shade[keys.index(((2, 2, 2), up))]
+    assert np.all(far == FACE_SHADE[up])
+    assert np.sum(beside < FACE_SHADE[up]) == 2
+
+
+# -- against a brute-force reference -----------------------------------------------------------
+
+
+def reference(world: World, chunk: tuple[int, int, int]) -> dict[tuple, dict[tuple, float]]:
+    """Every face a per-voxel loop says should be drawn, with the shade of each of its corners."""
+    ox, oy, oz = (16 * c for c in chunk)
+    box = np.stack(
+        np.meshgrid(*[np.arange(o - 1, o + 17) for o in (ox, oy, oz)], indexing="ij"), -1
+    )
+    padded = world.get_blocks(box.reshape(-1, 3)).reshape(18, 18, 18).tolist()
+    transparent = REG.transparent.tolist()
+    lights = REG.light.tolist()
+
+    def block_at(p: tuple[int, ...]) -> int:
+        return padded[p[0] - ox + 1][p[1] - oy + 1][p[2] - oz + 1]
+
+    def occludes(p: tuple[int, ...]) -> int:
+        return int(not transparent[block_at(p)])
+
+    faces: dict[tuple, dict[tuple, float]] = {}
+    for voxel in itertools.product(range(ox, ox + 16), range(oy, oy + 16), range(oz, oz + 16)):
+        block = block_at(voxel)
+        if block == AIR:
+            continue
+        if block in PLANTS:
+            faces[(voxel, "plant")] = {}
+            continue
+        for direction, normal in enumerate(FACE_NORMALS):
+            front = tuple(v + n for v, n in zip(voxel, normal, strict=True))
+            neighbour = block_at(front)
+            if not transparent[neighbour] or neighbour == block:
+                continue
+            axis = [abs(n) for n in normal].index(1)
+            i, j = (k for k in range(3) if k != axis)
+            corners = {}
+            for di, dj in itertools.product((0, 1), repeat=2):
+                vertex = list(voxel)
+                vertex[axis] += normal[axis] > 0
+                vertex[i] += di
+                vertex[j] += dj
+                # The three voxels beside the corner in the layer in front of the face.
+                step_i = [0, 0, 0]
+                step_i[i] = 1 if di else -1
+                step_j = [0, 0, 0]
+                step_j[j] = 1 if dj else -1
+                side_i = tuple(f + s for f, s in zip(front, step_i, strict=True))
+                side_j = tuple(f + s for f, s in zip(front, step_j, strict=True))
+                diagonal = tuple(f + s for f, s in zip(side_i, step_j, strict=True))
+                s1, s2, d = occludes(side_i), occludes(side_j), occludes(diagonal)
+                level = 0 if s1 and s2 else 3 - s1 - s2 - d
+                shade = 1.0 if lights[block] else FACE_SHADE[direction] * AO_LEVELS[level]
+                corners[tuple(vertex)] = shade
+            faces[(voxel, direction)] = corners
+    return faces
+
+
+BLOCKS = st.sampled_from([STONE, DIRT, GRASS, GLASS, WATER, LEAVES, TALL_GRASS, LAMP])
+
+
+@st.composite
+def small_worlds(draw: st.DrawFn) -> tuple[World, tuple[int, int, int]]:
+    """A chunk and its one-voxel border: a random fill plus a few placed blocks."""
+    chunk = draw(st.sampled_from([(0, 0, 0), (-1, 2, -3)]))
+    origin = np.array(chunk) * 16
+    world = World(REG)
+    density = draw(st.sampled_from([0.0, 0.05, 0.25, 0.85]))
+    if density:
+        rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+        palette = np.array([STONE, GLASS, WATER, LEAVES, TALL_GRASS, LAMP])
+        box = np.stack(np.meshgrid(*[np.arange(o - 1, o + 17) for o in origin], indexing="ij"), -1)
+        box = box.reshape(-1, 3)
+        keep = rng.random(len(box)) < density
+        world.set_blocks(box[keep], rng.choice(palette, keep.sum()))
+    placed = draw(
+        st.lists(
+            st.tuples(st.integers(-1, 16), st.integers(-1, 16), st.integers(-1, 16), BLOCKS),
+            max_size=30,
+        )
+    )
+    for lx, ly, lz, block in placed:
+        world.set_block(int(origin[0]) + lx, int(origin[1]) + ly, int(origin[2]) + lz, block)
+    return world, chunk
+
+
+@given(small_worlds())
+@settings(max_examples=20, deadline=None)
+def test_faces_and_shading_equal_a_brute_force_reference(case):
+    world, chunk = case
+    mesh = mesh_chunk(world, *chunk)
+    origin = tuple(16 * c for c in chunk)
+    expected = reference(world, chunk)
+    keys = face_keys(mesh, origin)
+    plant_keys = [key for key in keys if key[1] == "plant"]
+    cube_keys = [key for key in keys if key[1] != "plant"]
+    assert len(cube_keys) == len(set(cube_keys))
+    assert set(cube_keys) == {key for key in expected if key[1] != "plant"}
+    assert sorted(plant_keys) == sorted(
+        key for key in expected if key[1] == "plant" for _ in range(4)
+    )
+    vertices = (mesh.vertices.reshape(-1, 4, 3) + np.array(origin, dtype=np.float32)).astype(int)
+    expected_shade = []
+    for key, quad in zip(keys, vertices.tolist(), strict=True):
+        if key[1] == "plant":
+            expected_shade.append([PLANT_SHADE] * 4)
+            continue
+        corners = expected[key]
+        assert {tuple(vertex) for vertex in quad} == corners.keys()
+        expected_shade.append([corners[tuple(vertex)] for vertex in quad])
+    assert np.allclose(
+        mesh.shade.reshape(-1, 4), np.array(expected_shade).reshape(-1, 4), atol=1e-6
+    )
+
+
+def test_terrain_meshes_read_their_neighbours_and_cover_the_flat_world_top_once():
+    world = World(REG, generator=FlatGenerator(REG))
+    mesh = mesh_chunk(world, 0, 0, 0)
+    up, down = FACE_NORMALS.index((0, 1, 0)), FACE_NORMALS.index((0, -1, 0))
+    # Only the grass top and the bedrock's underside (over the void below wy = 0) are visible:
+    # the sides touch the neighbouring chunks' ground.
+    assert directions(mesh) == sorted([up] * 256 + [down] * 256)

@@ -1,0 +1,298 @@
+"""World generation: deterministic chunks, seamless borders, layers, sea, trees, generators."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from world import World
+from world.blocks import default_registry
+from world.chunks import CHUNK_VOLUME
+from world.terrain import (
+    DEFAULT_FLAT_LAYERS,
+    DIRT_DEPTH,
+    SEA_LEVEL,
+    TREE_LINE,
+    FlatGenerator,
+    TerrainGenerator,
+    _chunk_column,
+    generate_chunk,
+    generate_region,
+    make_generator,
+    surface_height,
+    tree_trunks,
+)
+
+REG = default_registry()
+ID = {name.split(":")[-1]: REG.id(name) for name in REG.names if name != "air"}
+AIR = 0
+GROUND = {ID[n] for n in ("stone", "dirt", "grass", "sand", "gravel", "bedrock")}
+SEED = 20240601
+
+
+def stitched(seed: int, chunks_x: range, chunks_y: range, chunks_z: range) -> np.ndarray:
+    """The world made of separately generated chunks, as one [x, y, z] array."""
+    out = np.zeros((16 * len(chunks_x), 16 * len(chunks_y), 16 * len(chunks_z)), np.uint16)
+    for i, j, k in itertools.product(*(range(len(r)) for r in (chunks_x, chunks_y, chunks_z))):
+        blocks = generate_chunk(seed, chunks_x[i], chunks_y[j], chunks_z[k], REG)
+        if blocks is not None:
+            out[16 * i : 16 * i + 16, 16 * j : 16 * j + 16, 16 * k : 16 * k + 16] = blocks.reshape(
+                16, 16, 16
+            )
+    return out
+
+
+# -- determinism ---------------------------------------------------------------------------------
+
+
+@given(
+    st.integers(-(2**70), 2**70), st.integers(-500, 500), st.integers(0, 5), st.integers(-500, 500)
+)
+@settings(max_examples=25, deadline=None)
+def test_same_seed_and_chunk_give_identical_blocks_even_with_a_cold_cache(seed, cx, cy, cz):
+    first = generate_chunk(seed, cx, cy, cz, REG)
+    _chunk_column.cache_clear()
+    second = generate_chunk(seed, cx, cy, cz, REG)
+    assert (first is None) == (second is None)
+    if first is not None:
+        assert first.dtype == np.uint16 and first.shape == (CHUNK_VOLUME,)
+        assert np.array_equal(first, second)
+
+
+def test_different_seeds_give_different_worlds():
+    a = stitched(1, range(2), range(2, 4), range(2))
+    b = stitched(2, range(2), range(2, 4), range(2))
+    assert not np.array_equal(a, b)
+
+
+def test_generation_order_does_not_change_the_world():
+    keys = list(itertools.product(range(-2, 2), range(0, 6), range(-2, 2)))
+    shuffled = keys[:]
+    random.Random(5).shuffle(shuffled)
+    worlds = []
+    for order in (keys, shuffled[::-1]):
+        _chunk_column.cache_clear()
+        world = World(REG, generator=TerrainGenerator(SEED, REG))
+        for key in order:
+            world.chunk(*key)
+        worlds.append(world)
+    for key in keys:
+        assert np.array_equal(worlds[0].chunk_blocks(*key), worlds[1].chunk_blocks(*key)), key
+
+
+def test_generated_arrays_are_fresh_and_writable():
+    first = generate_chunk(SEED, 0, 0, 0, REG)
+    assert first is not None and first.flags.writeable
+    first[:] = ID["glass"]
+    assert not np.array_equal(generate_chunk(SEED, 0, 0, 0, REG), first)
+    flat = FlatGenerator(REG)
+    block = flat(0, 0, 0)
+    assert block is not None and block.flags.writeable
+    block[:] = 0
+    assert flat(0, 0, 0).any()
+
+
+# -- seams ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("origin", [(0, 0), (-3, 5), (40, -17)])
+def test_chunks_join_without_seams(origin):
+    """Chunks generated one by one equal the same box generated in one piece."""
+    cx0, cz0 = origin
+    whole = generate_region(SEED, (16 * cx0, 0, 16 * cz0), (48, 96, 48), REG)
+    pieces = stitched(SEED, range(cx0, cx0 + 3), range(6), range(cz0, cz0 + 3))
+    assert np.array_equal(whole, pieces)
+
+
+def test_hills_cross_chunk_borders_smoothly():
+    heights = np.array(
+        [[surface_height(SEED, wx, wz) for wz in range(-40, 40, 7)] for wx in range(-40, 40)]
+    )
+    # A height map of smooth noise: no cliff along the chunk grid lines.
+    step_x = np.abs(np.diff(heights, axis=0))
+    border = step_x[[7, 23, 39, 55]].mean()
+    inside = np.delete(step_x, [7, 23, 39, 55], axis=0).mean()
+    assert border <= 2 * inside + 0.5
+
+
+def border_tree(seed: int) -> np.ndarray:
+    """A tree whose canopy crosses a chunk border on the x axis."""
+    for tree in tree_trunks(seed, -256, -256, 256, 256):
+        if tree[0] % 16 in (0, 1, 14, 15):
+            return tree
+    raise AssertionError("no tree near a chunk border")
+
+
+def test_a_tree_crossing_a_chunk_border_is_whole():
+    wx, wy, wz, height, _ = border_tree(SEED).tolist()
+    world = World(REG, generator=TerrainGenerator(SEED, REG))
+    column = [world.get_block(wx, wy + dy, wz) for dy in range(-1, height)]
+    assert column == [ID["dirt"]] + [ID["log"]] * height
+    top = wy + height - 1
+    # Leaves on both sides of the trunk, in two different chunks.
+    for dx in (-2, 2):
+        assert world.get_block(wx + dx, top, wz) == ID["leaves"]
+        assert world.get_block(wx, top, wz + dx) == ID["leaves"]
+    assert world.get_block(wx, top + 1, wz) == ID["leaves"]
+    assert (wx - 2) // 16 != (wx + 2) // 16
+
+
+# -- layers, sea, trees ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def region() -> np.ndarray:
+    return generate_region(SEED, (-64, 0, -64), (128, 112, 128), REG)
+
+
+def test_bedrock_floor_and_nothing_below_it(region):
+    assert np.all(region[:, 0, :] == ID["bedrock"])
+    assert np.all(region[:, 1:, :] != ID["bedrock"])
+    assert generate_chunk(SEED, 0, -1, 0, REG) is None
+    assert generate_chunk(SEED, 5, -7, 3, REG) is None
+
+
+def test_air_above_the_hills(region):
+    assert not region[:, 100:, :].any()
+    assert generate_chunk(SEED, 0, 8, 0, REG) is None
+
+
+def test_columns_are_grass_over_dirt_over_stone_or_sand_by_the_sea(region):
+    kinds = set()
+    for x, z in itertools.product(range(0, 128, 3), repeat=2):
+        height = surface_height(SEED, x - 64, z - 64)
+        column = region[x, :, z]
+        top = column[height - 1]
+        if height - 1 > SEA_LEVEL:
+            kind, expected_top, expected_sub = "land", {ID["grass"], ID["dirt"]}, ID["dirt"]
+        elif height - 1 >= SEA_LEVEL - 3:
+            kind, expected_top, expected_sub = "beach", {ID["sand"]}, ID["sand"]
+        else:
+            kind, expected_top, expected_sub = "sea", {ID["sand"], ID["gravel"]}, ID["dirt"]
+        kinds.add(kind)
+        assert top in expected_top  # dirt on land only under a tree trunk
+        assert np.all(column[height - 1 - DIRT_DEPTH : height - 1] == expected_sub)
+        assert np.all(column[1 : height - 1 - DIRT_DEPTH] == ID["stone"])
+        above = column[height:]
+        if height < SEA_LEVEL:
+            assert np.all(above[: SEA_LEVEL - height] == ID["water"])
+        assert not np.isin(above[max(0, SEA_LEVEL - height) :], [ID["water"], *GROUND]).any()
+    assert kinds == {"land", "beach", "sea"}
+
+
+def test_the_sea_fills_up_to_sea_level_and_no_higher(region):
+    water = region == ID["water"]
+    assert water.any()
+    assert not water[:, SEA_LEVEL:, :].any()
+    assert water[:, SEA_LEVEL - 1, :].any()
+
+
+def test_tall_grass_grows_on_grass_and_trees_on_dirt(region):
+    below_tall_grass = region[:, :-1, :][region[:, 1:, :] == ID["tall_grass"]]
+    assert len(below_tall_grass) and np.all(below_tall_grass == ID["grass"])
+    below_logs = region[:, :-1, :][(region[:, 1:, :] == ID["log"])]
+    assert len(below_logs) and np.all(np.isin(below_logs, [ID["dirt"], ID["log"]]))
+    assert (region == ID["leaves"]).any()
+
+
+def test_trees_stand_on_land_below_the_tree_line():
+    trees = tree_trunks(SEED, -200, -200, 200, 200)
+    assert len(trees) > 10
+    for wx, wy, wz, height, _ in trees.tolist():
+        ground = wy - 1
+        assert SEA_LEVEL < ground <= TREE_LINE
+        assert surface_height(SEED, wx, wz) == wy
+        assert 4 <= height <= 6
+
+
+def test_surface_height_is_where_a_player_stands(region):
+    for wx, wz in [(-64, -64), (0, 0), (17, -33), (63, 63)]:
+        height = surface_height(SEED, wx, wz)
+        column = region[wx + 64, :, wz + 64]
+        assert column[height - 1] in GROUND
+        assert column[height] not in GROUND
+
+
+def test_spawn_point_is_on_dry_ground_with_room_to_stand():
+    gen = TerrainGenerator(SEED, REG)
+    wx, wy, wz = gen.spawn_point()
+    world = World(REG, generator=gen)
+    assert world.get_block(wx, wy - 1, wz) in GROUND
+    assert world.get_block(wx, wy - 1, wz) != ID["sand"] or wy - 1 > SEA_LEVEL - 1
+    assert not REG.solid[world.get_block(wx, wy, wz)]
+    assert not REG.solid[world.get_block(wx, wy + 1, wz)]
+    assert wy == gen.surface_height(wx, wz)
+
+
+# -- generators ----------------------------------------------------------------------------------
+
+
+def test_world_generates_a_chunk_on_first_read():
+    gen = TerrainGenerator(SEED, REG)
+    world = World(REG, generator=gen)
+    assert not world.is_loaded(0, 2, 0)
+    blocks = world.chunk_blocks(0, 2, 0)
+    assert world.is_loaded(0, 2, 0)
+    expected = generate_chunk(SEED, 0, 2, 0, REG)
+    assert np.array_equal(blocks, expected if expected is not None else np.zeros(4096))
+    assert not world.modified
+
+
+@pytest.mark.parametrize("name", ["terrain", "flat"])
+def test_generators_rebuild_from_the_name_and_seed_a_save_records(name):
+    gen = make_generator(name, 99, REG)
+    assert gen.name == name and gen.seed == 99
+    again = make_generator(gen.name, gen.seed, REG)
+    for key in [(0, 0, 0), (1, 2, -1), (0, 3, 0)]:
+        a, b = gen(*key), again(*key)
+        assert (a is None and b is None) or np.array_equal(a, b)
+
+
+def test_unknown_generator_name_is_a_value_error():
+    with pytest.raises(ValueError, match="unknown generator name 'caves'"):
+        make_generator("caves", 1, REG)
+
+
+def test_flat_world_layers():
+    gen = FlatGenerator(REG)
+    blocks = gen(3, 0, -2).reshape(16, 16, 16)
+    expected = [REG.id(name) for name, count in DEFAULT_FLAT_LAYERS for _ in range(count)]
+    assert np.all(blocks[:, : len(expected), :] == np.array(expected)[None, :, None])
+    assert not blocks[:, len(expected) :, :].any()
+    assert gen(0, 1, 0) is None and gen(0, -1, 0) is None
+    assert gen.surface_height(5, 5) == len(expected) == gen.spawn_point()[1]
+
+
+def test_flat_world_with_custom_layers_spanning_chunks():
+    gen = FlatGenerator(REG, layers=[("base:stone", 20), ("base:sand", 1)])
+    assert np.all(gen(0, 0, 0) == ID["stone"])
+    upper = gen(0, 1, 0).reshape(16, 16, 16)
+    assert np.all(upper[:, :4, :] == ID["stone"]) and np.all(upper[:, 4, :] == ID["sand"])
+    assert gen.surface_height(0, 0) == 21
+
+
+@pytest.mark.parametrize(
+    ("call", "argument"),
+    [
+        (lambda: generate_chunk(1.5, 0, 0, 0, REG), "seed"),
+        (lambda: generate_chunk(1, 0, "0", 0, REG), "cy"),
+        (lambda: surface_height(1, 0.5, 0), "wx"),
+        (lambda: TerrainGenerator(True, REG), "seed"),
+        (lambda: TerrainGenerator(1, None), "registry"),
+        (lambda: FlatGenerator(REG, layers=[("base:stone", -1)]), "thickness"),
+        (lambda: generate_region(1, (0, 0, 0), (0, 1, 1), REG), "shape"),
+    ],
+)
+def test_bad_arguments_are_value_errors_naming_them(call, argument):
+    with pytest.raises(ValueError, match=argument):
+        call()
+
+
+def test_flat_world_rejects_unknown_blocks():
+    with pytest.raises(ValueError, match="base:marble"):
+        FlatGenerator(REG, layers=[("base:marble", 1)])

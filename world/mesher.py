@@ -1,0 +1,302 @@
+"""Chunk meshing: a chunk's visible faces as plain numpy arrays, ready for one engine mesh.
+
+Contract
+--------
+``mesh_chunk(world, cx, cy, cz)`` returns a `MeshData` of flat numpy arrays (no engine types):
+4 vertices and 2 triangles per quad, vertices in CHUNK-LOCAL coordinates ``0 <= x, y, z <= 16``
+(the game places the chunk's entity at ``(cx*16, cy*16, cz*16)``), uvs into the block atlas
+(`world.atlas`), a normal and a shade per vertex. It reads the 26 neighbouring chunks' border
+voxels through ``world.chunk_blocks`` (generating them on first read), so faces are culled and
+corners darkened across chunk borders exactly as inside a chunk. Whole-chunk numpy: the work is
+a fixed number of array operations on an 18³ padded copy of the neighbourhood, with no loop per
+voxel or per face.
+
+Which faces
+-----------
+A cube face is emitted when the block is drawn as a cube and its neighbour across the face is
+transparent and a DIFFERENT block: stone beside air, glass or water shows that face; a
+transparent block beside an opaque one does not; two identical transparent blocks (water-water,
+glass-glass, leaves-leaves) hide the face between them. Leaves follow that rule like glass (as
+Minecraft's "fast" leaves: the canopy is a shell), which keeps forests cheap; the leaf texture is
+mostly opaque so the shell reads as foliage.
+
+Plants (tall grass) are drawn as two crossed, double-sided quads (4 quads per plant, as
+Minecraft's). A block is a plant when it is not solid, transparent and not in the ``"liquid"``
+group: the registry has no draw-type field, and this reads what the base blocks already say.
+Water is drawn as cubes (it is not pointable, but visible).
+
+Winding, uvs, shade
+-------------------
+ursina runs Panda3D in a LEFT-handed, y-up coordinate system (``coordinate-system
+y-up-left``) with back faces culled, and a triangle is front-facing when its vertices run
+counter-clockwise ON SCREEN. Every quad is built that way as seen from outside (from the side
+its normal points to): vertices run ``(0,0) → (1,0) → (1,1) → (0,1)`` in the face's
+(right, up) texture frame. In left-handed coordinates the component formula of the cross
+product, ``(v1 - v0) × (v2 - v0)``, then points INTO the block, opposite the outward normal; the
+tests check exactly that, and a Panda3D render check (docs/terrain.md) confirmed which side
+survives culling.
+
+uvs follow Panda3D (origin at the image's bottom-left). Side faces are upright (v grows with y),
+and no face shows its texture mirrored from outside. Each uv rectangle is inset by `UV_INSET_PX`
+texels so rounding at a quad's edge never samples the next tile.
+
+``shade`` is a per-vertex brightness in (0, 1] for the game to multiply into the texture colour:
+a fixed shade per face direction (`FACE_SHADE`: top brightest, bottom darkest, as Minecraft's)
+times ambient occlusion (`AO_LEVELS`) from the three voxels touching the vertex in the layer in
+front of the face (two sides and the diagonal; opaque voxels occlude). Light-emitting blocks
+(``registry.light > 0``) are drawn at full brightness. Each quad is split along the diagonal that
+keeps a corner's shadow in its corner (the brighter diagonal), so occlusion does not streak.
+
+Faces of transparent blocks come after all opaque faces in ``indices``, so a renderer that draws
+in index order blends water over the ground already drawn.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from world.atlas import tile_uv_rects
+from world.blocks import FACE_NORMALS, BlockRegistry
+from world.chunks import CHUNK, World
+
+__all__ = ["AO_LEVELS", "FACE_SHADE", "PLANT_SHADE", "UV_INSET_PX", "MeshData", "mesh_chunk"]
+
+# Brightness per face direction, in FACE_NORMALS order (+x, -x, +y, -y, +z, -z): Minecraft's.
+FACE_SHADE: tuple[float, ...] = (0.6, 0.6, 1.0, 0.5, 0.8, 0.8)
+# Ambient-occlusion factor by the number of occluders (both sides count as three): 3, 2, 1, 0.
+AO_LEVELS: tuple[float, ...] = (0.5, 0.65, 0.8, 1.0)
+PLANT_SHADE = 0.9
+UV_INSET_PX = 0.02
+
+_SIZE = CHUNK[0]
+_PAD = _SIZE + 2
+_STRIDES = np.array([_PAD * _PAD, _PAD, 1], dtype=np.int64)  # of the padded 18³ array
+# Quad corners in (right, up) units, in drawing order: counter-clockwise seen from outside.
+_CORNER_AB = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], dtype=np.int64)
+# Two triangles per quad, along the 0-2 diagonal or (flipped) the 1-3 diagonal.
+_TRIANGLES = np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
+_TRIANGLES_FLIPPED = np.array([1, 2, 3, 1, 3, 0], dtype=np.uint32)
+# Which uv rectangle edge (u0, v0, u1, v1) each corner takes.
+_UV_EDGES = np.array([(0, 1), (2, 1), (2, 3), (0, 3)], dtype=np.int64)
+
+
+def _face_frames() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Normal, right and up vectors of each cube face, so that right × up = -normal.
+
+    The formula cross product of the screen's right and up is the viewing direction in a
+    left-handed frame; a viewer outside the face looks along -normal.
+    """
+    normals = np.array(FACE_NORMALS, dtype=np.int64)
+    ups = np.array([(0, 0, 1) if n[1] else (0, 1, 0) for n in FACE_NORMALS], dtype=np.int64)
+    rights = np.cross(ups, -normals)
+    return normals, rights, ups
+
+
+_NORMALS, _RIGHTS, _UPS = _face_frames()
+# (6, 4, 3) corner positions of the face quads of the unit cube at the origin.
+_FACE_CORNERS = (
+    (1 + _NORMALS[:, None, :] - _RIGHTS[:, None, :] - _UPS[:, None, :]) // 2
+    + _CORNER_AB[None, :, :1] * _RIGHTS[:, None, :]
+    + _CORNER_AB[None, :, 1:] * _UPS[:, None, :]
+)
+# (6, 4, 3) padded flat offsets, from the voxel in front of a face, of the voxels that shade each
+# corner: side along right, side along up, and the diagonal between them.
+_SIDE_R = (2 * _CORNER_AB[None, :, 0] - 1) * (_RIGHTS @ _STRIDES)[:, None]
+_SIDE_U = (2 * _CORNER_AB[None, :, 1] - 1) * (_UPS @ _STRIDES)[:, None]
+_AO_OFFSETS = np.stack([_SIDE_R, _SIDE_U, _SIDE_R + _SIDE_U], axis=-1)
+_FRONT_OFFSETS = _NORMALS @ _STRIDES
+_FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
+_AO_LEVELS = np.array(AO_LEVELS, dtype=np.float32)
+
+# Plants: two diagonal planes, each as two quads facing opposite ways: (start corner, right).
+_PLANT_STARTS = np.array([(0, 0, 0), (1, 0, 1), (1, 0, 0), (0, 0, 1)], dtype=np.int64)
+_PLANT_RIGHTS = np.array([(1, 0, 1), (-1, 0, -1), (-1, 0, 1), (1, 0, -1)], dtype=np.int64)
+_PLANT_CORNERS = (
+    _PLANT_STARTS[:, None, :]
+    + _CORNER_AB[None, :, :1] * _PLANT_RIGHTS[:, None, :]
+    + _CORNER_AB[None, :, 1:] * np.array([0, 1, 0])
+)
+# Front side of a quad with right × up = -normal, up = +y: normal = up × right.
+_PLANT_NORMALS = (np.cross(np.array([0, 1, 0]), _PLANT_RIGHTS) / np.sqrt(2.0)).astype(np.float32)
+
+# The 27 (destination, source) slice pairs that copy a chunk and its neighbours' borders into
+# the padded array: offset -1 gives the neighbour's last layer, +1 its first.
+_AXIS_SLICES = {-1: (slice(0, 1), slice(_SIZE - 1, _SIZE)), 0: (slice(1, _SIZE + 1), slice(None))}
+_AXIS_SLICES[1] = (slice(_SIZE + 1, _PAD), slice(0, 1))
+_NEIGHBOURHOOD = [
+    (
+        (dx, dy, dz),
+        (_AXIS_SLICES[dx][0], _AXIS_SLICES[dy][0], _AXIS_SLICES[dz][0]),
+        (_AXIS_SLICES[dx][1], _AXIS_SLICES[dy][1], _AXIS_SLICES[dz][1]),
+    )
+    for dx in (-1, 0, 1)
+    for dy in (-1, 0, 1)
+    for dz in (-1, 0, 1)
+]
+
+
+@dataclass(frozen=True)
+class MeshData:
+    """A chunk mesh as flat numpy arrays (the layout ursina's ``Mesh`` takes).
+
+    Attributes
+    ----------
+    vertices : ndarray of float32, shape (3V,)
+        x, y, z per vertex, chunk-local (the entity sits at the chunk's origin).
+    indices : ndarray of uint32, shape (3T,)
+        Triangles, two per quad, counter-clockwise on screen seen from the front.
+    uvs : ndarray of float32, shape (2V,)
+        u, v per vertex into the atlas, origin at its bottom-left.
+    normals : ndarray of float32, shape (3V,)
+        Unit normal per vertex (the quad's front side).
+    shade : ndarray of float32, shape (V,)
+        Brightness in (0, 1]: face-direction shade times ambient occlusion.
+    """
+
+    vertices: NDArray[np.float32]
+    indices: NDArray[np.uint32]
+    uvs: NDArray[np.float32]
+    normals: NDArray[np.float32]
+    shade: NDArray[np.float32]
+
+    @property
+    def face_count(self) -> int:
+        """Number of quads (cube faces and plant quads)."""
+        return len(self.indices) // 6
+
+    @property
+    def vertex_count(self) -> int:
+        """Number of vertices (4 per quad)."""
+        return len(self.vertices) // 3
+
+    @classmethod
+    def empty(cls) -> MeshData:
+        """A mesh with no faces (an air chunk, or one buried in stone)."""
+        return cls(
+            vertices=np.zeros(0, np.float32),
+            indices=np.zeros(0, np.uint32),
+            uvs=np.zeros(0, np.float32),
+            normals=np.zeros(0, np.float32),
+            shade=np.zeros(0, np.float32),
+        )
+
+
+def _padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
+    """The chunk's blocks with a one-voxel border read from its 26 neighbours, shape (18,)*3."""
+    padded = np.empty((_PAD, _PAD, _PAD), dtype=np.uint16)
+    for (dx, dy, dz), dst, src in _NEIGHBOURHOOD:
+        padded[dst] = world.chunk_blocks(cx + dx, cy + dy, cz + dz).reshape(CHUNK)[src]
+    return padded
+
+
+_PLANT_TABLES: weakref.WeakKeyDictionary[BlockRegistry, tuple[int, NDArray[np.bool_]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _plant_table(registry: BlockRegistry) -> NDArray[np.bool_]:
+    """Which block ids draw as plants; cached until the registry grows."""
+    cached = _PLANT_TABLES.get(registry)
+    if cached is not None and cached[0] == len(registry):
+        return cached[1]
+    liquid = np.array(["liquid" in block.groups for block in registry], dtype=np.bool_)
+    plant = ~registry.solid & registry.transparent & ~liquid
+    plant[0] = False
+    _PLANT_TABLES[registry] = (len(registry), plant)
+    return plant
+
+
+def _check_int(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer chunk coordinate, got {value!r}")
+    return int(value)
+
+
+def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
+    """The visible faces of one chunk.
+
+    Parameters
+    ----------
+    world : World
+        The world; neighbouring chunks are read (and generated on first read) for the border.
+    cx, cy, cz : int
+        Chunk coordinates.
+
+    Returns
+    -------
+    MeshData
+        Chunk-local geometry (see the module docstring for the face rules and conventions).
+    """
+    cx = _check_int(cx, "cx")
+    cy = _check_int(cy, "cy")
+    cz = _check_int(cz, "cz")
+    if world.chunk(cx, cy, cz) is None:
+        return MeshData.empty()
+    registry = world.registry
+    transparent = registry.transparent
+    plant = _plant_table(registry)
+
+    padded = _padded_blocks(world, cx, cy, cz)
+    see_through = transparent[padded]
+    inner = (slice(1, _SIZE + 1),) * 3
+    centre = padded[inner]
+    is_plant = plant[centre]
+    cube = (centre != 0) & ~is_plant
+
+    masks = np.empty((6, _SIZE, _SIZE, _SIZE), dtype=np.bool_)
+    for direction, (nx, ny, nz) in enumerate(FACE_NORMALS):
+        front = (
+            slice(1 + nx, _SIZE + 1 + nx),
+            slice(1 + ny, _SIZE + 1 + ny),
+            slice(1 + nz, _SIZE + 1 + nz),
+        )
+        np.logical_and(see_through[front], padded[front] != centre, out=masks[direction])
+        masks[direction] &= cube
+    face, lx, ly, lz = np.nonzero(masks)
+    block = centre[lx, ly, lz]
+    # Opaque faces first, then the transparent blocks' (see the module docstring).
+    order = np.argsort(transparent[block], kind="stable")
+    face, lx, ly, lz, block = face[order], lx[order], ly[order], lz[order], block[order]
+    local = np.stack([lx, ly, lz], axis=1)
+
+    positions = local[:, None, :] + _FACE_CORNERS[face]
+    rects = tile_uv_rects(registry.face_tiles[block, face], inset_px=UV_INSET_PX)
+    uvs = rects[:, _UV_EDGES]
+
+    occludes = (~see_through).ravel().astype(np.int8)
+    front_index = (local + 1) @ _STRIDES + _FRONT_OFFSETS[face]
+    near = occludes[front_index[:, None, None] + _AO_OFFSETS[face]]
+    side_r, side_u, diagonal = near[..., 0], near[..., 1], near[..., 2]
+    level = np.where(side_r & side_u, 0, 3 - side_r - side_u - diagonal)
+    shade = _FACE_SHADE[face][:, None] * _AO_LEVELS[level]
+    shade[registry.light[block] > 0] = 1.0
+    flip = level[:, 0] + level[:, 2] < level[:, 1] + level[:, 3]
+    triangles = np.where(flip[:, None], _TRIANGLES_FLIPPED, _TRIANGLES)
+    normals = np.broadcast_to(_NORMALS[face][:, None, :], positions.shape)
+
+    plants = np.argwhere(is_plant)
+    if len(plants):
+        plant_ids = centre[plants[:, 0], plants[:, 1], plants[:, 2]]
+        plant_rects = tile_uv_rects(registry.face_tiles[plant_ids, 0], inset_px=UV_INSET_PX)
+        positions = np.concatenate(
+            [positions, (plants[:, None, None, :] + _PLANT_CORNERS).reshape(-1, 4, 3)]
+        )
+        uvs = np.concatenate([uvs, np.repeat(plant_rects[:, _UV_EDGES], 4, axis=0)])
+        shade = np.concatenate([shade, np.full((len(plants) * 4, 4), PLANT_SHADE, np.float32)])
+        triangles = np.concatenate([triangles, np.broadcast_to(_TRIANGLES, (len(plants) * 4, 6))])
+        plant_normals = np.broadcast_to(_PLANT_NORMALS[None, :, None, :], (len(plants), 4, 4, 3))
+        normals = np.concatenate([normals, plant_normals.reshape(-1, 4, 3)])
+
+    quads = len(positions)
+    indices = (triangles + (np.arange(quads, dtype=np.uint32) * 4)[:, None]).astype(np.uint32)
+    return MeshData(
+        vertices=positions.astype(np.float32).reshape(-1),
+        indices=indices.reshape(-1),
+        uvs=uvs.reshape(-1),
+        normals=normals.astype(np.float32).reshape(-1),
+        shade=shade.astype(np.float32).reshape(-1),
+    )
