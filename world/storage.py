@@ -75,7 +75,8 @@ APPLICATION_ID: Final = 0x42504B57
 # Chunk row format 0: zlib stream of the 4096 block ids as little-endian uint16 (8192 bytes).
 CHUNK_FORMAT_ZLIB: Final = 0
 RAW_CHUNK_BYTES: Final = CHUNK_VOLUME * 2
-# zlib level 6 (the default) halves the blob size of level 1 on terrain for ~60 µs per chunk.
+# Measured on world.terrain chunks: level 6 rows are 40% smaller than level 1 (169 vs 290 bytes)
+# for ~50 µs per chunk instead of 16; level 9 saves 10% more for 4× the time of level 6.
 ZLIB_LEVEL: Final = 6
 GAME_MODES: Final = ("survival", "creative")
 PLACEHOLDER_GROUP: Final = "unknown"
@@ -662,7 +663,7 @@ class WorldStore:
         if known == len(self._names):
             return
         placeholders = _PLACEHOLDERS.setdefault(registry, {})
-        fresh: list[str] = []
+        missing: list[str] = []
         extra = np.empty(len(self._names) - known, dtype=np.uint16)
         for i, name in enumerate(self._names[known:]):
             if name in placeholders:
@@ -672,16 +673,16 @@ class WorldStore:
             else:
                 extra[i] = placeholders[name] = _register_placeholder(registry, name)
             if name in placeholders:
-                fresh.append(name)
+                missing.append(name)
         self._to_runtime = np.concatenate([self._to_runtime, extra])
-        if fresh:
-            self.unknown_blocks.extend(fresh)
+        if missing:
+            self.unknown_blocks.extend(missing)
             _log.warning(
                 "%s: %d saved block type(s) are not registered, loaded as placeholder blocks "
                 "and kept under their names when saved: %s",
                 self.path,
-                len(fresh),
-                ", ".join(fresh),
+                len(missing),
+                ", ".join(missing),
             )
 
     def _to_file_map(

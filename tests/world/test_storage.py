@@ -175,6 +175,9 @@ def test_only_modified_chunks_are_written(tmp_path: Path) -> None:
         world.set_blocks(np.array([[-16, -1, 0], [-15, -1, 0]]), np.array([5, 6]))
         assert store.save(world) == 2
         assert store.save(world) == 0
+        assert sorted(store.chunk_keys()) == sorted(
+            [*((n - 5, 0, 0) for n in range(10)), (-1, -1, 0)]
+        )
     assert take_write_log(path) == [(-4, 0, 0), (-1, -1, 0)]
 
 
