@@ -35,6 +35,7 @@ from world.storage import (
     WorldStore,
     placeholder_name,
 )
+from world.terrain import make_generator
 
 N_BASE = len(default_registry())
 
@@ -240,6 +241,27 @@ def test_a_new_world_records_its_generator_on_first_save(tmp_path: Path) -> None
         loaded = store.load(generator_factory=stripes)
         np.testing.assert_array_equal(loaded.chunk_blocks(2, -1, 0), StripeGenerator(31)(2, -1, 0))
         assert loaded.get_block(0, 0, 0) == 1
+
+
+@pytest.mark.parametrize("generator", ["terrain", "flat"])
+def test_the_saved_generator_is_rebuilt_by_name_from_world_terrain(
+    tmp_path: Path, generator: str
+) -> None:
+    path = tmp_path / "w.sqlite"
+    registry = default_registry()
+    made = make_generator(generator, 77, registry)
+    with WorldStore.create(path, seed=77, generator=generator) as store:
+        world = store.load(registry)
+        world.set_block(3, 4, 5, registry.id("base:glass"))
+        store.save(world)
+    with WorldStore(path) as store:
+        world = store.load(default_registry())
+        assert world.registry.name(world.get_block(3, 4, 5)) == "base:glass"
+        for key in [(1, 2, -1), (-3, 0, 2), (0, 4, 0)]:
+            expected = made(*key)
+            if expected is None:
+                expected = np.zeros(CHUNK_VOLUME, np.uint16)
+            np.testing.assert_array_equal(world.chunk_blocks(*key), expected)
 
 
 def test_a_world_without_a_reproducible_generator_is_refused(tmp_path: Path) -> None:
