@@ -300,8 +300,11 @@ class ModWorld:
         return self._session.world.get_block(wx, wy, wz)
 
     def get_blocks(self, xyz: ArrayLike) -> NDArray[np.uint16]:
-        """Block ids at N world voxels, shape (N, 3) -> (N,): a new array."""
-        return self._session.world.get_blocks(xyz)
+        """Block ids at N world voxels, shape (N, 3) -> (N,): a new array (empty input allowed)."""
+        coords = np.asarray(xyz)
+        if coords.size == 0:
+            return np.zeros(0, dtype=np.uint16)
+        return self._session.world.get_blocks(coords)
 
     def _writable(self) -> None:
         if self._session.read_only is not None:
@@ -327,10 +330,14 @@ class ModWorld:
     def set_blocks(self, xyz: ArrayLike, block: str | int | ArrayLike) -> None:
         """Set N voxels, shape (N, 3), to one block (name or id) or to N ids.
 
-        For repeated coordinates the last one wins. Raises as `set_block`.
+        For repeated coordinates the last one wins; no voxel (an empty list) is allowed.
+        Raises as `set_block`.
         """
         self._writable()
         coords = np.asarray(xyz)
+        if coords.size == 0 and isinstance(block, str | int | np.integer):
+            self.registry.resolve(block if isinstance(block, str) else int(block))
+            return
         if coords.ndim != 2 or coords.shape[1] != 3:
             raise ValueError(f"xyz must have shape (N, 3), got {coords.shape}")
         if coords.dtype.kind not in "iu" and coords.size:

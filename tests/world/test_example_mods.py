@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from world.chunks import World
 from world.interaction import Actor, break_block, place_block, use_block
-from world.mods import load_mods, make_registry
+from world.mods import DEFAULT_MODS_DIR, load_mods, make_registry
 from world.raycast import Hit, Int3
 
 UP = (0, 1, 0)
@@ -330,3 +332,112 @@ def test_sand_falls_into_a_crater(tnt_in_stone):
     assert use_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods).used
     assert world.get_block(0, 4, 0) == 0
     assert world.get_block(0, -3, 0) == world.registry.id("base:sand")
+
+
+# -- the modding guide's mods ---------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "modding.md"
+MOD_FROM_DOCS = Path(__file__).resolve().parent / "mod_from_docs"
+
+
+def docs_mods(folder: Path) -> list[str]:
+    """Write every code block of the guide that starts with ``# mods/<name>.py`` to ``folder``."""
+    names = []
+    for block in re.findall(r"```python\n(.*?)```", DOCS.read_text(), flags=re.DOTALL):
+        first = block.split("\n", 1)[0]
+        match = re.fullmatch(r"# mods/([a-z0-9_]+)\.py", first)
+        if match:
+            (folder / f"{match[1]}.py").write_text(block)
+            names.append(match[1])
+    return names
+
+
+@pytest.fixture
+def guide(tmp_path):
+    """The guide's example mods, loaded with the project's mods and the mod written from it."""
+    assert docs_mods(tmp_path) == ["no_glass_theft", "sapling"]
+    mods = load_mods([DEFAULT_MODS_DIR, tmp_path, MOD_FROM_DOCS], entry_points=False)
+    registry = make_registry(mods)
+    assert mods.errors == []
+    assert {"no_glass_theft", "sapling", "sponge"} <= set(mods.names)
+    return mods, World(registry)
+
+
+def test_guide_first_mod_keeps_glass_in_survival(guide):
+    mods, world = guide
+    world.set_block(0, 0, 0, world.registry.id("base:glass"))
+    outcome = break_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    assert not outcome and outcome.reason == "glass is too fragile to take"
+    assert outcome.denied_by == "no_glass_theft"
+    assert break_block(world, hit_at(world, (0, 0, 0)), player(creative=True), mods=mods)
+
+
+def test_guide_sapling_needs_soil_and_grows_into_a_tree(guide):
+    mods, world = guide
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:stone"))
+    world.set_block(5, 0, 0, registry.id("base:grass"))
+    on_stone = place_block(world, hit_at(world, (0, 0, 0)), "sapling:sapling", player(), mods=mods)
+    assert not on_stone and on_stone.reason == "a sapling needs dirt or grass under it"
+    assert place_block(world, hit_at(world, (5, 0, 0)), "sapling:sapling", player(), mods=mods)
+    mods.tick(world, 29.0)
+    assert world.get_block(5, 1, 0) == registry.id("sapling:sapling")
+    mods.tick(world, 2.0)
+    assert [registry.name(world.get_block(5, y, 0)) for y in range(1, 7)] == [
+        "base:log",
+        "base:log",
+        "base:log",
+        "base:log",
+        "base:leaves",
+        "air",
+    ]
+    assert len(blocks_where(world, (4, 4, -1), (6, 5, 1), "base:leaves")) == 3 * 2 * 3 - 1
+
+
+def test_guide_sapling_pops_off_when_its_soil_goes(guide):
+    mods, world = guide
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:dirt"))
+    assert place_block(world, hit_at(world, (0, 0, 0)), "sapling:sapling", player(), mods=mods)
+    outcome = break_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    assert world.get_block(0, 1, 0) == 0
+    assert [c.pos for c in outcome.changes] == [(0, 0, 0), (0, 1, 0)]
+    mods.tick(world, 60.0)
+    assert world.get_block(0, 4, 0) == 0  # no tree grows from the lost sapling
+
+
+def test_mod_written_from_the_guide_soaks_water(guide):
+    mods, world = guide
+    registry = world.registry
+    assert mods["sponge"].source == str(MOD_FROM_DOCS / "sponge")
+    assert mods["sponge"].description == "sponges that soak up water"
+    assert mods.names.index("falling") < mods.names.index("sponge")
+    fill(world, (-4, 0, -4), (4, 0, 4), "base:stone")
+    fill(world, (-4, 1, -4), (4, 2, 4), "base:water")
+    steve = player(selected="base:dirt")
+    placed = place_block(world, hit_at(world, (0, 0, 0)), "sponge:sponge", steve, mods=mods)
+    assert placed.done
+    assert world.get_block(0, 1, 0) == registry.id("sponge:wet_sponge")
+    assert blocks_where(world, (-2, 1, -2), (2, 3, 2), "base:water") == set()
+    assert len(blocks_where(world, (-4, 1, -4), (4, 2, 4), "base:water")) == 9 * 9 * 2 - 5 * 5 * 2
+    # A wet sponge cannot be carried off; right click wrings it out instead of placing dirt.
+    outcome = break_block(world, hit_at(world, (0, 1, 0)), steve, mods=mods)
+    assert not outcome and outcome.reason == "wring the sponge out first (right click)"
+    used = use_block(world, hit_at(world, (0, 1, 0)), steve, mods=mods)
+    assert used.used and world.get_block(0, 1, 0) == registry.id("sponge:sponge")
+    assert world.get_block(0, 2, 0) == 0
+    assert break_block(world, hit_at(world, (0, 1, 0)), steve, mods=mods)
+
+
+def test_mod_written_from_the_guide_dries_in_the_sun(guide):
+    mods, world = guide
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:stone"))
+    world.set_block(1, 1, 0, registry.id("base:water"))
+    assert place_block(world, hit_at(world, (0, 0, 0)), "sponge:sponge", player(), mods=mods)
+    assert world.get_block(0, 1, 0) == registry.id("sponge:wet_sponge")
+    mods.tick(world, 19.0)
+    assert world.get_block(0, 1, 0) == registry.id("sponge:wet_sponge")
+    changes = mods.tick(world, 1.0)
+    assert world.get_block(0, 1, 0) == registry.id("sponge:sponge")
+    assert [c.pos for c in changes] == [(0, 1, 0)]
