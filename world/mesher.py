@@ -173,6 +173,15 @@ class MeshData:
         """Number of vertices (4 per quad)."""
         return len(self.vertices) // 3
 
+    def vertex_colors(self) -> NDArray[np.float32]:
+        """The shade as flat RGBA vertex colours (r = g = b = shade, a = 1), shape (4V,).
+
+        What ursina's ``Mesh(colors=...)`` takes, to tint the atlas texture per vertex.
+        """
+        colors = np.ones((self.vertex_count, 4), dtype=np.float32)
+        colors[:, :3] = self.shade[:, np.newaxis]
+        return colors.reshape(-1)
+
     @classmethod
     def empty(cls) -> MeshData:
         """A mesh with no faces (an air chunk, or one buried in stone)."""

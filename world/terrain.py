@@ -66,6 +66,7 @@ __all__ = [
     "TREE_LINE",
     "FlatGenerator",
     "TerrainGenerator",
+    "clear_cache",
     "generate_chunk",
     "generate_region",
     "make_generator",
@@ -401,6 +402,11 @@ def _chunk_column(seed: int, cx: int, cz: int) -> _Column:
     return _build_column(seed, cx * CHUNK[0], cz * CHUNK[2], CHUNK[0], CHUNK[2])
 
 
+def clear_cache() -> None:
+    """Forget the cached chunk columns (memory, or timing a column never seen before)."""
+    _chunk_column.cache_clear()
+
+
 def _fill(column: _Column, wy0: int, sy: int) -> NDArray[np.uint8]:
     """Material codes of the voxels ``wy0 <= wy < wy0 + sy`` of a column rectangle, [x, y, z]."""
     sx, sz = column.ground.shape
@@ -473,7 +479,10 @@ def generate_chunk(
     ids = _material_ids(registry)
     if wy0 > 0 and wy0 + CHUNK[1] <= column.stone_below:
         return np.full(CHUNK_VOLUME, ids[_STONE], dtype=np.uint16)
-    return ids[_fill(column, wy0, CHUNK[1])].ravel()
+    # Into a fresh flat array that owns its memory (not a view of a 3-D temporary).
+    blocks = np.empty(CHUNK_VOLUME, dtype=np.uint16)
+    np.take(ids, _fill(column, wy0, CHUNK[1]).reshape(-1), out=blocks)
+    return blocks
 
 
 def generate_region(
@@ -628,7 +637,9 @@ class FlatGenerator:
         column[: len(part)] = part
         if not column.any():
             return None
-        return np.broadcast_to(column[np.newaxis, :, np.newaxis], CHUNK).copy().reshape(-1)
+        blocks = np.empty(CHUNK_VOLUME, dtype=np.uint16)
+        blocks.reshape(CHUNK)[...] = column[np.newaxis, :, np.newaxis]
+        return blocks
 
     def surface_height(self, wx: int, wz: int) -> int:
         """The y a player stands at: the total thickness of the layers."""

@@ -177,6 +177,10 @@ def test_arrays_are_flat_typed_and_consistent(terrain_mesh):
     assert np.all((mesh.vertices >= 0) & (mesh.vertices <= 16))  # chunk-local
     assert np.all((mesh.uvs >= 0) & (mesh.uvs <= 1))
     assert np.all((mesh.shade > 0) & (mesh.shade <= 1))
+    colors = mesh.vertex_colors().reshape(-1, 4)
+    assert colors.dtype == np.float32 and len(colors) == v
+    assert np.array_equal(colors[:, 0], mesh.shade) and np.all(colors[:, 3] == 1)
+    assert np.array_equal(colors[:, 0], colors[:, 2])
     with pytest.raises(dataclasses.FrozenInstanceError):
         mesh.shade = mesh.shade  # type: ignore[misc]
 

@@ -20,7 +20,7 @@ from world.terrain import (
     TREE_LINE,
     FlatGenerator,
     TerrainGenerator,
-    _chunk_column,
+    clear_cache,
     generate_chunk,
     generate_region,
     make_generator,
@@ -56,7 +56,7 @@ def stitched(seed: int, chunks_x: range, chunks_y: range, chunks_z: range) -> np
 @settings(max_examples=25, deadline=None)
 def test_same_seed_and_chunk_give_identical_blocks_even_with_a_cold_cache(seed, cx, cy, cz):
     first = generate_chunk(seed, cx, cy, cz, REG)
-    _chunk_column.cache_clear()
+    clear_cache()
     second = generate_chunk(seed, cx, cy, cz, REG)
     assert (first is None) == (second is None)
     if first is not None:
@@ -76,7 +76,7 @@ def test_generation_order_does_not_change_the_world():
     random.Random(5).shuffle(shuffled)
     worlds = []
     for order in (keys, shuffled[::-1]):
-        _chunk_column.cache_clear()
+        clear_cache()
         world = World(REG, generator=TerrainGenerator(SEED, REG))
         for key in order:
             world.chunk(*key)

@@ -1,0 +1,150 @@
+"""Terrain and meshing speed, mesh size and block storage per voxel.
+
+Figures (medians over 200 chunks unless said otherwise):
+
+- generate one chunk of the surface with a cold column cache (its height map and trees computed
+  from noise: the cost of a chunk in a column never seen before), and with a warm one (the other
+  chunks of a column reuse its cached height map);
+- mesh one chunk of generated terrain (its neighbours already generated, so only meshing is
+  timed), and the faces and vertices in such a mesh;
+- remesh a chunk after one ``set_block`` (the block broken and put back in turn);
+- bytes of block storage per voxel for a region of 16×16×16 chunks from bedrock up (air chunks
+  included: they cost nothing), counting the numpy arrays, and with Python's per-chunk objects.
+
+Run: ``python -m bench.terrain``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from bench.common import median_seconds, print_table
+from world import World
+from world.blocks import default_registry
+from world.mesher import mesh_chunk
+from world.terrain import TerrainGenerator, clear_cache, generate_chunk, surface_height
+
+SEED = 1
+SAMPLES = 200
+REGION = 16  # chunks per side of the storage region
+GENERATE_TARGET_MS = 5.0
+MESH_TARGET_MS = 1.0
+BYTES_TARGET = 2.0
+
+
+def surface_chunks(n: int) -> list[tuple[int, int, int]]:
+    """n chunks, each in its own column, at the height of the ground in the column's middle."""
+    keys = []
+    for i in range(n):
+        cx, cz = (i % 20) * 3 - 30, (i // 20) * 3 - 15
+        keys.append((cx, surface_height(SEED, cx * 16 + 8, cz * 16 + 8) // 16, cz))
+    return keys
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    registry = default_registry()
+    keys = surface_chunks(SAMPLES)
+
+    cold = []
+    for cx, cy, cz in keys:
+        clear_cache()
+        cold.append(timed(lambda cx=cx, cy=cy, cz=cz: generate_chunk(SEED, cx, cy, cz, registry)))
+    warm = []
+    for cx, cy, cz in keys:
+        generate_chunk(SEED, cx, cy + 1, cz, registry)
+        warm.append(timed(lambda cx=cx, cy=cy, cz=cz: generate_chunk(SEED, cx, cy, cz, registry)))
+
+    world = World(registry, generator=TerrainGenerator(SEED, registry))
+    for key in keys:
+        mesh_chunk(world, *key)  # generates the neighbours
+    mesh_times, faces = [], []
+    for key in keys:
+        start = time.perf_counter()
+        mesh = mesh_chunk(world, *key)
+        mesh_times.append(time.perf_counter() - start)
+        faces.append(mesh.face_count)
+
+    cx, _, cz = keys[0]
+    wx, wz = cx * 16 + 8, cz * 16 + 8
+    wy = surface_height(SEED, wx, wz) - 1  # the top ground block: broken and put back in turn
+    original = world.get_block(wx, wy, wz)
+    flips = iter(range(SAMPLES))
+
+    def remesh() -> None:
+        world.set_block(wx, wy, wz, 0 if next(flips) % 2 == 0 else original)
+        world.pop_dirty()
+        mesh_chunk(world, wx >> 4, wy >> 4, wz >> 4)
+
+    remesh_seconds = median_seconds(remesh, SAMPLES)
+
+    clear_cache()
+    region = World(registry, generator=TerrainGenerator(SEED, registry))
+    start = time.perf_counter()
+    for key in np.ndindex(REGION, REGION, REGION):
+        region.chunk(*key)
+    region_seconds = time.perf_counter() - start
+    voxels = REGION**3 * 16**3
+    array_bytes = sum(chunk.blocks.nbytes for chunk in region.chunks.values())
+    object_bytes = sum(
+        sys.getsizeof(chunk) + sys.getsizeof(chunk.blocks) for chunk in region.chunks.values()
+    )
+
+    gen_ms = statistics.median(cold) * 1e3
+    mesh_ms = statistics.median(mesh_times) * 1e3
+    per_voxel = array_bytes / voxels
+    print_table(
+        f"terrain and meshing (seed {SEED}, {SAMPLES} surface chunks, medians)",
+        [
+            (
+                "generate chunk, cold column",
+                f"{gen_ms:.3f} ms",
+                f"<= {GENERATE_TARGET_MS} ms",
+                f"{gen_ms / GENERATE_TARGET_MS:.2f} of target",
+            ),
+            ("generate chunk, warm column", f"{statistics.median(warm) * 1e3:.3f} ms", "", ""),
+            (
+                "mesh chunk",
+                f"{mesh_ms:.3f} ms",
+                f"<= {MESH_TARGET_MS} ms",
+                f"{mesh_ms / MESH_TARGET_MS:.2f} of target",
+            ),
+            (
+                "faces per chunk (median / mean / max)",
+                f"{statistics.median(faces):.0f} / {statistics.mean(faces):.0f} / {max(faces)}",
+                "",
+                "",
+            ),
+            ("vertices per chunk (median)", f"{4 * statistics.median(faces):.0f}", "", ""),
+            ("remesh after one set_block", f"{remesh_seconds * 1e3:.3f} ms", "", ""),
+            (
+                f"block storage, {REGION}³ chunks",
+                f"{per_voxel:.3f} B/voxel",
+                f"<= {BYTES_TARGET} B/voxel",
+                f"{per_voxel / BYTES_TARGET:.2f} of target",
+            ),
+            ("  with the Chunk and array objects", f"{object_bytes / voxels:.3f} B/voxel", "", ""),
+            (
+                "  chunks stored / air (0 bytes)",
+                f"{len(region.chunks)} / {REGION**3 - len(region.chunks)}",
+                "",
+                "",
+            ),
+            (f"generate all {REGION**3} region chunks", f"{region_seconds:.2f} s", "", ""),
+        ],
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
