@@ -181,8 +181,9 @@ def on_neighbor_changed(
     Called for every voxel changed by the interaction pipeline or by a mod through
     ``world.set_block``, once per non-air face neighbour ``pos`` holding ``block``; never for
     air. Notifications are queued, not nested: a change made here is notified after the ones
-    already waiting, up to `world.interaction.NEIGHBOR_BUDGET` changed voxels per action or
-    tick; the rest carries over to the next `world.mods.Mods.tick`. The return value is ignored.
+    already waiting, up to `world.interaction.NEIGHBOR_BUDGET` changed voxels per action; the
+    rest carries over to the next ticks (`world.mods.Mods.tick`), up to
+    `world.interaction.TICK_NEIGHBOR_BUDGET` per tick. The return value is ignored.
     """
 
 
