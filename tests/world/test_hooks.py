@@ -7,6 +7,8 @@ import logging
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from world.blocks import default_registry
 from world.chunks import World
@@ -603,3 +605,66 @@ def test_every_hook_is_specified_and_documented():
         assert getattr(spec, "blockpick_spec", None) is not None, name
     documented = sorted(n for n in dir(hooks) if hasattr(getattr(hooks, n), "blockpick_spec"))
     assert documented == sorted(HOOK_NAMES)
+
+
+# -- the journal: what an action reports and restores ------------------------------------------
+
+VOXEL = st.tuples(st.integers(-2, 2), st.integers(0, 3), st.integers(-2, 2))
+WRITE = st.one_of(
+    st.tuples(st.just("one"), VOXEL, st.sampled_from([0, STONE, DIRT, GLASS, SAND])),
+    st.tuples(
+        st.just("many"),
+        st.lists(VOXEL, min_size=0, max_size=6),
+        st.sampled_from([0, STONE, DIRT, GLASS]),
+    ),
+)
+
+
+class Writer:
+    """Makes the given writes in on_break, then raises if told to."""
+
+    def __init__(self, writes, fail):
+        self.writes = writes
+        self.fail = fail
+
+    @hookimpl
+    def on_break(self, world):
+        for kind, where, block in self.writes:
+            if kind == "one":
+                world.set_block(*where, block)
+            else:
+                world.set_blocks(where, block)
+        if self.fail:
+            raise RuntimeError("after writing")
+
+
+def voxels(world):
+    return {
+        (x, y, z): world.get_block(x, y, z)
+        for x in range(-2, 3)
+        for y in range(0, 4)
+        for z in range(-2, 3)
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(writes=st.lists(WRITE, max_size=8), fail=st.booleans())
+def test_outcome_changes_replay_the_action_and_a_failure_restores_everything(writes, fail):
+    world = World()
+    for x in range(-2, 3):
+        world.set_block(x, 0, 0, STONE)
+    world.set_block(0, 1, 0, GLASS)
+    before = voxels(world)
+    outcome = break_block(
+        world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(w=Writer(writes, fail))
+    )
+    after = voxels(world)
+    if fail:
+        assert not outcome and outcome.changes == () and after == before
+        return
+    assert outcome.done
+    replay = dict(before)
+    for change in outcome.changes:
+        assert replay[change.pos] == change.old != change.new
+        replay[change.pos] = change.new
+    assert replay == after

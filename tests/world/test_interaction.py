@@ -545,3 +545,19 @@ def test_mod_world_raycasts_see_the_world():
     assert found["one"].block == (4, 0, 0)
     assert found["many"].hit.tolist() == [True, False]
     assert found["many"].block[0].tolist() == [4, 0, 0]
+
+
+def test_mod_world_accepts_empty_voxel_lists():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    seen = {}
+
+    def empty(view, pos):
+        seen["read"] = view.get_blocks([])
+        view.set_blocks([], "base:dirt")
+        with pytest.raises(ValueError, match="nope:x"):
+            view.set_blocks([], "nope:x")
+
+    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(empty)))
+    assert outcome.changes == (Change(Int3(0, 0, 0), STONE, 0),)
+    assert seen["read"].shape == (0,)
