@@ -18,7 +18,7 @@ Vertical layout (world voxel ``wy``)
   (dirt; sand under beaches) and its top block: grass on land, sand on beaches and in the
   shallows, gravel on the deep sea floor.
 - water fills every other voxel with ``wy < SEA_LEVEL``: the sea's surface is the plane
-  ``y = SEA_LEVEL`` (32). Hills reach about 80, rarely 100.
+  ``y = SEA_LEVEL`` (32). Hills reach about 70, the rare peak 110.
 
 Noise
 -----
@@ -77,7 +77,7 @@ __all__ = [
 SEA_LEVEL = 32
 DIRT_DEPTH = 3  # sub-soil blocks between the top block and stone
 # Ground height = BASE_HEIGHT + HILL_SCALE·n + MOUNTAIN_SCALE·max(n - MOUNTAIN_START, 0)²,
-# n the fractal noise (about ±0.5): about a third of the world is sea, hills reach ~80.
+# n the fractal noise (about ±0.5): a third of the world is sea, hills reach ~70, peaks ~110.
 HEIGHT_PERIOD = 192.0  # blocks per cycle of the lowest octave
 OCTAVES = 5
 BASE_HEIGHT = 36.0
@@ -88,7 +88,7 @@ MIN_GROUND, MAX_GROUND = 2, 200
 BEACH_BELOW, BEACH_ABOVE = 3, 0  # sand for tops in SEA_LEVEL-3 .. SEA_LEVEL (one above the water)
 GRAVEL_DEPTH = 8  # sea floors deeper than this below the surface are gravel
 TREE_CELL = 7  # one tree candidate per 7×7 blocks
-TREE_JITTER = TREE_CELL - 2  # trunks of neighbouring cells stay at least 2 blocks apart
+TREE_JITTER = TREE_CELL - 2  # offsets 0..4 in a cell: neighbouring trunks are >= 3 apart
 TREE_RADIUS = 2  # canopy reaches 2 blocks from the trunk
 TRUNK_MIN, TRUNK_MAX = 4, 6
 TREE_LINE = 72  # no trees on ground higher than this
@@ -96,10 +96,7 @@ FOREST_PERIOD = 96  # blocks between the lattice points of the forest-density fi
 TALL_GRASS_CHANCE = 0.12
 COLUMN_CACHE_SIZE = 2048  # chunk columns (x, z) whose height map and trees are kept (~6 KiB each)
 
-# Material codes used while filling; mapped to the registry's ids at the end.
-_AIR, _STONE, _DIRT, _GRASS, _SAND, _GRAVEL, _WATER, _BEDROCK, _LOG, _LEAVES, _TALL_GRASS = range(
-    11
-)
+# Material codes used while filling, mapped to the registry's ids at the end (by these names).
 _MATERIAL_NAMES = (
     "air",
     "base:stone",
@@ -113,6 +110,8 @@ _MATERIAL_NAMES = (
     "base:leaves",
     "base:tall_grass",
 )
+_AIR, _STONE, _DIRT, _GRASS, _SAND, _GRAVEL = range(6)
+_WATER, _BEDROCK, _LOG, _LEAVES, _TALL_GRASS = range(6, 11)
 # Depth classes of a voxel in its column (see `_fill`): index into a column's material row.
 _CLASSES = 8
 _CLASS_WATER = 7
