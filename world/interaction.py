@@ -220,7 +220,13 @@ def _failed(error: ModError, pos: Int3 | None) -> Outcome:
 
 
 class _Session:
-    """One action's (or tick's) journal of changes and queue of neighbour notifications."""
+    """One action's (or tick's) journal of changes and queue of neighbour notifications.
+
+    Used as a context manager: on leaving it the session's `ModWorld` stops accepting writes (a
+    mod that kept it cannot change blocks behind the pipeline's back), and an exception that
+    escapes (not a mod's: those are caught and recorded) first restores every voxel the
+    session changed, so no action is ever half applied.
+    """
 
     def __init__(self, world: World, mods: Mods | None) -> None:
         self.world = world
@@ -229,7 +235,17 @@ class _Session:
         self.queue: deque[Change] = deque()
         # The can_* hook running, while one runs: the world is read-only then.
         self.read_only: str | None = None
+        self.closed = False
         self.view = ModWorld(self)
+
+    def __enter__(self) -> _Session:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
+        if exc_type is not None:
+            self.rollback((0, 0))
+            self.queue.clear()
+        self.closed = True
 
     def set(self, pos: Int3, block_id: int) -> None:
         old = self.world.get_block(*pos)
@@ -312,6 +328,11 @@ class ModWorld:
         return self._session.world.get_blocks(coords)
 
     def _writable(self) -> None:
+        if self._session.closed:
+            raise RuntimeError(
+                "this world view belonged to an action or tick that is over; "
+                "change blocks through the world passed to the current hook"
+            )
         if self._session.read_only is not None:
             raise RuntimeError(
                 f"blocks cannot be changed inside {self._session.read_only}: "
@@ -603,12 +624,15 @@ def break_block(
     _check(world, hit, actor)
     if hit is None:
         return _denied(NOTHING_TARGETED)
-    session = _Session(world, mods)
-    pos = _hit_voxel(hit)
+    with _Session(world, mods) as session:
+        return _break(session, _hit_voxel(hit), actor)
+
+
+def _break(session: _Session, pos: Int3, actor: Actor) -> Outcome:
     denied = _may_break(session, pos, actor)
     if denied is not None:
         return denied
-    block = world.registry[world.get_block(*pos)]
+    block = session.world.registry[session.world.get_block(*pos)]
     session.set(pos, AIR)
     _, error = _notify(
         session, "on_break", {"world": session.view, "pos": pos, "block": block, "actor": actor}
@@ -644,7 +668,8 @@ def place_block(
     block_id = world.registry.resolve(block)
     if hit is None:
         return _denied(NOTHING_TARGETED)
-    return _place(_Session(world, mods), hit, block_id, actor)
+    with _Session(world, mods) as session:
+        return _place(session, hit, block_id, actor)
 
 
 def _place(session: _Session, hit: Hit, block_id: int, actor: Actor) -> Outcome:
@@ -682,12 +707,16 @@ def use_block(world: World, hit: Hit | None, actor: Actor, *, mods: Mods | None 
     selected = None if actor.selected is None else world.registry.resolve(actor.selected)
     if hit is None:
         return _denied(NOTHING_TARGETED)
-    session = _Session(world, mods)
+    with _Session(world, mods) as session:
+        return _use(session, hit, selected, actor)
+
+
+def _use(session: _Session, hit: Hit, selected: int | None, actor: Actor) -> Outcome:
     pos = _hit_voxel(hit)
-    block_id = world.get_block(*pos)
+    block_id = session.world.get_block(*pos)
     if block_id == AIR:
         return _denied("nothing to use", pos)
-    block = world.registry[block_id]
+    block = session.world.registry[block_id]
     denied = _ask(session, "can_use", pos, block, actor)
     if denied is not None:
         return denied
@@ -749,16 +778,16 @@ def tick(world: World, dt: float, *, mods: Mods) -> tuple[Change, ...]:
     tuple of Change
         The voxels changed by this tick.
     """
-    session = _Session(world, mods)
     pending = mods.pending(world)
-    session.queue.extend(pending)
-    pending.clear()
-    kwargs = {"world": session.view, "dt": dt}
-    for impl in mods.hook_impls("on_tick"):
-        mark = session.mark()
-        _, error = mods.run(impl, kwargs)
-        if error is not None:
-            session.rollback(mark)
-    _drain(session, TICK_NEIGHBOR_BUDGET, isolate=True)
-    pending.extend(session.queue)
-    return tuple(session.changes)
+    with _Session(world, mods) as session:
+        session.queue.extend(pending)
+        pending.clear()
+        kwargs = {"world": session.view, "dt": dt}
+        for impl in mods.hook_impls("on_tick"):
+            mark = session.mark()
+            _, error = mods.run(impl, kwargs)
+            if error is not None:
+                session.rollback(mark)
+        _drain(session, TICK_NEIGHBOR_BUDGET, isolate=True)
+        pending.extend(session.queue)
+        return tuple(session.changes)

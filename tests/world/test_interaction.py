@@ -561,3 +561,29 @@ def test_mod_world_accepts_empty_voxel_lists():
     outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(empty)))
     assert outcome.changes == (Change(Int3(0, 0, 0), STONE, 0),)
     assert seen["read"].shape == (0,)
+
+
+def test_a_kept_world_view_refuses_writes_after_its_action():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    kept = []
+    assert break_block(
+        world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(lambda v, p: kept.append(v)))
+    )
+    with pytest.raises(RuntimeError, match="over"):
+        kept[0].set_block(1, 1, 1, "base:dirt")
+    assert kept[0].get_block(1, 1, 1) == 0  # reading stays possible
+
+
+def test_an_escaping_interrupt_still_restores_the_world():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    before = snapshot(world)
+
+    def interrupt(view, pos):
+        view.set_block(3, 3, 3, "base:dirt")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(interrupt)))
+    assert {k: v for k, v in snapshot(world).items() if v.strip(b"\0")} == before
