@@ -293,6 +293,9 @@ class Mods:
         try:
             manager.register(plugin, name=name)
         except pluggy.PluginValidationError as exc:
+            # Before 1.7 (pyproject allows >= 1.3) pluggy kept the hooks added before a bad one.
+            if manager.is_registered(plugin):
+                manager.unregister(plugin)
             raise ValueError(" ".join(str(exc).split())) from None
         try:
             for caller in manager.get_hookcallers(plugin) or ():

@@ -256,6 +256,10 @@ def test_an_unknown_argument_name_is_rejected_at_load_time(tmp_path):
         from world.hooks import hookimpl
 
         @hookimpl
+        def can_break(world, pos):
+            return None
+
+        @hookimpl
         def can_place(world, position, block):
             return None
         """,
@@ -265,6 +269,7 @@ def test_an_unknown_argument_name_is_rejected_at_load_time(tmp_path):
     message = errors_of(mods)["bad_args"]
     assert "can_place" in message and "position" in message
     assert mods.plugin_manager.get_plugin("bad_args") is None
+    assert mods.plugin_manager.hook.can_break.get_hookimpls() == []
 
 
 def test_a_hook_function_without_the_marker_is_rejected(tmp_path):
