@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Sequence
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Start the game (not built yet: the first-person game is issue 6)."""
-    print("Blockpick: the first-person game is not built yet; the world core is.", file=sys.stderr)
-    return 1
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and run the game; returns the exit status."""
+    from game.options import parse_args
+
+    options = parse_args(argv)
+    # The engine is imported only after the options parsed: --help needs no window.
+    from game.runner import run
+
+    return run(options)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,296 @@
+"""The game's composition root: world, mods, player, chunk view, HUD, and input mapped to actions.
+
+Input maps to `world.interaction` calls and nothing else decides a rule here: left click is
+`break_block` (held for ``break_time`` seconds in survival), right click `use_block` (a mod's
+use, or placing the selected block), middle click `pick_block`. Every frame the view is
+raycast (`world.raycast`) from the eye for the target, so the same code path serves a player's
+mouse and a script's actions (`game.runner`), headless or not.
+"""
+
+from __future__ import annotations
+
+import math
+import time as wallclock
+
+from ursina import (
+    Entity,
+    Texture,
+    application,
+    camera,
+    color,
+    destroy,
+    held_keys,
+    mouse,
+    scene,
+    window,
+)
+from ursina import time as utime
+
+from game.chunk_view import ChunkView
+from game.hotbar import SLOTS, Hotbar
+from game.hud import Hud
+from game.options import Options
+from game.outline import BlockOutline
+from game.player import HeldInput, Player
+from world.atlas import ATLAS_PATH
+from world.chunks import World
+from world.interaction import Actor, Outcome, break_block, break_time, pick_block, use_block
+from world.mods import DEFAULT_MODS_DIR, Mods, load_mods, make_registry
+from world.physics import Body
+from world.raycast import Hit, raycast
+from world.terrain import FlatGenerator, TerrainGenerator
+
+__all__ = ["Game"]
+
+SKY = color.rgb(0.62, 0.78, 1.0)
+REACH_CREATIVE = 5.0
+REACH_SURVIVAL = 4.5
+REPEAT_SECONDS = 0.25  # a held button repeats a creative break or a place (Minecraft: 4 ticks)
+DOUBLE_TAP_SECONDS = 0.3  # two presses of space this close toggle flying
+MOUSE_SENSITIVITY = 80.0  # degrees per screen height of mouse travel
+STREAM_BUDGET_S = 0.002  # meshing of newly visible chunks per frame
+_KEYS_FORWARD = (("w", 1.0), ("s", -1.0), ("up arrow", 1.0), ("down arrow", -1.0))
+_KEYS_STRAFE = (("d", 1.0), ("a", -1.0), ("right arrow", 1.0), ("left arrow", -1.0))
+
+
+class _Driver(Entity):  # type: ignore[misc]
+    """Hands ursina's per-frame update and input events to the game."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(name="blockpick")
+        self.game = game
+
+    def update(self) -> None:
+        """ursina calls this once a frame."""
+        self.game.update(utime.dt)
+
+    def input(self, key: str) -> None:
+        """ursina calls this for every key and button event."""
+        self.game.input(key)
+
+
+class Game:
+    """One running game: build it after `game.engine.start`; `destroy` removes its entities."""
+
+    def __init__(self, options: Options, *, live: bool = False) -> None:
+        self.options = options
+        self.live = live  # read the keyboard and mouse (False: a script drives `held`)
+        self.mods: Mods = load_mods((DEFAULT_MODS_DIR, *options.mods))
+        registry = make_registry(self.mods)
+        generator = (
+            FlatGenerator(registry, seed=options.seed)
+            if options.flat
+            else TerrainGenerator(options.seed, registry)
+        )
+        self.world = World(registry, generator)
+        sx, sy, sz = generator.spawn_point()
+        spawn = Body(pos=(sx + 0.5, float(sy), sz + 0.5))
+        self.player = Player(self.world, spawn, creative=options.creative)
+        self.hotbar = Hotbar.default(registry)
+        self.held = HeldInput()
+        self.time = 0.0
+        self.target: Hit | None = None
+        self.last_outcome: Outcome | None = None
+        self._break_target: Hit | None = None
+        self._break_elapsed = 0.0
+        self._repeat_left = 0.0
+        self._last_space = -math.inf
+        self.python_ms = 0.0  # time spent in `update` last frame
+
+        self.atlas = Texture(str(ATLAS_PATH))
+        self.atlas.filtering = None  # nearest: crisp pixels
+        self.chunks = ChunkView(self.world, self.atlas, options.view_distance)
+        self.hud = Hud(registry, self.hotbar, self.atlas)
+        self.outline = BlockOutline()
+        self._set_scene()
+        for error in self.mods.errors:
+            self.hud.flash(str(error))
+        self.chunks.follow(self.player.body.pos[0], self.player.body.pos[2])
+        self.chunks.load_all()
+        self.player.sync_camera()
+        self._retarget()
+        self._driver = _Driver(self)
+
+    def _set_scene(self) -> None:
+        """Sky colour, fog up to the view distance, field of view."""
+        far = self.options.view_distance * 16
+        window.color = SKY
+        scene.fog_color = SKY
+        scene.fog_density = (far * 0.55, far * 0.95)
+        camera.clip_plane_far = far + 24
+        camera.clip_plane_near = 0.05
+        # ursina's fov is horizontal; the option is vertical, as Minecraft's.
+        half = math.radians(self.options.fov) / 2
+        camera.fov = math.degrees(2 * math.atan(math.tan(half) * window.aspect_ratio))
+
+    @property
+    def reach(self) -> float:
+        """How far the player reaches."""
+        return REACH_CREATIVE if self.player.creative else REACH_SURVIVAL
+
+    # -- every frame ---------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        """One frame: move, look, target, hold buttons, mod ticks, remesh, HUD."""
+        started = wallclock.perf_counter()
+        self.time += dt
+        if self.live:
+            self._read_devices()
+        self.player.update(dt, self.held)
+        self.player.sync_camera()
+        self._retarget()
+        self._hold_buttons(dt)
+        self.mods.tick(self.world, dt)
+        self.chunks.follow(self.player.body.pos[0], self.player.body.pos[2])
+        self.chunks.update(STREAM_BUDGET_S)
+        self.hud.update(dt)
+        self.python_ms = (wallclock.perf_counter() - started) * 1000.0
+
+    def _read_devices(self) -> None:
+        """Fill `held` from the keyboard and mouse, and turn with the mouse."""
+        held = self.held
+        held.forward = sum(v for k, v in _KEYS_FORWARD if held_keys[k])
+        held.strafe = sum(v for k, v in _KEYS_STRAFE if held_keys[k])
+        held.jump = bool(held_keys["space"])
+        held.sneak = bool(held_keys["left shift"])
+        held.sprint = bool(held_keys["left control"])
+        held.attack = bool(held_keys["left mouse"]) and mouse.locked
+        held.use = bool(held_keys["right mouse"]) and mouse.locked
+        if mouse.locked:
+            self.player.turn(
+                mouse.velocity[0] * MOUSE_SENSITIVITY, -mouse.velocity[1] * MOUSE_SENSITIVITY
+            )
+
+    def _retarget(self) -> None:
+        """Raycast the view for the targeted block and move the outline."""
+        self.target = raycast(self.world, self.player.eye, self.player.direction, self.reach)
+        self.outline.show(self.target)
+
+    def _hold_buttons(self, dt: float) -> None:
+        """Held buttons: a survival break's progress, creative break and place repeats."""
+        self._repeat_left -= dt
+        if self.held.attack and not self.player.creative:
+            self._hold_survival_break(dt)
+        elif self._repeat_left <= 0.0 and (self.held.attack or self.held.use):
+            self._repeat_left = REPEAT_SECONDS
+            if self.held.attack:
+                self._do_break()
+            else:
+                self._do_use()
+
+    def _hold_survival_break(self, dt: float) -> None:
+        """Survival: the block breaks once the button was held on it for its break time."""
+        target = self.target
+        if target is None:
+            self._end_break()
+            return
+        if self._break_target is None or target.block != self._break_target.block:
+            self._end_break()  # a new target starts over, after the repeat delay
+            if self._repeat_left > 0.0 or math.isinf(break_time(self.world, target, self._actor())):
+                return
+            self._break_target = target
+        self._break_elapsed += dt
+        needed = break_time(self.world, target, self._actor())
+        if self._break_elapsed >= needed:
+            self._do_break()
+            self._repeat_left = REPEAT_SECONDS
+        else:
+            self.hud.show_progress(self._break_elapsed / needed)
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def input(self, key: str) -> None:
+        """Map one key or button event to an action."""
+        if key == "escape" and self.live:
+            if mouse.locked:
+                mouse.locked = False
+            else:
+                application.quit()
+            return
+        if self.live and not mouse.locked and key.endswith("mouse down"):
+            mouse.locked = True  # the click that captures the mouse does nothing else
+            return
+        if key == "left mouse down":
+            self._retarget()
+            self._repeat_left = REPEAT_SECONDS
+            self._start_break()
+        elif key == "left mouse up":
+            self._end_break()
+        elif key == "right mouse down":
+            self._retarget()
+            self._repeat_left = REPEAT_SECONDS
+            self._do_use()
+        elif key == "middle mouse down":
+            self._retarget()
+            self._do_pick()
+        elif key in ("scroll up", "scroll down"):
+            self.hotbar.scroll(-1 if key == "scroll up" else 1)
+            self.hud.refresh_hotbar()
+        elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= SLOTS:
+            self.hotbar.select(int(key) - 1)
+            self.hud.refresh_hotbar()
+        elif key == "space":
+            if self.time - self._last_space <= DOUBLE_TAP_SECONDS:
+                self.toggle_fly()
+                self._last_space = -math.inf
+            else:
+                self._last_space = self.time
+
+    def toggle_fly(self) -> None:
+        """Start or stop flying (creative only)."""
+        if not self.player.creative:
+            self.hud.flash("flying needs creative mode")
+            return
+        self.player.set_flying(not self.player.body.flying)
+
+    def _actor(self) -> Actor:
+        """The player as the interaction rules see them."""
+        return self.player.actor(self.hotbar.current)
+
+    def _start_break(self) -> None:
+        """Left button pressed: break now, or start a timed survival break."""
+        self._end_break()
+        needed = break_time(self.world, self.target, self._actor())
+        if needed == 0.0 or math.isinf(needed):
+            self._do_break()  # instant, or denied with its reason (bedrock, air, no target)
+            return
+        self._break_target = self.target
+        self.hud.show_progress(0.0)
+
+    def _end_break(self) -> None:
+        """Stop a timed break."""
+        self._break_target = None
+        self._break_elapsed = 0.0
+        self.hud.show_progress(None)
+
+    def _do_break(self) -> None:
+        """Break the target through the rules."""
+        self._end_break()
+        self._after(break_block(self.world, self.target, self._actor(), mods=self.mods))
+
+    def _do_use(self) -> None:
+        """Right click through the rules: a mod's use, or placing the selected block."""
+        self._after(use_block(self.world, self.target, self._actor(), mods=self.mods))
+
+    def _do_pick(self) -> None:
+        """Middle click: the target's block into the hotbar."""
+        block_id = pick_block(self.world, self.target)
+        if block_id is not None:
+            self.hotbar.pick(block_id)
+            self.hud.refresh_hotbar()
+
+    def _after(self, outcome: Outcome) -> None:
+        """Show a denial; redraw at once what changed, so the next frame shows it."""
+        self.last_outcome = outcome
+        if not outcome.done:
+            self.hud.flash(outcome.reason)
+            return
+        self.chunks.remesh_dirty()
+        self._retarget()
+
+    def destroy(self) -> None:
+        """Remove every entity the game made (tests build several games in one process)."""
+        destroy(self._driver)
+        self.chunks.destroy()
+        self.hud.destroy()
+        self.outline.destroy()

@@ -1,0 +1,176 @@
+"""Action scripts for ``--script FILE``: a text or JSON list of player actions, parsed and checked.
+
+Text: one action per line, ``name arg arg``, ``#`` starts a comment. JSON: a list whose items are
+such strings, lists (``["look", 90, 30]``) or objects (``{"action": "look", "yaw": 90,
+"pitch": 30}``). `ACTIONS` lists every action with its arguments; docs/controls.md explains
+them. Parsing is pure; `game.runner` replays the actions through the game's input path.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ACTIONS", "Action", "ScriptError", "parse_script", "read_script"]
+
+Arg = float | int | str | bool
+
+
+class ScriptError(ValueError):
+    """A script that cannot be run, with where and why."""
+
+
+def _on_off(text: str) -> bool:
+    """Parse on/off (also true/false, 1/0)."""
+    lowered = str(text).lower()
+    if lowered in ("on", "true", "1", "yes"):
+        return True
+    if lowered in ("off", "false", "0", "no"):
+        return False
+    raise ValueError(f"expected on or off, got {text!r}")
+
+
+def _frames(text: str) -> int:
+    """Parse a non-negative frame count."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(f"frames must be >= 0, got {value}")
+    return value
+
+
+def _slot(text: str) -> int:
+    """Parse a hotbar slot number 1..9."""
+    value = int(text)
+    if not 1 <= value <= 9:
+        raise ValueError(f"slot must be 1..9, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class _Param:
+    """One argument of an action: its name, parser and default (None: required)."""
+
+    name: str
+    parse: Callable[[str], Arg]
+    default: Arg | None = None
+
+
+def _p(name: str, parse: Callable[[str], Arg], default: Arg | None = None) -> _Param:
+    return _Param(name, parse, default)
+
+
+ACTIONS: dict[str, tuple[_Param, ...]] = {
+    "look": (_p("yaw", float), _p("pitch", float)),  # absolute facing, degrees
+    "turn": (_p("yaw", float), _p("pitch", float, 0.0)),  # relative
+    "move": (_p("forward", float), _p("strafe", float, 0.0), _p("frames", _frames, -1)),
+    "sprint": (_p("on", _on_off, True),),
+    "sneak": (_p("on", _on_off, True),),
+    "jump": (),
+    "fly": (_p("on", _on_off, True),),
+    "break": (_p("frames", _frames, 1),),  # hold the left button this many frames
+    "place": (),  # right click: use the block or place the selected one
+    "use": (),
+    "pick": (),  # middle click
+    "select": (_p("slot", _slot),),
+    "scroll": (_p("steps", int, 1),),
+    "wait": (_p("frames", _frames, 1),),
+    "screenshot": (_p("path", str),),
+    "teleport": (_p("x", float), _p("y", float), _p("z", float)),
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One parsed action: its name, its arguments by name, and where it came from."""
+
+    name: str
+    args: dict[str, Arg]
+    where: str
+
+    def __getitem__(self, key: str) -> Arg:
+        return self.args[key]
+
+
+def _build(name: object, values: list[object], named: dict[str, object], where: str) -> Action:
+    """Check one action's name and arguments against `ACTIONS`."""
+    if not isinstance(name, str) or name.lower() not in ACTIONS:
+        known = ", ".join(sorted(ACTIONS))
+        raise ScriptError(f"{where}: unknown action {name!r} (known: {known})")
+    name = name.lower()
+    params = ACTIONS[name]
+    if len(values) > len(params):
+        raise ScriptError(f"{where}: {name} takes at most {len(params)} arguments")
+    unknown = set(named) - {p.name for p in params}
+    if unknown:
+        raise ScriptError(f"{where}: {name} has no argument {sorted(unknown)[0]!r}")
+    args: dict[str, Arg] = {}
+    for index, param in enumerate(params):
+        if index < len(values):
+            raw: object = values[index]
+        elif param.name in named:
+            raw = named[param.name]
+        elif param.default is not None:
+            args[param.name] = param.default
+            continue
+        else:
+            raise ScriptError(f"{where}: {name} needs its {param.name!r} argument")
+        try:
+            args[param.name] = param.parse(str(raw))
+        except ValueError as exc:
+            raise ScriptError(f"{where}: {name} {param.name}: {exc}") from None
+    return Action(name, args, where)
+
+
+def _from_text_line(line: str, where: str) -> Action | None:
+    """An action from one text line, or None for a blank or comment line."""
+    words = line.split("#", 1)[0].split()
+    if not words:
+        return None
+    return _build(words[0], list(words[1:]), {}, where)
+
+
+def parse_script(text: str, source: str = "script") -> list[Action]:
+    """Parse a script's text (JSON when it starts with ``[``, else the line format).
+
+    Raises
+    ------
+    ScriptError
+        Naming the line (or JSON item) and the problem.
+    """
+    if text.lstrip().startswith("["):
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ScriptError(f"{source}: not valid JSON: {exc}") from None
+        actions = []
+        for number, item in enumerate(items, start=1):
+            where = f"{source} item {number}"
+            if isinstance(item, str):
+                action = _from_text_line(item, where)
+                if action is not None:
+                    actions.append(action)
+            elif isinstance(item, list) and item:
+                actions.append(_build(item[0], list(item[1:]), {}, where))
+            elif isinstance(item, dict) and "action" in item:
+                named = {k: v for k, v in item.items() if k != "action"}
+                actions.append(_build(item["action"], [], named, where))
+            else:
+                raise ScriptError(f"{where}: expected a string, a list or an object with 'action'")
+        return actions
+    actions = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        action = _from_text_line(line, f"{source} line {number}")
+        if action is not None:
+            actions.append(action)
+    return actions
+
+
+def read_script(path: Path) -> list[Action]:
+    """Read and parse a script file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScriptError(f"cannot read script {path}: {exc.strerror or exc}") from None
+    return parse_script(text, str(path))

@@ -1,0 +1,56 @@
+"""Game tests run ursina headless: one offscreen app per test session (ursina is a singleton)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SIZE = (400, 300)
+
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The offscreen ursina app, started once; game time advances 1/60 s per frame."""
+    # Panda3D and Mesa write caches under XDG_CACHE_HOME: keep them out of the user's home.
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    from game.engine import fixed_frame_rate, start
+
+    app = start(headless=True, size=SIZE)
+    fixed_frame_rate(60)
+    return app
+
+
+@pytest.fixture
+def make_game(app: Any) -> Iterator[Callable[..., Any]]:
+    """Build games from option keywords; each is destroyed after the test."""
+    from game.options import Options
+    from game.play import Game
+
+    games: list[Any] = []
+
+    def make(**options: Any) -> Any:
+        game = Game(Options(**options))
+        games.append(game)
+        return game
+
+    yield make
+    for game in games:
+        game.destroy()
+
+
+@pytest.fixture
+def replay(app: Any) -> Callable[..., None]:
+    """Replay a script's text on a game, frame by frame, as ``--script`` does."""
+    from game.engine import save_screenshot
+    from game.runner import ScriptPlayer
+    from game.script import parse_script
+
+    def run(game: Any, text: str) -> None:
+        player = ScriptPlayer(game, app.step, lambda path: save_screenshot(app, Path(path)))
+        player.run(parse_script(text, "test script"))
+
+    return run

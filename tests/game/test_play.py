@@ -1,0 +1,194 @@
+"""The game shell, headless: targeting, breaking, placing, walking and falling through the
+same input path a player uses (`Game.input` and the held-input state), replayed by scripts."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from world.blocks import AIR
+
+Make = Callable[..., Any]
+Replay = Callable[[Any, str], None]
+GROUND = 4  # the flat world: bedrock, 2 dirt, grass; feet stand at y = 4
+
+
+def region(game: Any, lo: tuple[int, int, int], hi: tuple[int, int, int]) -> np.ndarray:
+    """Block ids of the inclusive box lo..hi, indexed [x, y, z]."""
+    axes = [np.arange(a, b + 1) for a, b in zip(lo, hi, strict=True)]
+    coords = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+    return game.world.get_blocks(coords).reshape([len(a) for a in axes])
+
+
+def changed_voxels(before: np.ndarray, after: np.ndarray, lo: tuple[int, int, int]) -> set:
+    return {tuple(int(v) for v in np.add(idx, lo)) for idx in np.argwhere(before != after)}
+
+
+LO, HI = (-6, 0, -6), (6, 8, 6)
+
+
+def dig_to_bedrock(game: Any) -> None:
+    """Clear the column under the spawn down to the bedrock layer (y = 0)."""
+    game.world.set_blocks(np.array([(0, y, 0) for y in range(1, GROUND)]), AIR)
+
+
+def test_break_the_block_under_the_crosshair(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True, creative=True)
+    assert game.player.body.pos == (0.5, GROUND, 0.5)
+    grass = game.world.registry.id("base:grass")
+    replay(game, "look 0 90\nwait 1")
+    assert game.target is not None
+    assert game.target.block == (0, GROUND - 1, 0) and game.target.face == (0, 1, 0)
+    assert game.outline.entity.enabled and tuple(game.outline.entity.position) == (0, 3, 0)
+    vertices_before = game.chunks.vertex_count((0, 0, 0))
+    before = region(game, LO, HI)
+    replay(game, "break")
+    after = region(game, LO, HI)
+    assert changed_voxels(before, after, LO) == {(0, GROUND - 1, 0)}
+    assert before[0 - LO[0], GROUND - 1, 0 - LO[2]] == grass
+    assert game.world.get_block(0, GROUND - 1, 0) == AIR
+    assert game.chunks.vertex_count((0, 0, 0)) != vertices_before
+
+
+def test_place_a_block_on_the_face_of_a_wall(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True, creative=True)
+    stone = game.world.registry.id("base:stone")
+    planks = game.world.registry.id("base:planks")
+    wall = np.array([(3, y, z) for y in range(GROUND, GROUND + 3) for z in range(-2, 3)])
+    game.world.set_blocks(wall, stone)
+    replay(game, "look 90 0\nselect 4\nwait 1")  # face +x; slot 4 holds planks
+    assert game.hotbar.current == planks
+    assert game.target is not None
+    assert game.target.block == (3, GROUND + 1, 0) and game.target.face == (-1, 0, 0)
+    vertices_before = game.chunks.vertex_count((0, 0, 0))
+    before = region(game, LO, HI)
+    replay(game, "place")
+    after = region(game, LO, HI)
+    assert changed_voxels(before, after, LO) == {(2, GROUND + 1, 0)}
+    assert game.world.get_block(2, GROUND + 1, 0) == planks
+    assert game.last_outcome is not None and game.last_outcome.done
+    assert game.chunks.vertex_count((0, 0, 0)) != vertices_before
+
+
+def test_walking_into_a_wall_stops_at_it(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    stone = game.world.registry.id("base:stone")
+    wall = np.array([(3, y, z) for y in range(GROUND, GROUND + 3) for z in range(-3, 4)])
+    game.world.set_blocks(wall, stone)
+    replay(game, "look 90 0\nmove 1 0 90")
+    body = game.player.body
+    assert body.aabb[1][0] == pytest.approx(3.0, abs=1e-9)  # the box's face touches the wall
+    assert body.pos[1] == GROUND and body.on_ground
+    assert body.pos[2] == pytest.approx(0.5)
+
+
+def test_walking_moves_the_way_the_camera_faces(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    replay(game, "look 90 0\nmove 1 0 30")
+    assert game.player.body.pos[0] > 1.5  # yaw 90 walks toward +x
+    from ursina import camera
+
+    forward = camera.forward
+    assert (forward[0], forward[1], forward[2]) == pytest.approx(game.player.direction, abs=1e-6)
+
+
+def test_falling_lands_on_the_ground(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    replay(game, "teleport 2.5 30 -1.5\nwait 150")
+    body = game.player.body
+    assert body.pos == (2.5, GROUND, -1.5)  # exactly on the grass's top face
+    assert body.on_ground and body.vel[1] == 0.0
+
+
+def test_placing_into_the_own_body_is_denied_with_its_reason_shown(
+    make_game: Make, replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    replay(game, "look 0 90\nwait 1")  # the ground under the feet: placing goes into the body
+    before = region(game, LO, HI)
+    replay(game, "place")
+    assert np.array_equal(region(game, LO, HI), before)
+    outcome = game.last_outcome
+    assert outcome is not None and not outcome.done and outcome.reason
+    assert game.hud.message.enabled and game.hud.message.text == outcome.reason
+    replay(game, "wait 200")  # the message goes away
+    assert not game.hud.message.enabled
+
+
+def test_breaking_bedrock_is_denied_with_its_reason(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True, creative=True)
+    dig_to_bedrock(game)
+    replay(game, "look 0 90\nwait 30\nbreak")
+    assert game.player.body.pos[1] == 1.0
+    assert game.world.get_block(0, 0, 0) == game.world.registry.id("base:bedrock")
+    assert game.hud.message.enabled and "bedrock" in game.hud.message.text
+
+
+def test_survival_breaking_takes_the_block_hardness(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    grass = game.world.registry.id("base:grass")
+    hardness = game.world.registry.hardness[grass]
+    frames = math.ceil(hardness * 60)
+    replay(game, f"look 0 90\nwait 1\nbreak {frames - 5}")
+    assert game.world.get_block(0, GROUND - 1, 0) == grass  # let go too early: nothing broke
+    replay(game, f"break {frames + 2}")
+    assert game.world.get_block(0, GROUND - 1, 0) == AIR
+
+
+def test_hotbar_keys_wheel_and_pick(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True, creative=True)
+    replay(game, "select 5")
+    assert game.hotbar.selected == 4
+    replay(game, "scroll 6")
+    assert game.hotbar.selected == 1  # wraps around the 9 slots
+    assert game.hud.selection.x == pytest.approx(game.hud.slot_x[1])
+    bedrock = game.world.registry.id("base:bedrock")
+    dig_to_bedrock(game)
+    replay(game, "look 0 90\nwait 30\npick")
+    assert game.hotbar.current == bedrock  # not in the hotbar: it replaces the selected slot
+    assert game.hud.icons[1] is not None
+
+
+def test_double_tap_space_flies_in_creative_only(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True, creative=True)
+    game.input("space")
+    game.input("space")
+    assert game.player.body.flying
+    replay(game, "sneak on\nwait 120\nsneak off")
+    assert not game.player.body.flying and game.player.body.pos[1] == GROUND  # landed
+
+    survivor = make_game(flat=True)
+    survivor.input("space")
+    survivor.input("space")
+    assert not survivor.player.body.flying
+    assert survivor.hud.message.enabled
+
+
+def test_pitch_is_clamped(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    replay(game, "look 0 130")
+    assert game.player.pitch == 90.0
+    replay(game, "turn 0 -500")
+    assert game.player.pitch == -90.0
+
+
+def test_an_edit_is_drawn_in_the_next_frame(app: Any, make_game: Make, replay: Replay) -> None:
+    from game.engine import grab_frame
+
+    game = make_game(flat=True, creative=True)
+    replay(game, "look 0 60\nwait 2")
+
+    def centre() -> np.ndarray:
+        frame = grab_frame(app)
+        h, w, _ = frame.shape
+        return frame[h // 2 + 10 : h // 2 + 40, w // 2 - 20 : w // 2 + 20].astype(int)
+
+    before = centre()
+    game.input("left mouse down")
+    game.input("left mouse up")
+    app.step()
+    assert np.abs(centre() - before).mean() > 5
