@@ -1,0 +1,78 @@
+"""Script parsing for ``--script``: both formats, defaults, and errors that say where."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.script import ACTIONS, ScriptError, parse_script, read_script
+
+
+def test_text_lines_with_comments_and_defaults() -> None:
+    actions = parse_script(
+        """
+        # walk to the wall
+        look 90 -10   # facing +x
+        move 1 0 30
+        sprint off
+        break
+        select 4
+        screenshot out/a.png
+        """
+    )
+    assert [a.name for a in actions] == ["look", "move", "sprint", "break", "select", "screenshot"]
+    assert actions[0].args == {"yaw": 90.0, "pitch": -10.0}
+    assert actions[1].args == {"forward": 1.0, "strafe": 0.0, "frames": 30}
+    assert actions[2].args == {"on": False}
+    assert actions[3].args == {"frames": 1}
+    assert actions[5].args == {"path": "out/a.png"}
+
+
+def test_json_accepts_strings_lists_and_objects() -> None:
+    text = '["look 0 90", ["wait", 3], {"action": "teleport", "x": 1, "y": 2, "z": 3}]'
+    actions = parse_script(text)
+    assert [a.name for a in actions] == ["look", "wait", "teleport"]
+    assert actions[1]["frames"] == 3
+    assert actions[2].args == {"x": 1.0, "y": 2.0, "z": 3.0}
+
+
+def test_the_same_script_in_both_formats_parses_alike() -> None:
+    text = parse_script("look 10 20\nmove 1 -1 5\nplace\nselect 9\nfly on")
+    data = parse_script(
+        '[["look", 10, 20], ["move", 1, -1, 5], ["place"], ["select", 9], "fly on"]'
+    )
+    assert [(a.name, a.args) for a in text] == [(a.name, a.args) for a in data]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("look 0 0\njump 3", "line 2: jump takes at most 0"),
+        ("dance", "line 1: unknown action 'dance'"),
+        ("look 10", "line 1: look needs its 'pitch'"),
+        ("select 10", "slot must be 1..9"),
+        ("wait -1", "frames must be >= 0"),
+        ("fly maybe", "expected on or off"),
+        ("move fast", "move forward"),
+        ('[{"action": "look", "yaw": 1, "roll": 2}]', "item 1: look has no argument 'roll'"),
+        ('[{"no": "action"}]', "item 1: expected"),
+        ("[1, 2", "not valid JSON"),
+    ],
+)
+def test_errors_name_the_place_and_the_problem(text: str, message: str) -> None:
+    with pytest.raises(ScriptError, match=message):
+        parse_script(text)
+
+
+def test_every_action_has_documented_arguments() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "controls.md").read_text()
+    for name, params in ACTIONS.items():
+        assert f"`{name}" in doc, name
+        for param in params:
+            assert param.name.upper() in doc, (name, param.name)
+
+
+def test_read_script_reports_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ScriptError, match="cannot read script"):
+        read_script(tmp_path / "nope.txt")
