@@ -1,0 +1,141 @@
+"""Chunk streaming: nearest-first, within the view distance, under a budget, never losing edits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from world import World
+from world.chunks import CHUNK_VOLUME
+from world.streaming import ChunkStreamer
+
+STONE = 1
+
+
+def ground(cx: int, cy: int, cz: int) -> np.ndarray | None:
+    if cy != 0:
+        return None
+    blocks = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
+    blocks.reshape(16, 16, 16)[:, :8, :] = STONE
+    return blocks
+
+
+class FakeClock:
+    """Each job 'takes' a fixed time, so budgets are tested without timing anything."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def column_distance2(key, center):
+    return (key[0] - center[0]) ** 2 + (key[2] - center[1]) ** 2
+
+
+def make(view_distance=3, **kwargs):
+    world = World(generator=ground)
+    meshed: list = []
+    dropped: list = []
+    streamer = ChunkStreamer(
+        world,
+        view_distance,
+        cy_range=(0, 2),
+        on_mesh=meshed.append,
+        on_drop=dropped.append,
+        **kwargs,
+    )
+    return world, streamer, meshed, dropped
+
+
+def test_meshes_nearest_first_and_only_with_loaded_neighbours():
+    world, streamer, meshed, _ = make()
+    streamer.update((8.0, 20.0, 8.0))
+    while streamer.pending:
+        streamer.work(budget=1.0)
+    assert meshed[0] in {(0, 0, 0), (0, 1, 0)}
+    distances = [column_distance2(k, (0, 0)) for k in meshed]
+    assert distances == sorted(distances)
+    assert {(k[0], k[2]) for k in meshed} == {
+        (x, z) for x in range(-3, 4) for z in range(-3, 4) if x * x + z * z <= 9
+    }
+    for key in meshed:
+        for dx in (-1, 0, 1):
+            for dz in (-1, 0, 1):
+                assert world.is_loaded(key[0] + dx, 0, key[2] + dz)
+
+
+def test_walk_keeps_shown_and_loaded_sets_within_range():
+    world, streamer, meshed, dropped = make(view_distance=4)
+    shown: set = set()
+    for step in range(0, 200 * 4):
+        x = 8.0 + step / 4  # 200 blocks along +x
+        streamer.update((x, 20.0, 8.0))
+        streamer.work(budget=1.0)
+        shown |= set(meshed)
+        shown -= set(dropped)
+        meshed.clear()
+        dropped.clear()
+        center = streamer.center
+        assert all(column_distance2(k, center) <= 4 * 4 for k in shown)
+        assert all(column_distance2(k, center) <= 5.5 * 5.5 for k in streamer.loaded)
+        assert set(world.chunks) <= streamer.loaded
+    assert shown == streamer.meshed
+
+
+def test_budget_limits_jobs_per_frame():
+    clock = FakeClock()
+    world = World(generator=ground)
+
+    def slow_mesh(key):
+        clock.now += 0.004
+
+    streamer = ChunkStreamer(world, 3, cy_range=(0, 2), on_mesh=slow_mesh, clock=clock)
+    streamer.update((0.0, 0.0, 0.0))
+    real_chunk = world.chunk
+
+    def slow_chunk(cx, cy, cz):
+        clock.now += 0.003
+        return real_chunk(cx, cy, cz)
+
+    world.chunk = slow_chunk  # type: ignore[method-assign]
+    frames = 0
+    while streamer.pending:
+        streamer.work(budget=0.008)
+        assert streamer.last_work_seconds <= 0.008 + 1e-9 or frames < 2
+        frames += 1
+    assert frames > 10
+
+
+def test_unsaved_chunks_are_saved_before_they_are_dropped():
+    saved: list = []
+    world, streamer, _, _ = make(view_distance=2, on_save=saved.extend)
+    streamer.update((0.0, 0.0, 0.0))
+    while streamer.pending:
+        streamer.work(1.0)
+    world.set_block(1, 1, 1, STONE + 1)
+    streamer.update((16 * 10.0, 0.0, 0.0))
+    assert (0, 0, 0) in saved
+    # Nobody cleared the unsaved flag: the chunk stays in memory rather than lose the edit.
+    assert world.get_block(1, 1, 1) == STONE + 1 and (0, 0, 0) in world.chunks
+
+
+def test_ready_at_means_the_column_is_loaded():
+    _, streamer, _, _ = make()
+    assert not streamer.ready_at((0.5, 10.0, 0.5))
+    streamer.update((0.5, 10.0, 0.5))
+    streamer.work(1.0)
+    while not streamer.ready_at((0.5, 10.0, 0.5)):
+        streamer.work(0.0)
+    assert streamer.ready_at((0.5, 10.0, 0.5))
+
+
+def test_view_distance_is_checked():
+    with pytest.raises(ValueError, match="view_distance"):
+        ChunkStreamer(World(), 1)
+    with pytest.raises(ValueError, match="view_distance"):
+        ChunkStreamer(World(), 17)
+    streamer = ChunkStreamer(World(), 8)
+    with pytest.raises(ValueError, match="view_distance"):
+        streamer.set_view_distance(0)
