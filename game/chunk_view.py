@@ -1,9 +1,17 @@
 """Drawing the world: one ursina Entity per chunk mesh, around the player, remeshed when dirty.
 
-`world.mesher` turns a chunk into flat numpy arrays; here they become one Panda3D geom per
-chunk (ursina's ``Mesh`` copies flat float32/uint32 arrays straight into vertex buffers), placed
-at the chunk's origin and textured with the block atlas (nearest filtering: pixel look).
-Shading is baked into vertex colours (`MeshData.shade`), so no light is needed.
+`world.mesher` turns a chunk into flat numpy arrays; here they become one vertex buffer per
+chunk (position, RGBA8 colour, uv interleaved, 24 bytes a vertex, copied straight from numpy),
+under an ursina Entity at the chunk's origin, textured with the block atlas (nearest filtering:
+pixel look). Shading is baked into vertex colours (`MeshData.shade`), so no light is needed.
+
+The chunk's triangles are split by face direction into up to seven Panda3D geoms sharing that
+one vertex buffer: +x, -x, +y, -y, +z, -z and "other" (plants). A face looking away from the
+camera can never be seen, so the directions that face away from the camera's chunk are hidden:
+in a typical view that skips about half the triangles before software GL has to transform them
+(all the bottoms of the ground, the far sides of hills). The set only changes when the camera
+crosses into another chunk. ursina's own ``Mesh`` builds one geom per mesh with its own vertex
+data, which is why the geoms are built here with Panda3D's API.
 
 Which chunks: every chunk column within ``view_distance`` chunks of the player's column (a
 square, as Minecraft's), every chunk of the column that holds blocks. The first `load_all` draws
@@ -20,9 +28,22 @@ from collections import deque
 
 import numpy as np
 from numpy.typing import NDArray
-from panda3d.core import CullBinManager, TransparencyAttrib
-from ursina import Entity, Mesh, Texture, destroy
+from panda3d.core import (
+    CullBinManager,
+    Geom,
+    GeomNode,
+    GeomTriangles,
+    GeomVertexArrayFormat,
+    GeomVertexData,
+    GeomVertexFormat,
+    InternalName,
+    NodePath,
+    TransparencyAttrib,
+)
+from panda3d.core import Texture as PandaTexture
+from ursina import Entity, destroy
 
+from world.blocks import FACE_NORMALS
 from world.chunks import CHUNK, ChunkKey, World
 from world.mesher import MeshData, mesh_chunk
 
@@ -33,23 +54,72 @@ _BIN = "chunks"
 CullBinManager.getGlobalPtr().addBin(_BIN, CullBinManager.BTFrontToBack, 5)
 
 
-def _colours(shade: NDArray[np.float32]) -> NDArray[np.float32]:
-    """RGBA vertex colours (flat) from per-vertex brightness."""
-    rgba = np.empty((len(shade), 4), dtype=np.float32)
-    rgba[:, :3] = shade[:, np.newaxis]
-    rgba[:, 3] = 1.0
-    return rgba.reshape(-1)
+def _vertex_format() -> GeomVertexFormat:
+    """One interleaved array: position (3 float32), colour (4 uint8), uv (2 float32)."""
+    array = GeomVertexArrayFormat()
+    array.addColumn(InternalName.getVertex(), 3, Geom.NTFloat32, Geom.CPoint)
+    array.addColumn(InternalName.getColor(), 4, Geom.NTUint8, Geom.CColor)
+    array.addColumn(InternalName.getTexcoord(), 2, Geom.NTFloat32, Geom.CTexcoord)
+    layout = GeomVertexFormat()
+    layout.addArray(array)
+    registered: GeomVertexFormat = GeomVertexFormat.registerFormat(layout)
+    return registered
+
+
+_FORMAT = _vertex_format()
+_ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2)])
+if _FORMAT.getArray(0).getStride() != _ROW.itemsize:
+    raise RuntimeError("the vertex layout and its numpy mirror disagree")
+OTHER = len(FACE_NORMALS)  # the group of faces with no axis direction (plants)
+
+
+def _vertex_data(data: MeshData) -> GeomVertexData:
+    """The mesh's vertices as one Panda3D vertex buffer."""
+    rows = np.empty(data.vertex_count, dtype=_ROW)
+    rows["pos"] = data.vertices.reshape(-1, 3)
+    rows["rgba"][:, :3] = np.round(data.shade * 255.0).astype(np.uint8)[:, np.newaxis]
+    rows["rgba"][:, 3] = 255
+    rows["uv"] = data.uvs.reshape(-1, 2)
+    vdata = GeomVertexData("chunk", _FORMAT, Geom.UHStatic)
+    vdata.uncleanSetNumRows(data.vertex_count)
+    memoryview(vdata.modifyArray(0)).cast("B")[:] = rows.data.cast("B")
+    return vdata
+
+
+def _direction_groups(data: MeshData) -> NDArray[np.int64]:
+    """Per triangle, its face direction's index in FACE_NORMALS order, or OTHER."""
+    normals = data.normals.reshape(-1, 3)[data.indices[::3]]
+    axis = np.abs(normals).argmax(axis=1)
+    aligned = np.abs(normals).max(axis=1) > 0.99
+    negative = normals[np.arange(len(normals)), axis] < 0
+    return np.where(aligned, axis * 2 + negative, OTHER)
+
+
+def _geom_node(vdata: GeomVertexData, indices: NDArray[np.uint32], name: str) -> GeomNode:
+    """A node drawing some triangles of a shared vertex buffer."""
+    triangles = GeomTriangles(Geom.UHStatic)
+    triangles.setIndexType(Geom.NTUint32)
+    handle = triangles.modifyVertices()
+    handle.uncleanSetNumRows(len(indices))
+    memoryview(handle).cast("B").cast("I")[:] = np.ascontiguousarray(indices).data
+    geom = Geom(vdata)
+    geom.addPrimitive(triangles)
+    node = GeomNode(name)
+    node.addGeom(geom)
+    return node
 
 
 class ChunkView:
-    """The chunk entities around a centre column."""
+    """The chunk entities around a centre column, each with its direction groups."""
 
-    def __init__(self, world: World, texture: Texture, view_distance: int) -> None:
+    def __init__(self, world: World, texture: PandaTexture, view_distance: int) -> None:
         self.world = world
         self.texture = texture
         self.view_distance = view_distance
         self.entities: dict[ChunkKey, Entity] = {}
+        self._groups: dict[ChunkKey, list[NodePath | None]] = {}
         self.centre: tuple[int, int] | None = None
+        self._camera_chunk: tuple[int, int, int] | None = None
         self._columns: set[tuple[int, int]] = set()
         self._queue: deque[ChunkKey] = deque()
         low, high = world.build_height
@@ -74,12 +144,37 @@ class ChunkView:
             wanted - self._columns, key=lambda c: (c[0] - centre[0]) ** 2 + (c[1] - centre[1]) ** 2
         )
         self._columns = wanted
-        self._queue = deque(
-            key
-            for key in self._queue
-            if (key[0], key[2]) in wanted  # still in range: keep its place
-        )
+        self._queue = deque(key for key in self._queue if (key[0], key[2]) in wanted)
         self._queue.extend((cx, cy, cz) for cx, cz in new for cy in self._cy_range)
+
+    def face_camera(self, pos: tuple[float, float, float]) -> None:
+        """Show only the face directions that can face a camera at ``pos``."""
+        camera_chunk = (
+            math.floor(pos[0]) // CHUNK[0],
+            math.floor(pos[1]) // CHUNK[1],
+            math.floor(pos[2]) // CHUNK[2],
+        )
+        if camera_chunk == self._camera_chunk:
+            return
+        self._camera_chunk = camera_chunk
+        for key in self._groups:
+            self._show_facing(key)
+
+    def _show_facing(self, key: ChunkKey) -> None:
+        """Hide the chunk's groups whose faces all point away from the camera's chunk."""
+        camera_chunk = self._camera_chunk
+        for group, node in enumerate(self._groups[key]):
+            if node is None:
+                continue
+            if camera_chunk is None or group == OTHER:
+                node.show()
+                continue
+            axis, negative = divmod(group, 2)
+            # +x faces of chunk k can face a camera in chunk k or beyond; -x ones, k or before.
+            if camera_chunk[axis] <= key[axis] if negative else camera_chunk[axis] >= key[axis]:
+                node.show()
+            else:
+                node.hide()
 
     def update(self, budget_s: float) -> int:
         """Remesh dirty chunks, then mesh queued ones for up to ``budget_s``; returns the count."""
@@ -109,14 +204,13 @@ class ChunkView:
         return len(self._queue)
 
     def vertex_count(self, key: ChunkKey) -> int:
-        """Vertices in the chunk entity's geometry as Panda3D holds it (0 when not drawn)."""
-        entity = self.entities.get(key)
-        if entity is None:
+        """Vertices in the chunk's vertex buffer as Panda3D holds it (0 when not drawn)."""
+        nodes = [node for node in self._groups.get(key, []) if node is not None]
+        if not nodes:
             return 0
-        geoms = entity.model.geomNode
-        return sum(
-            geoms.getGeom(i).getVertexData().getNumRows() for i in range(geoms.getNumGeoms())
-        )
+        geom_node = nodes[0].node()
+        count: int = geom_node.getGeom(0).getVertexData().getNumRows()
+        return count
 
     def _mesh(self, key: ChunkKey) -> None:
         """Build (or rebuild, or drop) one chunk's entity from a fresh mesh."""
@@ -127,43 +221,46 @@ class ChunkView:
         if data.vertex_count == 0:
             self._drop(key)
             return
-        mesh = self._engine_mesh(data)
         entity = self.entities.get(key)
         if entity is None:
             entity = Entity(
-                model=mesh,
-                texture=self.texture,
                 position=(key[0] * CHUNK[0], key[1] * CHUNK[1], key[2] * CHUNK[2]),
                 add_to_scene_entities=False,  # drawn, but skipped by ursina's per-frame loops
             )
+            entity.setTexture(self.texture, 1)
             self.entities[key] = entity
-        else:
-            entity.model = mesh
+        for old in self._groups.get(key, []):
+            if old is not None:
+                old.removeNode()
+        vdata = _vertex_data(data)
+        groups = _direction_groups(data)
+        triangles = data.indices.reshape(-1, 3)
+        nodes: list[NodePath | None] = []
+        for group in range(OTHER + 1):
+            chosen = triangles[groups == group]
+            nodes.append(
+                entity.attachNewNode(_geom_node(vdata, chosen.reshape(-1), f"group{group}"))
+                if len(chosen)
+                else None
+            )
+        self._groups[key] = nodes
+        self._show_facing(key)
         self._set_transparency(key, entity)
-
-    def _engine_mesh(self, data: MeshData) -> Mesh:
-        """An ursina Mesh from the mesher's flat arrays (normals unused: shading is baked)."""
-        return Mesh(
-            vertices=data.vertices,
-            triangles=data.indices,
-            uvs=data.uvs,
-            colors=_colours(data.shade),
-            static=True,
-        )
 
     def _set_transparency(self, key: ChunkKey, entity: Entity) -> None:
         """Alpha-tested cut-outs (leaves, glass, plants); blending only for chunks with liquid."""
         blocks = self.world.chunk_blocks(*key)
         if len(self._liquid_ids) and np.isin(blocks, self._liquid_ids).any():
             # Two passes: opaque texels first, then the see-through water blended over them.
-            entity.model.setTransparency(TransparencyAttrib.M_dual)
+            entity.setTransparency(TransparencyAttrib.M_dual)
             entity.clearBin()
         else:
-            entity.model.setTransparency(TransparencyAttrib.M_binary)
+            entity.setTransparency(TransparencyAttrib.M_binary)
             entity.setBin(_BIN, 0)
 
     def _drop(self, key: ChunkKey) -> None:
         """Forget a chunk's entity."""
+        self._groups.pop(key, None)
         entity = self.entities.pop(key, None)
         if entity is not None:
             destroy(entity)
@@ -175,3 +272,4 @@ class ChunkView:
         self._columns = set()
         self._queue.clear()
         self.centre = None
+        self._camera_chunk = None

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import time as wallclock
 
+from panda3d.core import Filename, SamplerState
+from panda3d.core import Texture as PandaTexture
 from ursina import (
     Entity,
     Texture,
@@ -51,6 +53,16 @@ MOUSE_SENSITIVITY = 80.0  # degrees per screen height of mouse travel
 STREAM_BUDGET_S = 0.002  # meshing of newly visible chunks per frame
 _KEYS_FORWARD = (("w", 1.0), ("s", -1.0), ("up arrow", 1.0), ("down arrow", -1.0))
 _KEYS_STRAFE = (("d", 1.0), ("a", -1.0), ("right arrow", 1.0), ("left arrow", -1.0))
+
+
+def load_atlas() -> PandaTexture:
+    """The block atlas, sampled nearest (crisp pixels), no mipmaps."""
+    texture: PandaTexture = application.base.loader.loadTexture(
+        Filename.fromOsSpecific(str(ATLAS_PATH))
+    )
+    texture.setMinfilter(SamplerState.FT_nearest)
+    texture.setMagfilter(SamplerState.FT_nearest)
+    return texture
 
 
 class _Driver(Entity):  # type: ignore[misc]
@@ -97,15 +109,16 @@ class Game:
         self._last_space = -math.inf
         self.python_ms = 0.0  # time spent in `update` last frame
 
-        self.atlas = Texture(str(ATLAS_PATH))
-        self.atlas.filtering = None  # nearest: crisp pixels
+        self.atlas = load_atlas()
         self.chunks = ChunkView(self.world, self.atlas, options.view_distance)
-        self.hud = Hud(registry, self.hotbar, self.atlas)
+        # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
+        self.hud = Hud(registry, self.hotbar, Texture(ATLAS_PATH))
         self.outline = BlockOutline()
         self._set_scene()
         for error in self.mods.errors:
             self.hud.flash(str(error))
         self.chunks.follow(self.player.body.pos[0], self.player.body.pos[2])
+        self.chunks.face_camera(self.player.eye)
         self.chunks.load_all()
         self.player.sync_camera()
         self._retarget()
@@ -138,6 +151,7 @@ class Game:
             self._read_devices()
         self.player.update(dt, self.held)
         self.player.sync_camera()
+        self.chunks.face_camera(self.player.eye)
         self._retarget()
         self._hold_buttons(dt)
         self.mods.tick(self.world, dt)
