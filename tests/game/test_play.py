@@ -192,3 +192,33 @@ def test_an_edit_is_drawn_in_the_next_frame(app: Any, make_game: Make, replay: R
     game.input("left mouse up")
     app.step()
     assert np.abs(centre() - before).mean() > 5
+
+
+def test_mods_from_a_folder_veto_with_their_reason(
+    tmp_path: Any, make_game: Make, replay: Replay
+) -> None:
+    (tmp_path / "no_glass.py").write_text(
+        "from world.hooks import hookimpl\n\n"
+        "@hookimpl\n"
+        "def can_place(pos, block, actor):\n"
+        "    if block.name == 'base:glass':\n"
+        "        return 'no glass here'\n"
+    )
+    game = make_game(flat=True, creative=True, mods=(tmp_path,))
+    assert "no_glass" in game.mods
+    replay(game, "look 0 60\nselect 6\nwait 1\nplace")  # slot 6 holds glass
+    assert game.hud.message.enabled and game.hud.message.text == "no glass here"
+    replay(game, "select 1\nplace")  # stone is fine
+    assert game.last_outcome is not None and game.last_outcome.done
+
+
+def test_chunks_follow_the_player(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True, view_distance=1)
+    assert {(cx, cz) for cx, _, cz in game.chunks.entities} == {
+        (x, z) for x in (-1, 0, 1) for z in (-1, 0, 1)
+    }
+    replay(game, "teleport 100.5 4 0.5\nwait 60")  # chunk column (6, 0)
+    assert game.chunks.pending == 0
+    assert {(cx, cz) for cx, _, cz in game.chunks.entities} == {
+        (x, z) for x in (5, 6, 7) for z in (-1, 0, 1)
+    }
