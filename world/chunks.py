@@ -112,6 +112,29 @@ def _as_coords(xyz: ArrayLike, name: str) -> NDArray[np.int64]:
     return arr.astype(np.int64, copy=False)
 
 
+def _by_chunk(
+    coords: NDArray[np.int64],
+) -> tuple[list[ChunkKey], NDArray[np.intp], NDArray[np.int64]]:
+    """Group (N, 3) world voxels by chunk: the chunk keys, each voxel's key number, flat index."""
+    keys = coords >> CHUNK_SHIFT
+    low = keys.min(axis=0)
+    span = keys.max(axis=0) - low + 1
+    # One integer per chunk (a dense numbering of the keys' bounding box): np.unique on it is a
+    # hash, far faster than np.unique(axis=0)'s row sort.
+    packed = ((keys[:, 0] - low[0]) * span[1] + (keys[:, 1] - low[1])) * span[2] + (
+        keys[:, 2] - low[2]
+    )
+    codes, inverse = np.unique(packed, return_inverse=True)
+    kx, rest = np.divmod(codes, span[1] * span[2])
+    ky, kz = np.divmod(rest, span[2])
+    unique = list(
+        zip((kx + low[0]).tolist(), (ky + low[1]).tolist(), (kz + low[2]).tolist(), strict=True)
+    )
+    local = coords & CHUNK_MASK
+    idx = local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
+    return unique, inverse.reshape(-1), idx
+
+
 def _check_int(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise ValueError(f"{name} must be an integer voxel coordinate, got {value!r}")
@@ -307,15 +330,8 @@ class World:
         out = np.zeros(len(coords), dtype=np.uint16)
         if not len(coords):
             return out
-        keys = coords >> CHUNK_SHIFT
-        idx = (
-            (coords[:, 0] & CHUNK_MASK) * STRIDE_X
-            + (coords[:, 1] & CHUNK_MASK) * STRIDE_Y
-            + (coords[:, 2] & CHUNK_MASK)
-        )
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        for n, (cx, cy, cz) in enumerate(unique.tolist()):
+        unique, inverse, idx = _by_chunk(coords)
+        for n, (cx, cy, cz) in enumerate(unique):
             chunk = self.chunk(cx, cy, cz)
             if chunk is not None:
                 sel = inverse == n
@@ -339,13 +355,8 @@ class World:
             self._check_ids(values, "ids")
         if not len(coords):
             return
-        keys = coords >> CHUNK_SHIFT
-        local = coords & CHUNK_MASK
-        idx = local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        for n, key_list in enumerate(unique.tolist()):
-            key: ChunkKey = (key_list[0], key_list[1], key_list[2])
+        unique, inverse, idx = _by_chunk(coords)
+        for n, key in enumerate(unique):
             sel = np.flatnonzero(inverse == n)
             chunk = self.chunk(*key)
             if chunk is None:
@@ -361,17 +372,22 @@ class World:
                 continue
             self.modified.add(key)
             self.dirty.add(key)
-            lx, ly, lz = np.unravel_index(changed, CHUNK)
-            on_border = (
-                (lx == 0)
-                | (lx == CHUNK[0] - 1)
-                | (ly == 0)
-                | (ly == CHUNK[1] - 1)
-                | (lz == 0)
-                | (lz == CHUNK[2] - 1)
-            )
-            for i in np.flatnonzero(on_border).tolist():
-                self._mark_voxel(key, int(lx[i]), int(ly[i]), int(lz[i]))
+            self._mark_voxels(key, np.unravel_index(changed, CHUNK))
+
+    def _mark_voxels(self, key: ChunkKey, local: tuple[NDArray[np.intp], ...]) -> None:
+        """`_mark_voxel` for many changed voxels of one chunk, without a per-voxel loop."""
+        # Per voxel and axis: -1 on the low border, +1 on the high one, else 0; each distinct
+        # (ox, oy, oz) row marks the same chunks, and there are at most 27 of them.
+        offsets = [
+            (lc == size - 1).astype(np.int64) - (lc == 0)
+            for lc, size in zip(local, CHUNK, strict=True)
+        ]
+        codes = np.unique((offsets[0] + 1) * 9 + (offsets[1] + 1) * 3 + (offsets[2] + 1))
+        cx, cy, cz = key
+        for code in codes.tolist():
+            ox, oy, oz = code // 9 - 1, code // 3 % 3 - 1, code % 3 - 1
+            for dx, dy, dz in itertools.product({0, ox}, {0, oy}, {0, oz}):
+                self.dirty.add((cx + dx, cy + dy, cz + dz))
 
     def __repr__(self) -> str:
         return f"World({len(self.chunks)} chunks, {len(self.registry)} block types)"
