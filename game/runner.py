@@ -109,7 +109,15 @@ def run(options: Options) -> int:
         except ScriptError as exc:
             print(f"blockpick: {exc}", file=sys.stderr)
             return 2
-    app: Ursina = start(headless=options.headless, size=options.size)
+    try:
+        app: Ursina = start(headless=options.headless, size=options.size)
+    except Exception as exc:  # Panda3D raises a bare Exception when no window can open
+        print(
+            f"blockpick: could not open a window ({exc}). With no display, use "
+            "--screenshot FILE or --script FILE, which render offscreen.",
+            file=sys.stderr,
+        )
+        return 1
     if options.headless:
         fixed_frame_rate(SCRIPT_FPS)
     game = Game(options, live=not options.headless)
