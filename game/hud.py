@@ -39,6 +39,9 @@ class Hud:
         self.hotbar = hotbar
         self.atlas = atlas
         self.root = Entity(parent=camera.ui, name="hud")
+        # Fixed-function drawing for the HUD: Panda3D's generated shader for ursina's text
+        # does not compile on Mesa's software GL (it falls back, but logs an error).
+        self.root.setShaderOff(1)
         bright = color.rgba(1, 1, 1, 0.85)
         self.crosshair = [
             Entity(parent=self.root, model="quad", color=bright, scale=(0.022, 0.0028)),
