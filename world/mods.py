@@ -250,13 +250,7 @@ class Mods:
     def __repr__(self) -> str:
         return f"Mods({', '.join(self._mods)}; {len(self.errors)} errors)"
 
-    def add(
-        self,
-        name: str,
-        plugin: object,
-        *,
-        source: str = "given",
-    ) -> Mod | None:
+    def add(self, name: str, plugin: object, *, source: str = "given") -> Mod | None:
         """Register one mod now, after the ones already loaded.
 
         Its metadata is read from the plugin; its hard dependencies must already be loaded.
