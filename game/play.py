@@ -87,6 +87,7 @@ class Game:
     def __init__(self, options: Options, *, live: bool = False) -> None:
         self.options = options
         self.live = live  # read the keyboard and mouse (False: a script drives `held`)
+        self.captured = False  # the mouse is captured for looking (live play only)
         self.mods: Mods = load_mods((DEFAULT_MODS_DIR, *options.mods))
         registry = make_registry(self.mods)
         generator = (
@@ -168,9 +169,9 @@ class Game:
         held.jump = bool(held_keys["space"])
         held.sneak = bool(held_keys["left shift"])
         held.sprint = bool(held_keys["left control"])
-        held.attack = bool(held_keys["left mouse"]) and mouse.locked
-        held.use = bool(held_keys["right mouse"]) and mouse.locked
-        if mouse.locked:
+        held.attack = bool(held_keys["left mouse"]) and self.captured
+        held.use = bool(held_keys["right mouse"]) and self.captured
+        if self.captured:
             self.player.turn(
                 mouse.velocity[0] * MOUSE_SENSITIVITY, -mouse.velocity[1] * MOUSE_SENSITIVITY
             )
@@ -216,13 +217,13 @@ class Game:
     def input(self, key: str) -> None:
         """Map one key or button event to an action."""
         if key == "escape" and self.live:
-            if mouse.locked:
-                mouse.locked = False
+            if self.captured:
+                self.capture_mouse(False)
             else:
                 application.quit()
             return
-        if self.live and not mouse.locked and key.endswith("mouse down"):
-            mouse.locked = True  # the click that captures the mouse does nothing else
+        if self.live and not self.captured and key.endswith("mouse down"):
+            self.capture_mouse(True)  # the click that captures the mouse does nothing else
             return
         if key == "left mouse down":
             self._retarget()
@@ -249,6 +250,11 @@ class Game:
                 self._last_space = -math.inf
             else:
                 self._last_space = self.time
+
+    def capture_mouse(self, captured: bool) -> None:
+        """Capture the mouse for looking (hidden, centred), or let it go."""
+        self.captured = captured
+        mouse.locked = captured
 
     def toggle_fly(self) -> None:
         """Start or stop flying (creative only)."""

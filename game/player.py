@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ursina import camera
@@ -98,9 +97,3 @@ class Player:
     def actor(self, selected: int | None) -> Actor:
         """The player as `world.interaction` sees them."""
         return Actor.at(PLAYER_NAME, self.body.pos, creative=self.creative, selected=selected)
-
-    @property
-    def chunk_column(self) -> tuple[int, int]:
-        """The chunk column the feet are in."""
-        x, _, z = self.body.pos
-        return (math.floor(x) // 16, math.floor(z) // 16)

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ursina import Ursina, mouse
+from ursina import Ursina
 
 from game.engine import fixed_frame_rate, save_screenshot, start
 from game.options import Options
@@ -129,6 +129,6 @@ def run(options: Options) -> int:
             player.frames(1)
             save_screenshot(app, options.screenshot)
         return 0
-    mouse.locked = True
+    game.capture_mouse(True)
     app.run()
     return 0
