@@ -6,9 +6,9 @@ so the output is the same on every run and machine, and adding a tile changes no
 Only uniform random draws and ``+ - * floor`` are used, nothing whose last bit depends on the
 C library, so the committed PNG can be checked against a fresh drawing (``--check``).
 
-Tiles are placed by `world.atlas` (tile ``i`` of the default registry's ``tile_names`` at column
-``i % 16``, row ``i // 16``); unused cells hold the magenta "missing" checker, as does any tile
-name this script has no painter for (it says so on stderr).
+Tiles are placed by `world.atlas` (tile ``i`` of `world.atlas.ATLAS_TILES` at column ``i % 16``,
+row ``i // 16``); unused cells hold the magenta "missing" checker, as does any tile name this
+script has no painter for (it says so on stderr).
 """
 
 from __future__ import annotations
@@ -23,8 +23,15 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
-from world.atlas import ATLAS_PATH, ATLAS_PX, TILE_CAPACITY, TILE_PX, tile_pixel_box
-from world.blocks import default_registry
+from world.atlas import (
+    ATLAS_PATH,
+    ATLAS_PX,
+    ATLAS_TILES,
+    CRACK_TILES,
+    TILE_CAPACITY,
+    TILE_PX,
+    tile_pixel_box,
+)
 
 __all__ = ["PAINTERS", "build_atlas", "main", "paint_tile"]
 
@@ -272,18 +279,85 @@ def paint_tall_grass(rng: Rng) -> Tile:
     return _rgba(rgb, alpha)
 
 
-def paint_lamp(rng: Rng) -> Tile:
-    """A lit lamp: a warm glowing core with bright spots inside a dark frame."""
+def _lamp(rng: Rng, lit: bool) -> Tile:
+    """A lamp in a dark frame: a warm glowing core when lit, dull glass when off."""
     y, x = np.mgrid[0:N, 0:N]
     edge = np.minimum(np.minimum(y, x), np.minimum(N - 1 - y, N - 1 - x))
     light = 1.0 + 0.08 * _smooth_noise(rng, 4)
     light *= _grain(rng, 0.05)
-    rgb = _colour((250, 206, 104), light)
+    rgb = _colour((250, 206, 104) if lit else (120, 98, 70), light)
     sy, sx = _speckle(rng, 16)
-    rgb[sy, sx] = np.array([255.0, 244.0, 190.0])
-    rgb[edge == 1] = np.array([214.0, 140.0, 56.0])
+    rgb[sy, sx] = np.array([255.0, 244.0, 190.0] if lit else [150.0, 128.0, 96.0])
+    rgb[edge == 1] = np.array([214.0, 140.0, 56.0] if lit else [96.0, 74.0, 50.0])
     rgb[edge == 0] = np.array([82.0, 58.0, 38.0])
     return _rgba(rgb)
+
+
+def paint_lamp(rng: Rng) -> Tile:
+    """The lamp switched off (``base:lamp``)."""
+    return _lamp(rng, lit=False)
+
+
+def paint_lamp_on(rng: Rng) -> Tile:
+    """The lamp switched on (the lamp mod's ``lamp:lamp_on``)."""
+    return _lamp(rng, lit=True)
+
+
+def _tnt_paper(rng: Rng) -> NDArray[np.float64]:
+    return (
+        _colour((214, 60, 44), 1.0 + 0.06 * _smooth_noise(rng, 4))
+        * _grain(rng, 0.05)[..., np.newaxis]
+    )
+
+
+def paint_tnt_side(rng: Rng) -> Tile:
+    """Red paper sticks with a white band across the middle."""
+    rgb = _tnt_paper(rng)
+    x = np.arange(N)
+    rgb[:, x % 4 == 3] *= 0.72  # the seams between sticks
+    band = slice(6, 10)
+    rgb[band] = _colour((232, 228, 220), _grain(rng, 0.04)[band])
+    rgb[7:9, 3:13] = np.array([40.0, 36.0, 36.0])  # the label's dark letters, as one bar
+    return _rgba(rgb)
+
+
+def paint_tnt_top(rng: Rng) -> Tile:
+    """Stick ends seen from above, with fuses in the middle ones."""
+    rgb = _tnt_paper(rng) * 0.9
+    y, x = np.mgrid[0:N, 0:N]
+    ring = ((x % 4 == 3) | (y % 4 == 3))[..., np.newaxis]
+    rgb = np.where(ring, rgb * 0.7, rgb)
+    rgb[5:7, 5:7] = rgb[9:11, 9:11] = np.array([60.0, 56.0, 52.0])
+    return _rgba(rgb)
+
+
+def paint_tnt_bottom(rng: Rng) -> Tile:
+    """Stick ends seen from below."""
+    rgb = _tnt_paper(rng) * 0.8
+    y, x = np.mgrid[0:N, 0:N]
+    rgb = np.where(((x % 4 == 3) | (y % 4 == 3))[..., np.newaxis], rgb * 0.7, rgb)
+    return _rgba(rgb)
+
+
+def _crack(stage: int) -> Callable[[Rng], Tile]:
+    """The breaking overlay at a stage 0..9: dark cracks on a clear tile, more at each stage."""
+
+    def paint(rng: Rng) -> Tile:
+        rgb = np.zeros((N, N, 3))
+        alpha = np.zeros((N, N))
+        # The same walks at every stage (one generator for all stages), each stage drawing
+        # more of them and longer: the cracks grow rather than jump around.
+        walks = np.random.default_rng(zlib.crc32(b"base:crack"))
+        for walk in range(2 + stage):
+            y, x = walks.integers(3, N - 3, 2)
+            for _ in range(3 + 2 * stage if walk < 2 else 2 + stage):
+                alpha[y, x] = 200.0
+                y = int(np.clip(y + walks.integers(-1, 2), 0, N - 1))
+                x = int(np.clip(x + walks.integers(-1, 2), 0, N - 1))
+        del rng
+        return _rgba(rgb + 20.0, alpha)
+
+    return paint
 
 
 PAINTERS: dict[str, Callable[[Rng], Tile]] = {
@@ -303,7 +377,11 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
     "base:bedrock": paint_bedrock,
     "base:tall_grass": paint_tall_grass,
     "base:lamp": paint_lamp,
-}
+    "lamp:lamp_on": paint_lamp_on,
+    "tnt:tnt_top": paint_tnt_top,
+    "tnt:tnt_bottom": paint_tnt_bottom,
+    "tnt:tnt_side": paint_tnt_side,
+} | {name: _crack(stage) for stage, name in enumerate(CRACK_TILES)}
 
 
 def paint_tile(tile_name: str) -> Tile:
@@ -318,9 +396,9 @@ def build_atlas(tile_names: list[str] | None = None) -> Tile:
     Parameters
     ----------
     tile_names : list of str, optional
-        Tile names in atlas order; the default registry's ``tile_names`` when omitted.
+        Tile names in atlas order; `world.atlas.ATLAS_TILES` when omitted.
     """
-    names = default_registry().tile_names if tile_names is None else tile_names
+    names = list(ATLAS_TILES) if tile_names is None else tile_names
     if len(names) > TILE_CAPACITY:
         raise ValueError(f"tile_names holds {len(names)} tiles; the atlas has {TILE_CAPACITY}")
     missing = paint_tile("base:missing")
@@ -339,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
         "--check", action="store_true", help="exit 1 if the PNG differs from a fresh drawing"
     )
     args = parser.parse_args(argv)
-    names = default_registry().tile_names
+    names = list(ATLAS_TILES)
     for name in names:
         if name not in PAINTERS:
             print(f"make_atlas: no painter for tile {name!r}; drawing the checker", file=sys.stderr)

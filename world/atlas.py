@@ -28,6 +28,8 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "ATLAS_PATH",
     "ATLAS_PX",
+    "ATLAS_TILES",
+    "CRACK_TILES",
     "TILES_PER_ROW",
     "TILE_CAPACITY",
     "TILE_PX",
@@ -44,6 +46,35 @@ TILE_CAPACITY = TILES_PER_ROW * TILE_ROWS
 # 256 × 256 pixels: a power of two on both sides (see the module docstring).
 ATLAS_PX: tuple[int, int] = (TILES_PER_ROW * TILE_PX, TILE_ROWS * TILE_PX)
 ATLAS_PATH = Path(__file__).resolve().parent.parent / "assets" / "atlas.png"
+
+# The breaking overlay's ten crack stages, drawn over a block as it is broken.
+CRACK_TILES: tuple[str, ...] = tuple(f"base:crack_{stage}" for stage in range(10))
+# Every tile the atlas draws, at a fixed cell: a block registry gives these names these indices
+# whatever order blocks register in (so the example mods' tiles keep their place however many mods
+# load), and numbers any other tile name after them, in the "missing" checker's cells.
+ATLAS_TILES: tuple[str, ...] = (
+    "base:missing",
+    "base:stone",
+    "base:dirt",
+    "base:grass_top",
+    "base:grass_side",
+    "base:sand",
+    "base:gravel",
+    "base:log_top",
+    "base:log_side",
+    "base:planks",
+    "base:leaves",
+    "base:glass",
+    "base:water",
+    "base:bedrock",
+    "base:tall_grass",
+    "base:lamp",
+    "lamp:lamp_on",
+    "tnt:tnt_top",
+    "tnt:tnt_bottom",
+    "tnt:tnt_side",
+    *CRACK_TILES,
+)
 
 
 def _check_tile(tile_index: object) -> int:

@@ -4,9 +4,10 @@ Blocks are named ``"mod:name"`` (``"base:stone"``); the integer id is an interna
 into per-block numpy arrays (``registry.solid[ids]``) so kernels work on whole chunks. Id 0 is
 always ``air``. Saves store the name→id table, so ids may differ between runs.
 
-Texture tiles are named too (``"base:grass_top"``); the registry numbers every tile name it sees,
-in registration order, and ``face_tiles[id]`` gives the atlas tile index of each face in the
-order +x, -x, +y, -y, +z, -z. Tile 0 is ``"base:missing"``, drawn for textures the atlas lacks.
+Texture tiles are named too (``"base:grass_top"``); ``face_tiles[id]`` gives the atlas tile index
+of each face in the order +x, -x, +y, -y, +z, -z. The atlas's own tiles (`world.atlas.ATLAS_TILES`)
+have fixed indices; any other tile name is numbered after them and shows the "missing" checker,
+as tile 0 (``"base:missing"``) does.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
+
+from world.atlas import ATLAS_TILES
 
 __all__ = [
     "AIR",
@@ -161,8 +164,9 @@ class BlockRegistry:
     def __init__(self) -> None:
         self._types: list[BlockType] = []
         self._ids: dict[str, int] = {}
-        self.tile_names: list[str] = [MISSING_TILE]
-        self._tile_ids: dict[str, int] = {MISSING_TILE: 0}
+        # The atlas's tiles keep their atlas cells; other tile names are numbered after them.
+        self.tile_names: list[str] = list(ATLAS_TILES)
+        self._tile_ids: dict[str, int] = {name: i for i, name in enumerate(ATLAS_TILES)}
         self.register(AIR_TYPE)
 
     def register(self, block: BlockType) -> int:

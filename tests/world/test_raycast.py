@@ -90,7 +90,9 @@ def check_traverse(origin, direction, max_distance):
     ref = reference(origin, direction, max_distance)
     assert steps[0].cell == ref[0][0]
     assert steps[0].distance == 0.0
-    norm = Q(math.hypot(*(float(c) for c in direction)))
+    # |direction| without underflow: scale by a power of two (exact), measure, scale back.
+    shift = -math.frexp(max(abs(float(c)) for c in direction))[1]
+    norm = Q(math.hypot(*(math.ldexp(float(c), shift) for c in direction))) / Q(2) ** shift
     # Group DDA steps by their exact entry parameter; the last of each group must be the
     # reference voxel entered at that parameter (the others are touched only, at a tie).
     groups: list[tuple[Fraction, tuple]] = []
