@@ -154,10 +154,25 @@ class ChunkView:
             math.floor(pos[1]) // CHUNK[1],
             math.floor(pos[2]) // CHUNK[2],
         )
-        if camera_chunk == self._camera_chunk:
+        before = self._camera_chunk
+        if camera_chunk == before:
             return
         self._camera_chunk = camera_chunk
-        for key in self._groups:
+        if before is None:
+            changed = list(self._groups)
+        else:
+            # Only chunks between the old and the new camera chunk, on an axis that changed,
+            # can change which of their directions face the camera.
+            spans = [(min(a, b), max(a, b)) for a, b in zip(before, camera_chunk, strict=True)]
+            changed = [
+                key
+                for key in self._groups
+                if any(
+                    before[axis] != camera_chunk[axis] and low <= key[axis] <= high
+                    for axis, (low, high) in enumerate(spans)
+                )
+            ]
+        for key in changed:
             self._show_facing(key)
 
     def _show_facing(self, key: ChunkKey) -> None:
