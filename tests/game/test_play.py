@@ -243,3 +243,14 @@ def test_keyboard_and_mouse_drive_the_player(make_game: Make, app: Any) -> None:
     finally:
         held_keys["w"] = 0
         game.live = False
+
+
+@pytest.mark.parametrize(("creative", "reached"), [(True, True), (False, False)])
+def test_reach_is_5_in_creative_and_4_5_in_survival(
+    make_game: Make, replay: Replay, creative: bool, reached: bool
+) -> None:
+    game = make_game(flat=True, creative=creative)
+    stone = game.world.registry.id("base:stone")
+    game.world.set_blocks(np.array([(5, y, 0) for y in range(GROUND, GROUND + 3)]), stone)
+    replay(game, "teleport 0.3 4 0.5\nlook 90 0\nwait 1")  # the wall's face is 4.7 away
+    assert (game.target is not None) == reached
