@@ -178,8 +178,10 @@ def look_direction(yaw: float, pitch: float) -> Vec3:
 def _solid_grid(
     world: World, lo: list[float], hi: list[float]
 ) -> tuple[NDArray[np.bool_], tuple[int, int, int]]:
-    """Solid flags of every voxel touching the box [lo, hi] (one voxel of margin), and the
-    grid's origin voxel. Copied chunk by chunk: a body's box spans one to eight chunks."""
+    """Solid flags around the box [lo, hi] (one voxel of margin) and the grid's origin voxel.
+
+    Copied chunk by chunk with numpy slices: a body's box spans one to eight chunks.
+    """
     start = [math.floor(v) - 1 for v in lo]
     stop = [math.floor(v) + 2 for v in hi]
     solid_of = world.registry.solid
@@ -399,7 +401,24 @@ class FixedStep:
         self.alpha = 0.0
 
     def advance(self, world: World, body: Body, controls: Controls, frame_dt: float) -> Body:
-        """Run as many whole ticks as the (clamped) frame time and the carried remainder allow."""
+        """Run as many whole ticks as the (clamped) frame time and the carried remainder allow.
+
+        Parameters
+        ----------
+        world : World
+            The voxels to collide with.
+        body : Body
+            The state at the start of the frame.
+        controls : Controls
+            Held for every tick of the frame.
+        frame_dt : float
+            Seconds since the last frame, >= 0; clamped to ``max_frame_dt``.
+
+        Returns
+        -------
+        Body
+            The state after the last whole tick (unchanged when no tick fitted).
+        """
         if math.isnan(frame_dt) or frame_dt < 0.0:
             raise ValueError(f"frame_dt must be >= 0 seconds, got {frame_dt!r}")
         self._carry += min(frame_dt, self.max_frame_dt)
@@ -414,7 +433,17 @@ class FixedStep:
         return body
 
     def render_pos(self, body: Body) -> Vec3:
-        """The feet position to draw: between the previous and the current tick, by ``alpha``."""
+        """The feet position to draw: between the previous and the current tick, by ``alpha``.
+
+        Parameters
+        ----------
+        body : Body
+            The body `advance` returned last.
+
+        Returns
+        -------
+        tuple of 3 float
+        """
         if self.previous is None:
             return body.pos
         a = self.alpha
@@ -427,7 +456,18 @@ class FixedStep:
 
 
 def with_flying(body: Body, flying: bool) -> Body:
-    """The same body with flight switched on or off (vertical speed reset when switching on)."""
+    """The same body with flight switched on or off.
+
+    Parameters
+    ----------
+    body : Body
+    flying : bool
+        Switching flight on also stops vertical motion (the player hovers where they are).
+
+    Returns
+    -------
+    Body
+    """
     if flying == body.flying:
         return body
     vel = (body.vel[0], 0.0, body.vel[2]) if flying else body.vel
