@@ -71,6 +71,8 @@ _ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2)])
 if _FORMAT.getArray(0).getStride() != _ROW.itemsize:
     raise RuntimeError("the vertex layout and its numpy mirror disagree")
 OTHER = len(FACE_NORMALS)  # the group of faces with no axis direction (plants)
+# A queued step: a chunk column (cx, cz) to generate, or a chunk (cx, cy, cz) to mesh.
+WorkItem = tuple[int, int] | tuple[int, int, int]
 
 
 def _vertex_data(data: MeshData) -> GeomVertexData:
@@ -121,7 +123,8 @@ class ChunkView:
         self.centre: tuple[int, int] | None = None
         self._camera_chunk: tuple[int, int, int] | None = None
         self._columns: set[tuple[int, int]] = set()
-        self._queue: deque[ChunkKey] = deque()
+        self._queue: deque[WorkItem] = deque()
+        self._prepared: set[tuple[int, int]] = set()  # columns generated or queued for it
         low, high = world.build_height
         self._cy_range = range(low // CHUNK[1], (high - 1) // CHUNK[1] + 1)
         liquid = [i for i, block in enumerate(world.registry) if "liquid" in block.groups]
@@ -144,8 +147,27 @@ class ChunkView:
             wanted - self._columns, key=lambda c: (c[0] - centre[0]) ** 2 + (c[1] - centre[1]) ** 2
         )
         self._columns = wanted
-        self._queue = deque(key for key in self._queue if (key[0], key[2]) in wanted)
-        self._queue.extend((cx, cy, cz) for cx, cz in new for cy in self._cy_range)
+        # Columns generated for meshing that are now far away are forgotten (and regenerated
+        # on a return, as the world itself may have unloaded them).
+        self._prepared = {
+            c for c in self._prepared if max(abs(c[0] - centre[0]), abs(c[1] - centre[1])) <= r + 1
+        }
+        self._queue = deque(item for item in self._queue if self._still_wanted(item))
+        for cx, cz in new:
+            # Meshing reads the neighbouring columns: generate each of them first, as its own
+            # step, so one frame never pays for several columns of terrain generation.
+            for nx in (cx - 1, cx, cx + 1):
+                for nz in (cz - 1, cz, cz + 1):
+                    if (nx, nz) not in self._prepared:
+                        self._prepared.add((nx, nz))
+                        self._queue.append((nx, nz))
+            self._queue.extend((cx, cy, cz) for cy in self._cy_range)
+
+    def _still_wanted(self, item: WorkItem) -> bool:
+        """Whether a queued step still matters after recentring."""
+        if len(item) == 2:
+            return item in self._prepared
+        return (item[0], item[2]) in self._columns
 
     def face_camera(self, pos: tuple[float, float, float]) -> None:
         """Show only the face directions that can face a camera at ``pos``."""
@@ -192,11 +214,11 @@ class ChunkView:
                 node.hide()
 
     def update(self, budget_s: float) -> int:
-        """Remesh dirty chunks, then mesh queued ones for up to ``budget_s``; returns the count."""
+        """Remesh dirty chunks, then run queued steps for up to ``budget_s``; returns the count."""
         done = self.remesh_dirty()
         deadline = time.perf_counter() + budget_s
         while self._queue and time.perf_counter() < deadline:
-            self._mesh(self._queue.popleft())
+            self._run(self._queue.popleft())
             done += 1
         return done
 
@@ -208,15 +230,24 @@ class ChunkView:
         return len(dirty)
 
     def load_all(self) -> None:
-        """Mesh everything queued now (the first frame, a screenshot)."""
+        """Run every queued step now (the first frame, a screenshot)."""
         self.remesh_dirty()
         while self._queue:
-            self._mesh(self._queue.popleft())
+            self._run(self._queue.popleft())
 
     @property
     def pending(self) -> int:
-        """Chunks still waiting to be meshed."""
+        """Steps (column generations and chunk meshings) still waiting."""
         return len(self._queue)
+
+    def _run(self, item: WorkItem) -> None:
+        """One queued step: generate a column's chunks, or mesh a chunk."""
+        if len(item) == 2:
+            cx, cz = item
+            for cy in self._cy_range:
+                self.world.chunk(cx, cy, cz)
+        else:
+            self._mesh(item)
 
     def vertex_count(self, key: ChunkKey) -> int:
         """Vertices in the chunk's vertex buffer as Panda3D holds it (0 when not drawn)."""
@@ -286,5 +317,6 @@ class ChunkView:
             self._drop(key)
         self._columns = set()
         self._queue.clear()
+        self._prepared = set()
         self.centre = None
         self._camera_chunk = None
