@@ -50,7 +50,7 @@ REACH_SURVIVAL = 4.5
 REPEAT_SECONDS = 0.25  # a held button repeats a creative break or a place (Minecraft: 4 ticks)
 DOUBLE_TAP_SECONDS = 0.3  # two presses of space this close toggle flying
 MOUSE_SENSITIVITY = 80.0  # degrees per screen height of mouse travel
-STREAM_BUDGET_S = 0.002  # meshing of newly visible chunks per frame
+STREAM_BUDGET_S = 0.002  # per frame, for generating and meshing newly visible chunks
 _KEYS_FORWARD = (("w", 1.0), ("s", -1.0), ("up arrow", 1.0), ("down arrow", -1.0))
 _KEYS_STRAFE = (("d", 1.0), ("a", -1.0), ("right arrow", 1.0), ("left arrow", -1.0))
 
@@ -116,8 +116,8 @@ class Game:
         self.hud = Hud(registry, self.hotbar, Texture(ATLAS_PATH))
         self.outline = BlockOutline()
         self._set_scene()
-        for error in self.mods.errors:
-            self.hud.flash(str(error))
+        if self.mods.errors:  # a mod that failed to load is reported, and the game goes on
+            self.hud.flash("\n".join(str(error) for error in self.mods.errors))
         self.chunks.follow(self.player.body.pos[0], self.player.body.pos[2])
         self.chunks.face_camera(self.player.eye)
         self.chunks.load_all()
