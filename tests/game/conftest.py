@@ -13,15 +13,20 @@ SIZE = (400, 300)
 
 
 @pytest.fixture(scope="session")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The offscreen ursina app, started once; game time advances 1/60 s per frame."""
     # Panda3D and Mesa write caches under XDG_CACHE_HOME: keep them out of the user's home.
+    saved = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
     from game.engine import fixed_frame_rate, start
 
     app = start(headless=True, size=SIZE)
     fixed_frame_rate(60)
-    return app
+    yield app
+    if saved is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
 
 
 @pytest.fixture
