@@ -18,7 +18,9 @@ transparent and a DIFFERENT block: stone beside air, glass or water shows that f
 transparent block beside an opaque one does not; two identical transparent blocks (water-water,
 glass-glass, leaves-leaves) hide the face between them. Leaves follow that rule like glass (as
 Minecraft's "fast" leaves: the canopy is a shell), which keeps forests cheap; the leaf texture is
-mostly opaque so the shell reads as foliage.
+mostly opaque so the shell reads as foliage. The one exception: the downward faces of the world's
+lowest layer (``wy == world.build_height[0]``, the bedrock) are never emitted, since nobody can
+stand below the build height to see them.
 
 Plants (tall grass) are drawn as two crossed, double-sided quads (4 quads per plant, as
 Minecraft's). A block is a plant when it is not solid, transparent and not in the ``"liquid"``
@@ -194,6 +196,9 @@ class MeshData:
         )
 
 
+_DOWN = FACE_NORMALS.index((0, -1, 0))
+
+
 def _padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
     """The chunk's blocks with a one-voxel border read from its 26 neighbours, shape (18,)*3."""
     padded = np.empty((_PAD, _PAD, _PAD), dtype=np.uint16)
@@ -265,6 +270,11 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
         )
         np.logical_and(see_through[front], padded[front] != centre, out=masks[direction])
         masks[direction] &= cube
+    # The underside of the world's lowest layer faces the void below the build height, where
+    # no player can stand: those faces are never seen (a third of a terrain view's vertices).
+    floor_ly = world.build_height[0] - cy * _SIZE
+    if 0 <= floor_ly < _SIZE:
+        masks[_DOWN, :, floor_ly, :] = False
     face, lx, ly, lz = np.nonzero(masks)
     block = centre[lx, ly, lz]
     # Opaque faces first, then the transparent blocks' (see the module docstring).
