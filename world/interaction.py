@@ -43,6 +43,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from world.blocks import AIR, FACE_NORMALS, BlockRegistry, BlockType
 from world.chunks import World
+from world.physics import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH  # the player's box, defined once
 from world.raycast import Hit, Int3, RayBatch, raycast, raycast_many
 
 if TYPE_CHECKING:
@@ -67,10 +68,6 @@ __all__ = [
     "use_block",
 ]
 
-# Minecraft's player: a 0.6 x 1.8 box, eyes 1.62 above the feet.
-PLAYER_WIDTH = 0.6
-PLAYER_HEIGHT = 1.8
-EYE_HEIGHT = 1.62
 # Changed voxels whose neighbours are notified per action, and per tick. One change with 6
 # non-air neighbours and one trivial neighbour hook costs ~15 µs in CPython (measured; real hooks
 # add their own work): 256 bound a click to a few ms (a radius-3 explosion, 123 voxels, fits),
