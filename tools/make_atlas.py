@@ -409,12 +409,26 @@ def build_atlas(tile_names: list[str] | None = None) -> Tile:
     return atlas
 
 
+def write_preview(atlas: Tile, tiles: int, path: Path, scale: int = 3) -> None:
+    """The rows of the atlas that hold tiles, enlarged, over a pale background (for the README)."""
+    rows = -(-tiles // (ATLAS_PX[0] // TILE_PX))
+    used = Image.fromarray(atlas[: rows * TILE_PX])
+    picture = Image.new("RGBA", used.size, (200, 215, 235, 255))
+    picture.alpha_composite(used)
+    picture.resize((used.width * scale, used.height * scale), Image.Resampling.NEAREST).save(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the atlas PNG, or with ``--check`` compare the committed one with a fresh drawing."""
     parser = argparse.ArgumentParser(prog="python -m tools.make_atlas", description=__doc__)
     parser.add_argument("--output", type=Path, default=ATLAS_PATH, help="PNG to write or check")
     parser.add_argument(
         "--check", action="store_true", help="exit 1 if the PNG differs from a fresh drawing"
+    )
+    parser.add_argument(
+        "--preview",
+        type=Path,
+        help="also write an enlarged picture of the atlas's tiles (the README's, docs/atlas.png)",
     )
     args = parser.parse_args(argv)
     names = list(ATLAS_TILES)
@@ -429,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if same else 1
     args.output.parent.mkdir(parents=True, exist_ok=True)
     Image.fromarray(atlas).save(args.output)
+    if args.preview:
+        write_preview(atlas, len(names), args.preview)
     print(f"wrote {args.output} ({len(names)} tiles of {TILE_PX} px)")
     return 0
 
