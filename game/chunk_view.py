@@ -13,18 +13,21 @@ in a typical view that skips about half the triangles before software GL has to 
 crosses into another chunk. ursina's own ``Mesh`` builds one geom per mesh with its own vertex
 data, which is why the geoms are built here with Panda3D's API.
 
-Which chunks: every chunk column within ``view_distance`` chunks of the player's column (a
-square, as Minecraft's), every chunk of the column that holds blocks. The first `load_all` draws
-them all; afterwards new columns are meshed nearest-first under a per-frame time budget, and
-columns that fell out of range are dropped. Dirty chunks (`World.pop_dirty`) are remeshed at
-once, budget or not, so an edit shows in the frame drawn right after it.
+Which chunks: `world.streaming.ChunkStreamer` decides. Chunk columns within ``view_distance`` of
+the player's column (a circle, as Minecraft's render distance) are generated and meshed nearest
+first, one chunk per job, under a per-frame time budget; columns beyond it lose their entities,
+and beyond ``view_distance + 1.5`` the world forgets them, handing chunks with unsaved edits to
+``on_save`` first. Time spent on chunks in a frame (recentring, remeshing, jobs) is measured
+both by the wall clock and as the main thread's CPU time (`work_cpu_s`, what the Python side
+spent, whatever else the machine runs). Dirty chunks (`World.pop_dirty`) are remeshed at once,
+budget or not, so an edit shows in the frame drawn right after it.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections import deque
+from collections.abc import Callable, Iterable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,6 +49,7 @@ from ursina import Entity, destroy
 from world.blocks import FACE_NORMALS
 from world.chunks import CHUNK, ChunkKey, World
 from world.mesher import MeshData, mesh_chunk
+from world.streaming import ChunkStreamer
 
 __all__ = ["ChunkView"]
 
@@ -71,8 +75,6 @@ _ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2)])
 if _FORMAT.getArray(0).getStride() != _ROW.itemsize:
     raise RuntimeError("the vertex layout and its numpy mirror disagree")
 OTHER = len(FACE_NORMALS)  # the group of faces with no axis direction (plants)
-# A queued step: a chunk column (cx, cz) to generate, or a chunk (cx, cy, cz) to mesh.
-WorkItem = tuple[int, int] | tuple[int, int, int]
 
 
 def _vertex_data(data: MeshData) -> GeomVertexData:
@@ -112,62 +114,79 @@ def _geom_node(vdata: GeomVertexData, indices: NDArray[np.uint32], name: str) ->
 
 
 class ChunkView:
-    """The chunk entities around a centre column, each with its direction groups."""
+    """The chunk entities around the player, streamed in and out, each with its direction groups."""
 
-    def __init__(self, world: World, texture: PandaTexture, view_distance: int) -> None:
+    def __init__(
+        self,
+        world: World,
+        texture: PandaTexture,
+        view_distance: int,
+        *,
+        on_save: Callable[[list[ChunkKey]], object] | None = None,
+    ) -> None:
         self.world = world
         self.texture = texture
-        self.view_distance = view_distance
         self.entities: dict[ChunkKey, Entity] = {}
         self._groups: dict[ChunkKey, list[NodePath | None]] = {}
-        self.centre: tuple[int, int] | None = None
         self._camera_chunk: tuple[int, int, int] | None = None
-        self._columns: set[tuple[int, int]] = set()
-        self._queue: deque[WorkItem] = deque()
-        self._prepared: set[tuple[int, int]] = set()  # columns generated or queued for it
         low, high = world.build_height
-        self._cy_range = range(low // CHUNK[1], (high - 1) // CHUNK[1] + 1)
+        self.streamer = ChunkStreamer(
+            world,
+            view_distance,
+            (low // CHUNK[1], (high - 1) // CHUNK[1] + 1),
+            on_mesh=self._mesh,
+            on_drop=self._drop,
+            on_save=on_save,
+        )
+        self.work_s = 0.0  # wall-clock seconds of chunk work in the last `update`
+        self.work_cpu_s = 0.0  # the main thread's CPU seconds of the same
         liquid = [i for i, block in enumerate(world.registry) if "liquid" in block.groups]
         self._liquid_ids = np.array(liquid, dtype=np.uint16)
 
-    def follow(self, wx: float, wz: float) -> None:
-        """Recentre on the column holding a world position: queue new columns, drop far ones."""
-        centre = (math.floor(wx) // CHUNK[0], math.floor(wz) // CHUNK[2])
-        if centre == self.centre:
-            return
-        self.centre = centre
-        r = self.view_distance
-        wanted = {
-            (centre[0] + dx, centre[1] + dz) for dx in range(-r, r + 1) for dz in range(-r, r + 1)
-        }
-        for column in self._columns - wanted:
-            for cy in self._cy_range:
-                self._drop((column[0], cy, column[1]))
-        new = sorted(
-            wanted - self._columns, key=lambda c: (c[0] - centre[0]) ** 2 + (c[1] - centre[1]) ** 2
-        )
-        self._columns = wanted
-        # Columns generated for meshing that are now far away are forgotten (and regenerated
-        # on a return, as the world itself may have unloaded them).
-        self._prepared = {
-            c for c in self._prepared if max(abs(c[0] - centre[0]), abs(c[1] - centre[1])) <= r + 1
-        }
-        self._queue = deque(item for item in self._queue if self._still_wanted(item))
-        for cx, cz in new:
-            # Meshing reads the neighbouring columns: generate each of them first, as its own
-            # step, so one frame never pays for several columns of terrain generation.
-            for nx in (cx - 1, cx, cx + 1):
-                for nz in (cz - 1, cz, cz + 1):
-                    if (nx, nz) not in self._prepared:
-                        self._prepared.add((nx, nz))
-                        self._queue.append((nx, nz))
-            self._queue.extend((cx, cy, cz) for cy in self._cy_range)
+    @property
+    def view_distance(self) -> int:
+        """Chunk columns shown around the player."""
+        return self.streamer.view_distance
 
-    def _still_wanted(self, item: WorkItem) -> bool:
-        """Whether a queued step still matters after recentring."""
-        if len(item) == 2:
-            return item in self._prepared
-        return (item[0], item[2]) in self._columns
+    def set_view_distance(self, view_distance: int) -> None:
+        """Show more or fewer columns (2..16) from the next `update` on."""
+        self.streamer.set_view_distance(view_distance)
+
+    def update(self, eye: Iterable[float], budget_s: float) -> int:
+        """One frame of chunk work around the camera at ``eye``; returns the chunks handled.
+
+        Turns face groups to the camera, recentres the streaming, remeshes dirty chunks, then
+        runs streaming jobs while what is left of ``budget_s`` has room.
+        """
+        started, started_cpu = time.perf_counter(), time.thread_time()
+        x, y, z = eye
+        self.face_camera((x, y, z))
+        self.streamer.update((x, y, z))
+        done = self.remesh_dirty()
+        left = budget_s - (time.perf_counter() - started)
+        if left > 0.0 and self.streamer.pending:
+            done += self.streamer.work(left)
+        self.work_s = time.perf_counter() - started
+        self.work_cpu_s = time.thread_time() - started_cpu
+        return done
+
+    def load_all(self, eye: Iterable[float]) -> None:
+        """Load and mesh everything in view now (the first frame, a screenshot)."""
+        x, y, z = eye
+        self.face_camera((x, y, z))
+        self.streamer.update((x, y, z))
+        self.remesh_dirty()
+        while self.streamer.pending:
+            self.streamer.work(math.inf)
+
+    def ready_at(self, pos: Iterable[float]) -> bool:
+        """Whether the column under ``pos`` is loaded (a body there has ground to stand on)."""
+        return self.streamer.ready_at(pos)
+
+    @property
+    def pending(self) -> int:
+        """Streaming jobs (chunk loads and meshings) still waiting."""
+        return self.streamer.pending
 
     def face_camera(self, pos: tuple[float, float, float]) -> None:
         """Show only the face directions that can face a camera at ``pos``."""
@@ -213,41 +232,13 @@ class ChunkView:
             else:
                 node.hide()
 
-    def update(self, budget_s: float) -> int:
-        """Remesh dirty chunks, then run queued steps for up to ``budget_s``; returns the count."""
-        done = self.remesh_dirty()
-        deadline = time.perf_counter() + budget_s
-        while self._queue and time.perf_counter() < deadline:
-            self._run(self._queue.popleft())
-            done += 1
-        return done
-
     def remesh_dirty(self) -> int:
-        """Remesh every shown or wanted chunk whose blocks changed; returns how many."""
-        dirty = [key for key in self.world.pop_dirty() if (key[0], key[2]) in self._columns]
+        """Remesh every shown chunk whose blocks changed; returns how many."""
+        meshed = self.streamer.meshed
+        dirty = [key for key in self.world.pop_dirty() if key in meshed]
         for key in dirty:
             self._mesh(key)
         return len(dirty)
-
-    def load_all(self) -> None:
-        """Run every queued step now (the first frame, a screenshot)."""
-        self.remesh_dirty()
-        while self._queue:
-            self._run(self._queue.popleft())
-
-    @property
-    def pending(self) -> int:
-        """Steps (column generations and chunk meshings) still waiting."""
-        return len(self._queue)
-
-    def _run(self, item: WorkItem) -> None:
-        """One queued step: generate a column's chunks, or mesh a chunk."""
-        if len(item) == 2:
-            cx, cz = item
-            for cy in self._cy_range:
-                self.world.chunk(cx, cy, cz)
-        else:
-            self._mesh(item)
 
     def vertex_count(self, key: ChunkKey) -> int:
         """Vertices in the chunk's vertex buffer as Panda3D holds it (0 when not drawn)."""
@@ -312,11 +303,8 @@ class ChunkView:
             destroy(entity)
 
     def destroy(self) -> None:
-        """Remove every chunk entity."""
+        """Remove every chunk entity and stop streaming."""
         for key in list(self.entities):
             self._drop(key)
-        self._columns = set()
-        self._queue.clear()
-        self._prepared = set()
-        self.centre = None
+        self.streamer.on_mesh = self.streamer.on_drop = self.streamer.on_save = None
         self._camera_chunk = None

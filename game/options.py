@@ -1,4 +1,11 @@
-"""Command-line options of ``python -m game`` / ``blockpick``, parsed into a frozen `Options`."""
+"""Command-line options of ``python -m game`` / ``blockpick``, parsed into a frozen `Options`.
+
+World options (the rules are `game.session`'s, described in docs/controls.md):
+``--world NAME|PATH`` picks a save, ``--new`` makes a new one, ``--seed`` and ``--flat`` shape a
+new world only, ``--read-only`` plays a save without writing it. ``--creative`` / ``--survival``
+override the mode the world was saved in. ``--seed`` takes any text, as Minecraft's seed field
+does: an integer as given, a word hashed to one (`world.savedirs.parse_seed`).
+"""
 
 from __future__ import annotations
 
@@ -7,32 +14,46 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["DEFAULT_SEED", "Options", "parse_args"]
+from world.savedirs import parse_seed
+from world.streaming import MAX_VIEW_DISTANCE, MIN_VIEW_DISTANCE
 
-DEFAULT_SEED = 20240  # the default world: the same hills every run until saves arrive
+__all__ = ["DEFAULT_SEED", "DEFAULT_VIEW_DISTANCE", "Options", "parse_args"]
+
+# The seed of a run that saves nothing (``--screenshot`` / ``--script`` with no ``--world``): the
+# same hills every run, so pictures and replays are reproducible. Saved new worlds get a random
+# seed unless ``--seed`` says otherwise.
+DEFAULT_SEED = 20240
 DEFAULT_FOV = 70.0  # vertical degrees, Minecraft's default
-DEFAULT_VIEW_DISTANCE = 4  # chunks each way: 9×9 columns, what software GL draws at 30 FPS
+DEFAULT_VIEW_DISTANCE = 8  # chunk columns around the player: Minecraft's default render distance
 DEFAULT_SIZE = (800, 600)
 
 
 @dataclass(frozen=True)
 class Options:
-    """Everything the command line decides."""
+    """Everything the command line decides (``None``: not given, the world or a default decides)."""
 
-    seed: int = DEFAULT_SEED
+    seed: int | None = None
     flat: bool = False
-    creative: bool = False
+    creative: bool | None = None
     fov: float = DEFAULT_FOV
     mods: tuple[Path, ...] = ()
     screenshot: Path | None = None
     script: Path | None = None
     view_distance: int = DEFAULT_VIEW_DISTANCE
     size: tuple[int, int] = DEFAULT_SIZE
+    world: str | None = None
+    new: bool = False
+    read_only: bool = False
 
     @property
     def headless(self) -> bool:
         """Rendered offscreen with no window: a screenshot or a script run."""
         return self.screenshot is not None or self.script is not None
+
+    @property
+    def saves(self) -> bool:
+        """Whether the run plays a saved world (a window always does; offscreen runs on request)."""
+        return not self.headless or self.world is not None or self.new
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -63,9 +84,23 @@ def _view_distance(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"view distance must be whole: {text!r}") from None
-    if not 1 <= value <= 16:
-        raise argparse.ArgumentTypeError(f"view distance must be 1..16 chunks, got {text!r}")
+    if not MIN_VIEW_DISTANCE <= value <= MAX_VIEW_DISTANCE:
+        raise argparse.ArgumentTypeError(
+            f"view distance must be {MIN_VIEW_DISTANCE}..{MAX_VIEW_DISTANCE} chunks, got {text!r}"
+        )
     return value
+
+
+def _seed(text: str) -> int:
+    """Parse a seed: an integer, or any text hashed to one."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "seed must not be empty (leave --seed out for a random one)"
+        )
+    try:
+        return parse_seed(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,14 +109,37 @@ def build_parser() -> argparse.ArgumentParser:
         prog="blockpick",
         description="Blockpick: a Minecraft-style voxel game. Walk, look, break and place blocks.",
     )
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="world seed")
-    parser.add_argument("--flat", action="store_true", help="a flat world instead of terrain")
+    worlds = parser.add_argument_group("worlds (saved in the data folder; see docs/controls.md)")
+    worlds.add_argument(
+        "--world",
+        metavar="NAME|PATH",
+        help="the world to play: a name in the data folder, or a .sqlite file "
+        "(default: the last world played, or a new one)",
+    )
+    worlds.add_argument("--new", action="store_true", help="create a new world (never overwrites)")
+    worlds.add_argument(
+        "--seed",
+        type=_seed,
+        help="seed of a new world: a number or any word (default: random)",
+    )
+    worlds.add_argument("--flat", action="store_true", help="a new world is flat, not terrain")
+    worlds.add_argument(
+        "--read-only", action="store_true", help="play a saved world without saving anything"
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
-        "--creative", dest="creative", action="store_true", help="instant breaking, flying"
+        "--creative",
+        dest="creative",
+        action="store_const",
+        const=True,
+        help="instant breaking, flying (default: the world's saved mode)",
     )
     mode.add_argument(
-        "--survival", dest="creative", action="store_false", help="timed breaking (default)"
+        "--survival",
+        dest="creative",
+        action="store_const",
+        const=False,
+        help="timed breaking (a new world's default)",
     )
     parser.add_argument("--fov", type=_fov, default=DEFAULT_FOV, help="vertical field of view")
     parser.add_argument(
@@ -106,9 +164,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--view-distance",
+        metavar="N",
         type=_view_distance,
         default=DEFAULT_VIEW_DISTANCE,
-        help="chunks drawn each way around the player",
+        help=f"chunk columns shown around the player, {MIN_VIEW_DISTANCE}..{MAX_VIEW_DISTANCE} "
+        f"(default {DEFAULT_VIEW_DISTANCE})",
     )
     parser.add_argument(
         "--size", type=_size, default=DEFAULT_SIZE, help="window size, WIDTHxHEIGHT"
@@ -118,7 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse_args(argv: Sequence[str] | None = None) -> Options:
     """Parse the command line (``sys.argv[1:]`` when ``argv`` is None)."""
-    ns = build_parser().parse_args(argv)
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    if ns.new and ns.read_only:
+        parser.error("--new and --read-only do not go together: a new world is written")
     return Options(
         seed=ns.seed,
         flat=ns.flat,
@@ -129,4 +192,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         script=ns.script,
         view_distance=ns.view_distance,
         size=ns.size,
+        world=ns.world,
+        new=ns.new,
+        read_only=ns.read_only,
     )

@@ -5,11 +5,19 @@ Input maps to `world.interaction` calls and nothing else decides a rule here: le
 use, or placing the selected block), middle click `pick_block`. Every frame the view is
 raycast (`world.raycast`) from the eye for the target, so the same code path serves a player's
 mouse and a script's actions (`game.runner`), headless or not.
+
+The world comes from a `game.session.Session` (a save, or an unsaved world); the chunks around
+the player stream in and out (`game.chunk_view`), and the body is held still until the column
+under it is loaded (movement waits for the ground, as in Minecraft). Methods other parts call:
+`Game.save` (save now), `Game.save_and_quit` (the pause menu's "save and quit"), `Game.close`
+(save and close the world when the game ends; idempotent), `Game.set_view_distance`,
+`Game.take_screenshot` (F2).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import time as wallclock
 
 from panda3d.core import Filename, SamplerState
@@ -29,18 +37,17 @@ from ursina import (
 from ursina import time as utime
 
 from game.chunk_view import ChunkView
+from game.engine import save_screenshot
 from game.hotbar import SLOTS, Hotbar
 from game.hud import Hud
 from game.options import Options
 from game.outline import BlockOutline
 from game.player import HeldInput, Player
+from game.session import Session
 from world.atlas import ATLAS_PATH
-from world.chunks import World
 from world.interaction import Actor, Outcome, break_block, break_time, pick_block, use_block
 from world.mods import DEFAULT_MODS_DIR, Mods, load_mods, make_registry
-from world.physics import Body
 from world.raycast import Hit, raycast
-from world.terrain import FlatGenerator, TerrainGenerator
 
 __all__ = ["Game"]
 
@@ -50,7 +57,7 @@ REACH_SURVIVAL = 4.5
 REPEAT_SECONDS = 0.25  # a held button repeats a creative break or a place (Minecraft: 4 ticks)
 DOUBLE_TAP_SECONDS = 0.3  # two presses of space this close toggle flying
 MOUSE_SENSITIVITY = 80.0  # degrees per screen height of mouse travel
-STREAM_BUDGET_S = 0.002  # per frame, for generating and meshing newly visible chunks
+STREAM_BUDGET_S = 0.003  # per frame, for generating and meshing chunks coming into view
 _KEYS_FORWARD = (("w", 1.0), ("s", -1.0), ("up arrow", 1.0), ("down arrow", -1.0))
 _KEYS_STRAFE = (("d", 1.0), ("a", -1.0), ("right arrow", 1.0), ("left arrow", -1.0))
 
@@ -82,24 +89,24 @@ class _Driver(Entity):  # type: ignore[misc]
 
 
 class Game:
-    """One running game: build it after `game.engine.start`; `destroy` removes its entities."""
+    """One running game: build it after `game.engine.start`; `destroy` removes its entities.
 
-    def __init__(self, options: Options, *, live: bool = False) -> None:
+    ``session``: the world to play (`Session.open`); an unsaved world from the options if None.
+    """
+
+    def __init__(
+        self, options: Options, *, live: bool = False, session: Session | None = None
+    ) -> None:
         self.options = options
         self.live = live  # read the keyboard and mouse (False: a script drives `held`)
         self.captured = False  # the mouse is captured for looking (live play only)
+        self.session = Session.unsaved(options) if session is None else session
         self.mods: Mods = load_mods((DEFAULT_MODS_DIR, *options.mods))
         registry = make_registry(self.mods)
-        generator = (
-            FlatGenerator(registry, seed=options.seed)
-            if options.flat
-            else TerrainGenerator(options.seed, registry)
-        )
-        self.world = World(registry, generator)
-        sx, sy, sz = generator.spawn_point()
-        spawn = Body(pos=(sx + 0.5, float(sy), sz + 0.5))
-        self.player = Player(self.world, spawn, creative=options.creative)
+        self.world = self.session.load_world(registry)
+        self.player = Player(self.world, self.session.spawn(), creative=self.session.creative)
         self.hotbar = Hotbar.default(registry)
+        self.session.attach(self.player, self.hotbar)
         self.held = HeldInput()
         self.time = 0.0
         self.target: Hit | None = None
@@ -111,23 +118,26 @@ class Game:
         self.python_ms = 0.0  # time spent in `update` last frame
 
         self.atlas = load_atlas()
-        self.chunks = ChunkView(self.world, self.atlas, options.view_distance)
+        self.chunks = ChunkView(
+            self.world, self.atlas, options.view_distance, on_save=lambda keys: self.save()
+        )
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
         self.hud = Hud(registry, self.hotbar, Texture(ATLAS_PATH))
         self.outline = BlockOutline()
         self._set_scene()
-        if self.mods.errors:  # a mod that failed to load is reported, and the game goes on
-            self.hud.flash("\n".join(str(error) for error in self.mods.errors))
-        self.chunks.follow(self.player.body.pos[0], self.player.body.pos[2])
-        self.chunks.face_camera(self.player.eye)
-        self.chunks.load_all()
+        # A mod that failed to load, or a notice about the world, is reported; the game goes on.
+        notices = [*(str(error) for error in self.mods.errors), *self.session.notices]
+        if notices:
+            self.hud.flash("\n".join(notices))
+        self.session.report = self.hud.flash
+        self.chunks.load_all(self.player.eye)
         self.player.sync_camera()
         self._retarget()
         self._driver = _Driver(self)
 
     def _set_scene(self) -> None:
         """Sky colour, fog up to the view distance, field of view."""
-        far = self.options.view_distance * 16
+        far = self.chunks.view_distance * 16
         window.color = SKY
         scene.fog_color = SKY
         scene.fog_density = (far * 0.55, far * 0.95)
@@ -150,14 +160,14 @@ class Game:
         self.time += dt
         if self.live:
             self._read_devices()
-        self.player.update(dt, self.held)
+        if self.chunks.ready_at(self.player.body.pos):  # else held until the ground is loaded
+            self.player.update(dt, self.held)
         self.player.sync_camera()
-        self.chunks.face_camera(self.player.eye)
         self._retarget()
         self._hold_buttons(dt)
         self.mods.tick(self.world, dt)
-        self.chunks.follow(self.player.body.pos[0], self.player.body.pos[2])
-        self.chunks.update(STREAM_BUDGET_S)
+        self.chunks.update(self.player.eye, STREAM_BUDGET_S)
+        self.session.tick(dt)
         self.hud.update(dt)
         self.python_ms = (wallclock.perf_counter() - started) * 1000.0
 
@@ -244,6 +254,8 @@ class Game:
         elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= SLOTS:
             self.hotbar.select(int(key) - 1)
             self.hud.refresh_hotbar()
+        elif key == "f2":
+            self.take_screenshot()
         elif key == "space":
             if self.time - self._last_space <= DOUBLE_TAP_SECONDS:
                 self.toggle_fly()
@@ -307,6 +319,37 @@ class Game:
             return
         self.chunks.remesh_dirty()
         self._retarget()
+
+    # -- the world's lifecycle -------------------------------------------------------------------
+
+    def save(self) -> bool:
+        """Save the world now (edited chunks, player, mode); a failure is reported, False."""
+        return self.session.save()
+
+    def close(self) -> bool:
+        """The game ends: save and close the world (idempotent); False if the save failed."""
+        return self.session.close()
+
+    def save_and_quit(self) -> None:
+        """Save, close the world and leave the game (the pause menu's "save and quit")."""
+        self.close()
+        application.quit()
+
+    def set_view_distance(self, view_distance: int) -> None:
+        """Show 2..16 chunk columns around the player from the next frame on (fog follows)."""
+        self.chunks.set_view_distance(view_distance)
+        self._set_scene()
+
+    def take_screenshot(self) -> None:
+        """F2: the last drawn frame as a PNG in the data folder's screenshots/, path flashed."""
+        path = self.session.screenshot_path()
+        try:
+            save_screenshot(application.base, path)
+        except OSError as exc:
+            self.hud.flash(f"screenshot not saved: {exc}")
+            print(f"blockpick: screenshot not saved: {exc}", file=sys.stderr)
+            return
+        self.hud.flash(f"screenshot saved: {path}")
 
     def destroy(self) -> None:
         """Remove every entity the game made (tests build several games in one process)."""

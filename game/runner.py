@@ -3,22 +3,31 @@
 A script is replayed frame by frame at a fixed 60 frames per game second, through the same
 `Game.input` events and held-input state a player's keyboard and mouse produce, so a replay is
 deterministic and exercises the real input path.
+
+The world is opened before the game is built (`game.session.Session.open`, or an unsaved world
+for an offscreen run that names none). A world that cannot be opened is refused: the reason goes
+to the terminal and, in a window, on screen until a key is pressed; the exit status is 1 and
+the file is not touched. When the game ends, however it ends (Esc, the window closed, the end of
+a script), the world is saved and closed; a failed final save makes the exit status 1.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ursina import Ursina
+from ursina import Entity, Text, Ursina, application, camera, color
 
 from game.engine import fixed_frame_rate, save_screenshot, start
 from game.options import Options
 from game.play import Game
 from game.script import Action, ScriptError, read_script
+from game.session import Session
+from world.storage import SaveError
 
-__all__ = ["SCRIPT_FPS", "WARMUP_FRAMES", "ScriptPlayer", "run"]
+__all__ = ["SCRIPT_FPS", "WARMUP_FRAMES", "ScriptPlayer", "open_session", "refusal_screen", "run"]
 
 SCRIPT_FPS = 60
 WARMUP_FRAMES = 3  # frames drawn before a screenshot: textures and meshes reach the GPU
@@ -100,6 +109,34 @@ class ScriptPlayer:
             raise ScriptError(f"{action.where}: no way to replay {name!r}")
 
 
+def open_session(options: Options) -> Session:
+    """The world a run plays: the save the options choose, or an unsaved one offscreen."""
+    return Session.open(options) if options.saves else Session.unsaved(options)
+
+
+class _AnyKeyQuits(Entity):  # type: ignore[misc]
+    """Ends the app at the first key or button press."""
+
+    def input(self, key: str) -> None:
+        """ursina calls this for every key and button event."""
+        if not key.endswith(" up") and key not in ("mouse move", "scroll up", "scroll down"):
+            application.quit()
+
+
+def refusal_screen(message: str) -> Entity:
+    """Show why the world was refused, over the sky, until a key is pressed; returns the screen."""
+    screen = _AnyKeyQuits(parent=camera.ui, name="refusal")
+    screen.setShaderOff(1)  # ursina's text shader fails on software GL (as in the HUD)
+    Text(
+        parent=screen,
+        text=f"{message}\n\nThe world file was not changed. Press any key to quit.",
+        origin=(0, 0),
+        color=color.rgb(1, 0.92, 0.6),
+        wordwrap=60,
+    )
+    return screen
+
+
 def run(options: Options) -> int:
     """Start the game the options ask for; returns the process exit status."""
     actions = None
@@ -110,25 +147,49 @@ def run(options: Options) -> int:
             print(f"blockpick: {exc}", file=sys.stderr)
             return 2
     try:
+        session: Session | None = open_session(options)
+        refusal = ""
+    except ValueError as exc:  # a world name that cannot be a file name: a usage error
+        print(f"blockpick: {exc}", file=sys.stderr)
+        return 2
+    except SaveError as exc:
+        session, refusal = None, f"cannot open the world {exc}"
+        print(f"blockpick: {refusal}", file=sys.stderr)
+        if options.headless:
+            return 1
+    try:
         app: Ursina = start(headless=options.headless, size=options.size)
     except Exception as exc:  # Panda3D raises a bare Exception when no window can open
+        if session is not None:
+            session.close()
         print(
             f"blockpick: could not open a window ({exc}). With no display, use "
             "--screenshot FILE or --script FILE, which render offscreen.",
             file=sys.stderr,
         )
         return 1
+    if session is None:
+        refusal_screen(refusal)
+        with contextlib.suppress(SystemExit):
+            app.run()
+        return 1
     if options.headless:
         fixed_frame_rate(SCRIPT_FPS)
-    game = Game(options, live=not options.headless)
-    if options.headless:
-        player = ScriptPlayer(game, app.step, lambda path: save_screenshot(app, path))
-        player.frames(WARMUP_FRAMES)
-        player.run(actions or [])
-        if options.screenshot is not None:
-            player.frames(1)
-            save_screenshot(app, options.screenshot)
-        return 0
-    game.capture_mouse(True)
-    app.run()
-    return 0
+    game = Game(options, live=not options.headless, session=session)
+    try:
+        if options.headless:
+            player = ScriptPlayer(game, app.step, lambda path: save_screenshot(app, path))
+            player.frames(WARMUP_FRAMES)
+            player.run(actions or [])
+            if options.screenshot is not None:
+                player.frames(1)
+                save_screenshot(app, options.screenshot)
+        else:
+            where = "" if session.store is None else f" ({session.store.path})"
+            print(f"blockpick: playing {session.name!r}{where}")
+            game.capture_mouse(True)
+            with contextlib.suppress(SystemExit):  # ursina's quit is sys.exit()
+                app.run()
+    finally:
+        saved = game.close()
+    return 0 if saved else 1

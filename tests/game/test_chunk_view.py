@@ -18,7 +18,7 @@ from world.mesher import mesh_chunk
 def test_hidden_groups_hold_only_faces_turned_away(
     make_game: Callable[..., Any], eye: tuple[float, float, float]
 ) -> None:
-    game = make_game(view_distance=1)
+    game = make_game(view_distance=2)
     view = game.chunks
     view.face_camera(eye)
     hidden_any = False

@@ -1,0 +1,287 @@
+"""The world a game plays and its save: chosen or created at start, autosaved, saved on quit.
+
+Which world `Session.open` plays (from the command line):
+
+- ``--new``: a new world, named by ``--world`` (else "New World", "New World 2", ...), seeded by
+  ``--seed`` (else at random), flat with ``--flat``, in the mode ``--creative`` asks for
+  (survival otherwise). An existing file is never written over: that is refused.
+- ``--world NAME|PATH``: that world when its file exists, else a new world there (as ``--new``).
+- neither: the most recently played world in the data folder (`world.savedirs`, which honours
+  ``$BLOCKPICK_DATA_DIR``), else a new "New World". Saves that cannot be read are named in the
+  terminal and skipped.
+- ``--seed`` / ``--flat`` given for an existing world: the world keeps its own (said at start).
+- offscreen runs (``--screenshot`` / ``--script``) with neither ``--world`` nor ``--new`` play an
+  unsaved world (`Session.unsaved`) from ``--seed`` (default `DEFAULT_SEED`), so pictures and
+  replays are reproducible and never touch the player's saves.
+
+A save that cannot be opened (not a world, a newer version, damaged — `world.storage.SaveError`;
+every chunk row is checked up front by `WorldStore.verify` on a read-only connection) is
+refused: `Session.open` raises, the game says why in the terminal and on screen and exits with
+status 1, and the file is never written. ``--read-only`` plays a readable world without ever
+writing it (a file you may not change, or a look around without risk); edits then live only
+in memory.
+
+Saving writes the edited chunks, the player (`world.storage.PlayerState`: feet position, yaw,
+pitch, hotbar block names, selected slot, flying) and the mode, in one transaction
+(`WorldStore.save`): every `AUTOSAVE_SECONDS` of game time, when chunks with edits leave the
+view (streaming hands them over before forgetting them), and when the game ends (`close`). A
+save that fails is reported and its edits stay in memory, marked, for the next save.
+
+Screenshots (F2) go to ``<data folder>/screenshots/``, named by the local time as Minecraft's
+are (``2024-05-01_14.03.22.png``, ``..._2.png`` for a second one within the same second).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from game.hotbar import Hotbar
+from game.options import DEFAULT_SEED, Options
+from game.player import Player
+from world.blocks import BlockRegistry
+from world.chunks import World
+from world.physics import Body
+from world.savedirs import (
+    DEFAULT_GENERATOR,
+    create_world,
+    default_data_dir,
+    list_worlds,
+    resolve_world,
+)
+from world.storage import PlayerState, SaveError, WorldStore
+from world.terrain import FlatGenerator, TerrainGenerator, make_generator
+
+__all__ = ["AUTOSAVE_SECONDS", "SCREENSHOTS", "Session"]
+
+AUTOSAVE_SECONDS = 30.0  # game time between autosaves
+SCREENSHOTS = "screenshots"  # folder in the data folder
+_FLAT = "flat"  # `world.terrain.make_generator`'s name for the flat world
+
+Spawner = Callable[[], tuple[int, int, int]]
+
+
+class Session:
+    """One world: its store (``None``: nothing is saved), how it was chosen, and its saving."""
+
+    def __init__(
+        self,
+        store: WorldStore | None,
+        *,
+        creative: bool,
+        data_dir: Path | None = None,
+        seed: int = DEFAULT_SEED,
+        flat: bool = False,
+        notices: tuple[str, ...] = (),
+    ) -> None:
+        self.store = store
+        self.creative = creative
+        self.data_dir = default_data_dir() if data_dir is None else Path(data_dir)
+        self.seed = seed  # of the unsaved world (a store has its own)
+        self.flat = flat
+        self.notices: list[str] = list(notices)  # said at start: in the terminal and on screen
+        self.report: Callable[[str], object] = lambda message: None  # the HUD's flash, once built
+        self.since_save = 0.0
+        self.world: World | None = None
+        self.player: Player | None = None
+        self.hotbar: Hotbar | None = None
+        self._spawner: Spawner | None = None
+        self._closed = False
+        for notice in self.notices:
+            print(f"blockpick: {notice}", file=sys.stderr)
+
+    # -- choosing the world ---------------------------------------------------------------------
+
+    @classmethod
+    def unsaved(cls, options: Options) -> Session:
+        """A world that is never saved, from ``--seed`` and ``--flat``."""
+        return cls(
+            None,
+            creative=bool(options.creative),
+            seed=DEFAULT_SEED if options.seed is None else options.seed,
+            flat=options.flat,
+        )
+
+    @classmethod
+    def open(
+        cls, options: Options, data_dir: Path | None = None, *, new_world_creative: bool = False
+    ) -> Session:
+        """The world the options ask for, opened or created (rules in the module docstring).
+
+        A new world starts creative when ``--creative`` says so, or ``new_world_creative`` (the
+        remembered setting) when the command line names no mode. Raises `SaveError` for a world
+        that cannot be opened or created (the file is left as it was), `ValueError` for a bad
+        world name.
+        """
+        creative_new = new_world_creative if options.creative is None else options.creative
+        data_dir = default_data_dir() if data_dir is None else Path(data_dir)
+        notices: list[str] = []
+        existing: Path | None = None
+        if not options.new:
+            if options.world is not None:
+                path = resolve_world(options.world, data_dir)
+                if path.exists():
+                    existing = path
+                elif options.read_only:
+                    raise SaveError(path, "no such world file (--read-only opens a saved world)")
+            else:
+                entries = list_worlds(data_dir)
+                notices += [f"skipped {e.path}: {e.error}" for e in entries if e.error is not None]
+                playable = [e for e in entries if e.info is not None]
+                existing = playable[0].path if playable else None
+        if existing is None:
+            store = create_world(
+                options.world,
+                seed=options.seed,
+                generator=_FLAT if options.flat else DEFAULT_GENERATOR,
+                game_mode="creative" if creative_new else "survival",
+                data_dir=data_dir,
+            )
+            creative = creative_new
+        else:
+            store = _open_checked(existing, read_only=options.read_only)
+            info = store.info
+            if (options.seed is not None and options.seed != info.seed) or (
+                options.flat and info.generator != _FLAT
+            ):
+                notices.append(
+                    f"--seed and --flat shape new worlds only: {info.name!r} keeps its seed "
+                    f"{info.seed} and its {info.generator or 'empty'} terrain (--new makes one)"
+                )
+            if options.read_only:
+                notices.append(f"{info.name!r} is open read-only: nothing will be saved")
+            creative = (
+                info.game_mode == "creative" if options.creative is None else options.creative
+            )
+        return cls(store, creative=creative, data_dir=data_dir, notices=tuple(notices))
+
+    @property
+    def name(self) -> str:
+        """The world's name (the unsaved world says so)."""
+        return "unsaved world" if self.store is None else self.store.info.name
+
+    @property
+    def saving(self) -> bool:
+        """Whether saves are written (a store, opened for writing, with nothing found broken)."""
+        return self.store is not None and not self.store.read_only
+
+    # -- the world and the player -----------------------------------------------------------------
+
+    def load_world(self, registry: BlockRegistry) -> World:
+        """The world, over the save (chunks read lazily) or freshly generated."""
+        if self.store is None:
+            generator = (
+                FlatGenerator(registry, seed=self.seed)
+                if self.flat
+                else TerrainGenerator(self.seed, registry)
+            )
+            self.world = World(registry, generator)
+            self._spawner = generator.spawn_point
+            return self.world
+        self.world = self.store.load(registry)
+        info = self.store.info
+        if info.generator is not None:
+            self._spawner = make_generator(info.generator, info.seed, registry).spawn_point
+        if self.store.unknown_blocks:
+            self._notice(
+                f"blocks of mods that are not installed show as placeholders and are kept: "
+                f"{', '.join(self.store.unknown_blocks)}"
+            )
+        return self.world
+
+    def spawn(self) -> Body:
+        """Where the player starts: where they were saved, else the generator's spawn point."""
+        state = None if self.store is None else self.store.player
+        if state is not None:
+            return Body(pos=state.position)
+        if self._spawner is None:  # a world with no generator: stand on its floor
+            return Body(pos=(0.5, float(self.world.build_height[0] if self.world else 0), 0.5))
+        wx, wy, wz = self._spawner()
+        return Body(pos=(wx + 0.5, float(wy), wz + 0.5))
+
+    def attach(self, player: Player, hotbar: Hotbar) -> None:
+        """Restore the saved look, flying and hotbar onto them; they are what saves write."""
+        self.player, self.hotbar = player, hotbar
+        state = None if self.store is None else self.store.player
+        if state is None:
+            return
+        player.look(state.yaw, -state.pitch)  # saves count pitch up, the player counts it down
+        player.set_flying(state.flying)
+        registry = player.world.registry
+        slots = [registry.id(n) if n is not None and n in registry else None for n in state.hotbar]
+        hotbar.slots[: len(slots)] = slots[: len(hotbar.slots)]
+        if 0 <= state.selected < len(hotbar.slots):
+            hotbar.select(state.selected)
+
+    def player_state(self) -> PlayerState:
+        """The attached player and hotbar as a save holds them."""
+        if self.player is None or self.hotbar is None:
+            raise RuntimeError("no player attached to the session")
+        names = self.player.world.registry.names
+        return PlayerState(
+            position=self.player.body.pos,
+            yaw=self.player.yaw,
+            pitch=-self.player.pitch,
+            hotbar=tuple(None if b is None else names[b] for b in self.hotbar.slots),
+            selected=self.hotbar.selected,
+            flying=self.player.body.flying,
+        )
+
+    # -- saving -----------------------------------------------------------------------------------
+
+    def save(self) -> bool:
+        """Write the edited chunks, the player and the mode now; False (reported) if not saved."""
+        if not self.saving or self.world is None or self.player is None or self.store is None:
+            return False
+        self.since_save = 0.0
+        try:
+            self.store.save(
+                self.world,
+                self.player_state(),
+                game_mode="creative" if self.player.creative else "survival",
+            )
+        except SaveError as exc:
+            self._notice(f"not saved: {exc}")
+            return False
+        return True
+
+    def tick(self, dt: float) -> None:
+        """Count game time; autosave every `AUTOSAVE_SECONDS`."""
+        self.since_save += dt
+        if self.since_save >= AUTOSAVE_SECONDS:
+            self.save()
+
+    def close(self) -> bool:
+        """Save (when saving) and close the file; True unless a save failed. Idempotent."""
+        if self._closed:
+            return True
+        self._closed = True
+        saved = self.save() if self.saving else True
+        if self.store is not None:
+            self.store.close()
+        return saved
+
+    def screenshot_path(self, now: float | None = None) -> Path:
+        """A fresh file name for a screenshot taken at ``now`` (Unix time; default: now)."""
+        folder = self.data_dir / SCREENSHOTS
+        stamp = time.strftime("%Y-%m-%d_%H.%M.%S", time.localtime(now))
+        path, n = folder / f"{stamp}.png", 1
+        while path.exists():
+            n += 1
+            path = folder / f"{stamp}_{n}.png"
+        return path
+
+    def _notice(self, message: str) -> None:
+        """Tell the player: the terminal, and the screen (at start, when the HUD shows notices)."""
+        print(f"blockpick: {message}", file=sys.stderr)
+        self.notices.append(message)
+        self.report(message)
+
+
+def _open_checked(path: Path, *, read_only: bool) -> WorldStore:
+    """Open a save after checking every row read-only (so a refusal writes nothing)."""
+    with WorldStore(path, read_only=True) as probe:
+        probe.verify()
+    return WorldStore(path, read_only=read_only)
