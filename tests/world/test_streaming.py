@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from world import World
 from world.chunks import CHUNK_VOLUME
@@ -139,3 +141,44 @@ def test_view_distance_is_checked():
     streamer = ChunkStreamer(World(), 8)
     with pytest.raises(ValueError, match="view_distance"):
         streamer.set_view_distance(0)
+
+
+def brute_force_wanted(center, radius, layers=2):
+    """Every chunk of the columns within ``radius`` of ``center``, by checking them all."""
+    reach = int(radius) + 2
+    return {
+        (center[0] + dx, cy, center[1] + dz)
+        for dx in range(-reach, reach + 1)
+        for dz in range(-reach, reach + 1)
+        if dx * dx + dz * dz <= radius * radius
+        for cy in range(layers)
+    }
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    view_distance=st.integers(2, 4),
+    moves=st.lists(
+        st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.integers(0, 60)),
+        min_size=1,
+        max_size=8,
+    ),
+)
+def test_recentring_plans_what_a_brute_force_check_of_every_chunk_wants(view_distance, moves):
+    world, streamer, _, _ = make(view_distance=view_distance)
+    center = (0, 0)
+    for dx, dz, jobs in moves:
+        center = (center[0] + dx, center[1] + dz)
+        streamer.update((center[0] * 16 + 8.0, 20.0, center[1] * 16 + 8.0))
+        want_load = brute_force_wanted(center, view_distance + 1.5)
+        want_mesh = brute_force_wanted(center, view_distance)
+        assert streamer.loaded <= want_load and streamer.meshed <= want_mesh
+        assert set(world.chunks) <= want_load
+        assert streamer.pending == len(want_load - streamer.loaded) + len(
+            want_mesh - streamer.meshed
+        )
+        for _ in range(jobs):  # a partly done plan before the next move
+            streamer.work(0.0)
+    while streamer.pending:
+        streamer.work(1.0)
+    assert streamer.loaded == want_load and streamer.meshed == want_mesh
