@@ -1,8 +1,10 @@
-"""The heads-up display: crosshair, hotbar with block icons, break progress, brief messages.
+"""The heads-up display: crosshair, hotbar with block icons, brief messages.
 
 Everything is parented to ``camera.ui``, whose units are screen heights: y runs from -0.5
 (bottom) to 0.5 (top), x over ±aspect/2. Icons are quads whose uvs cut one tile out of the block
 atlas (`world.atlas.tile_uv_rect`), the +x side tile of the block, as the mesher draws it.
+Breaking progress is not drawn here: the crack on the block shows it (`game.crack`), as in
+Minecraft.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from game.hotbar import SLOTS, Hotbar
 from world.atlas import tile_uv_rect
 from world.blocks import BlockRegistry
 
-__all__ = ["Hud"]
+__all__ = ["ERROR_SECONDS", "MESSAGE_SECONDS", "Hud"]
 
 SLOT_SIZE = 0.075
 SLOT_GAP = 0.006
 HOTBAR_Y = -0.45
 MESSAGE_SECONDS = 2.5
+ERROR_SECONDS = 8.0  # a mod's error is shown once: long enough to read a traceback's last line
 _QUAD = np.array([-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], dtype=np.float32)
 _QUAD_TRIANGLES = np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
 
@@ -32,7 +35,7 @@ def _icon_mesh(tile: int) -> Mesh:
 
 
 class Hud:
-    """Crosshair, hotbar, break progress bar and the message line."""
+    """Crosshair, hotbar and the message line."""
 
     def __init__(self, registry: BlockRegistry, hotbar: Hotbar, atlas: Texture) -> None:
         self.registry = registry
@@ -74,17 +77,6 @@ class Hud:
                 position=(x, HOTBAR_Y, 0.5),
             )
         self.icons: list[Entity | None] = [None] * SLOTS
-        self.progress_back = Entity(
-            parent=self.root,
-            model="quad",
-            color=color.rgba(0, 0, 0, 0.5),
-            scale=(0.1, 0.008),
-            y=-0.04,
-            enabled=False,
-        )
-        self.progress = Entity(
-            parent=self.progress_back, model="quad", color=color.white, origin=(-0.5, 0), x=-0.5
-        )
         self.message = Text(
             parent=self.root,
             text="",
@@ -115,19 +107,11 @@ class Hud:
             )
         self.selection.x = self.slot_x[self.hotbar.selected]
 
-    def flash(self, text: str) -> None:
+    def flash(self, text: str, seconds: float = MESSAGE_SECONDS) -> None:
         """Show a short message (a denied action's reason) for a few seconds."""
         self.message.text = text
         self.message.enabled = True
-        self.message_left = MESSAGE_SECONDS
-
-    def show_progress(self, fraction: float | None) -> None:
-        """Show how far a timed break has got, or hide the bar (None)."""
-        if fraction is None:
-            self.progress_back.enabled = False
-            return
-        self.progress_back.enabled = True
-        self.progress.scale_x = min(max(fraction, 0.0), 1.0)
+        self.message_left = seconds
 
     def update(self, dt: float) -> None:
         """Age the message."""

@@ -1,10 +1,14 @@
 """The game's composition root: world, mods, player, chunk view, HUD, and input mapped to actions.
 
 Input maps to `world.interaction` calls and nothing else decides a rule here: left click is
-`break_block` (held for ``break_time`` seconds in survival), right click `use_block` (a mod's
+`break_block` once `world.breaking.BreakProgress` says the held button has lasted the target's
+``break_time`` (instant in creative, with a repeat delay), right click `use_block` (a mod's
 use, or placing the selected block), middle click `pick_block`. Every frame the view is
 raycast (`world.raycast`) from the eye for the target, so the same code path serves a player's
-mouse and a script's actions (`game.runner`), headless or not.
+mouse and a script's actions (`game.runner`), headless or not. Around that: the crack on the
+block being broken (`game.crack`), the Esc pause menu (`game.menu`) whose settings are
+remembered (`game.settings`), F3's debug text and F4's traced voxels (`game.debug`), and a mod's
+error shown once when it first happens.
 
 The world comes from a `game.session.Session` (a save, or an unsaved world); the chunks around
 the player stream in and out (`game.chunk_view`), and the body is held still until the column
@@ -19,6 +23,7 @@ from __future__ import annotations
 import math
 import sys
 import time as wallclock
+from dataclasses import replace
 
 from panda3d.core import Filename, SamplerState
 from panda3d.core import Texture as PandaTexture
@@ -37,14 +42,19 @@ from ursina import (
 from ursina import time as utime
 
 from game.chunk_view import ChunkView
+from game.crack import CrackOverlay
+from game.debug import DebugOverlay, TracedCells
 from game.engine import save_screenshot
 from game.hotbar import SLOTS, Hotbar
-from game.hud import Hud
+from game.hud import ERROR_SECONDS, Hud
+from game.menu import PauseMenu
 from game.options import Options
 from game.outline import BlockOutline
 from game.player import HeldInput, Player
 from game.session import Session
+from game.settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.atlas import ATLAS_PATH
+from world.breaking import BreakProgress
 from world.interaction import Actor, Outcome, break_block, break_time, pick_block, use_block
 from world.mods import DEFAULT_MODS_DIR, Mods, load_mods, make_registry
 from world.raycast import Hit, raycast
@@ -54,9 +64,9 @@ __all__ = ["Game"]
 SKY = color.rgb(0.62, 0.78, 1.0)
 REACH_CREATIVE = 5.0
 REACH_SURVIVAL = 4.5
-REPEAT_SECONDS = 0.25  # a held button repeats a creative break or a place (Minecraft: 4 ticks)
+REPEAT_SECONDS = 0.25  # a held right button repeats placing (Minecraft: 4 ticks)
 DOUBLE_TAP_SECONDS = 0.3  # two presses of space this close toggle flying
-MOUSE_SENSITIVITY = 80.0  # degrees per screen height of mouse travel
+MOUSE_SENSITIVITY = 80.0  # degrees per screen height of mouse travel, at 100% in the settings
 STREAM_BUDGET_S = 0.003  # per frame, for generating and meshing chunks coming into view
 _KEYS_FORWARD = (("w", 1.0), ("s", -1.0), ("up arrow", 1.0), ("down arrow", -1.0))
 _KEYS_STRAFE = (("d", 1.0), ("a", -1.0), ("right arrow", 1.0), ("left arrow", -1.0))
@@ -97,6 +107,9 @@ class Game:
     def __init__(
         self, options: Options, *, live: bool = False, session: Session | None = None
     ) -> None:
+        # A window's run starts from the remembered settings, an offscreen one from the defaults
+        # (scripts and pictures come out the same everywhere); the command line wins either way.
+        self.settings, options = with_command_line(load_settings() if live else Settings(), options)
         self.options = options
         self.live = live  # read the keyboard and mouse (False: a script drives `held`)
         self.captured = False  # the mouse is captured for looking (live play only)
@@ -107,12 +120,12 @@ class Game:
         self.player = Player(self.world, self.session.spawn(), creative=self.session.creative)
         self.hotbar = Hotbar.default(registry)
         self.session.attach(self.player, self.hotbar)
+        self.settings = replace(self.settings, creative=self.player.creative)
         self.held = HeldInput()
         self.time = 0.0
         self.target: Hit | None = None
         self.last_outcome: Outcome | None = None
-        self._break_target: Hit | None = None
-        self._break_elapsed = 0.0
+        self.breaking = BreakProgress()
         self._repeat_left = 0.0
         self._last_space = -math.inf
         self.python_ms = 0.0  # time spent in `update` last frame
@@ -124,11 +137,21 @@ class Game:
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
         self.hud = Hud(registry, self.hotbar, Texture(ATLAS_PATH))
         self.outline = BlockOutline()
+        self.crack = CrackOverlay(registry, self.atlas)
+        self.debug = DebugOverlay()
+        self.traced = TracedCells()
+        self.menu = PauseMenu(
+            self.settings,
+            on_change=self.apply_settings,
+            on_resume=self.resume,
+            on_quit=lambda: self.save_and_quit(),
+        )
         self._set_scene()
         # A mod that failed to load, or a notice about the world, is reported; the game goes on.
         notices = [*(str(error) for error in self.mods.errors), *self.session.notices]
         if notices:
             self.hud.flash("\n".join(notices))
+        self._mod_errors_shown = len(self.mods.errors)
         self.session.report = self.hud.flash
         self.chunks.load_all(self.player.eye)
         self.player.sync_camera()
@@ -160,15 +183,19 @@ class Game:
         self.time += dt
         if self.live:
             self._read_devices()
-        if self.chunks.ready_at(self.player.body.pos):  # else held until the ground is loaded
-            self.player.update(dt, self.held)
+        # The pause menu stops the world, as single-player Minecraft's does.
+        if not self.paused and self.chunks.ready_at(self.player.body.pos):  # else held until
+            self.player.update(dt, self.held)  # the ground under it is loaded
         self.player.sync_camera()
         self._retarget()
-        self._hold_buttons(dt)
-        self.mods.tick(self.world, dt)
+        if not self.paused:
+            self._hold_buttons(dt)
+            self.mods.tick(self.world, dt)
         self.chunks.update(self.player.eye, STREAM_BUDGET_S)
         self.session.tick(dt)
+        self._show_new_mod_errors()
         self.hud.update(dt)
+        self.debug.update(dt, self)
         self.python_ms = (wallclock.perf_counter() - started) * 1000.0
 
     def _read_devices(self) -> None:
@@ -182,9 +209,8 @@ class Game:
         held.attack = bool(held_keys["left mouse"]) and self.captured
         held.use = bool(held_keys["right mouse"]) and self.captured
         if self.captured:
-            self.player.turn(
-                mouse.velocity[0] * MOUSE_SENSITIVITY, -mouse.velocity[1] * MOUSE_SENSITIVITY
-            )
+            speed = MOUSE_SENSITIVITY * self.settings.mouse_sensitivity / 100.0
+            self.player.turn(mouse.velocity[0] * speed, -mouse.velocity[1] * speed)
 
     def _retarget(self) -> None:
         """Raycast the view for the targeted block and move the outline."""
@@ -192,61 +218,52 @@ class Game:
         self.outline.show(self.target)
 
     def _hold_buttons(self, dt: float) -> None:
-        """Held buttons: a survival break's progress, creative break and place repeats."""
+        """Held buttons: breaking progress, and placing repeated while the right one is held."""
         self._repeat_left -= dt
-        if self.held.attack and not self.player.creative:
-            self._hold_survival_break(dt)
-        elif self._repeat_left <= 0.0 and (self.held.attack or self.held.use):
+        self._advance_break(dt, holding=self.held.attack)
+        if self.held.use and self._repeat_left <= 0.0:
             self._repeat_left = REPEAT_SECONDS
-            if self.held.attack:
-                self._do_break()
-            else:
-                self._do_use()
+            self._do_use()
 
-    def _hold_survival_break(self, dt: float) -> None:
-        """Survival: the block breaks once the button was held on it for its break time."""
-        target = self.target
-        if target is None:
-            self._end_break()
-            return
-        if self._break_target is None or target.block != self._break_target.block:
-            self._end_break()  # a new target starts over, after the repeat delay
-            if self._repeat_left > 0.0 or math.isinf(break_time(self.world, target, self._actor())):
-                return
-            self._break_target = target
-        self._break_elapsed += dt
-        needed = break_time(self.world, target, self._actor())
-        if self._break_elapsed >= needed:
+    def _advance_break(self, dt: float, *, holding: bool) -> bool:
+        """Feed the target and the button to the break progress; True when the block broke."""
+        target = self.target if holding else None
+        duration = break_time(self.world, target, self._actor())  # inf: nothing to break
+        block = None if target is None else target.block
+        broke = self.breaking.update(block, holding, duration, dt)
+        if broke:
             self._do_break()
-            self._repeat_left = REPEAT_SECONDS
-        else:
-            self.hud.show_progress(self._break_elapsed / needed)
+        self.crack.show(self.breaking.target, self.breaking.stage)
+        return broke
 
     # -- actions -------------------------------------------------------------------------------
 
     def input(self, key: str) -> None:
         """Map one key or button event to an action."""
-        if key == "escape" and self.live:
-            if self.captured:
-                self.capture_mouse(False)
+        if key == "escape":
+            if self.paused:
+                self.resume()
             else:
-                application.quit()
+                self.pause()
             return
+        if self.paused:
+            return  # the menu's buttons take the clicks
         if self.live and not self.captured and key.endswith("mouse down"):
             self.capture_mouse(True)  # the click that captures the mouse does nothing else
             return
+        if key.endswith("mouse down"):
+            self._retarget()  # the click acts on what is under the crosshair now
+            self._trace_ray()
         if key == "left mouse down":
-            self._retarget()
-            self._repeat_left = REPEAT_SECONDS
-            self._start_break()
+            self.breaking.cooldown = 0.0  # a new click starts at once; the delay paces holding
+            if not self._advance_break(0.0, holding=True) and self.breaking.target is None:
+                self._do_break()  # nothing breakable there (bedrock, sky): the rules say why
         elif key == "left mouse up":
-            self._end_break()
+            self._advance_break(0.0, holding=False)
         elif key == "right mouse down":
-            self._retarget()
             self._repeat_left = REPEAT_SECONDS
             self._do_use()
         elif key == "middle mouse down":
-            self._retarget()
             self._do_pick()
         elif key in ("scroll up", "scroll down"):
             self.hotbar.scroll(-1 if key == "scroll up" else 1)
@@ -256,6 +273,11 @@ class Game:
             self.hud.refresh_hotbar()
         elif key == "f2":
             self.take_screenshot()
+        elif key == "f3":
+            self.debug.toggle(self)
+        elif key == "f4":
+            self.traced.toggle()
+            self._trace_ray()
         elif key == "space":
             if self.time - self._last_space <= DOUBLE_TAP_SECONDS:
                 self.toggle_fly()
@@ -279,25 +301,8 @@ class Game:
         """The player as the interaction rules see them."""
         return self.player.actor(self.hotbar.current)
 
-    def _start_break(self) -> None:
-        """Left button pressed: break now, or start a timed survival break."""
-        self._end_break()
-        needed = break_time(self.world, self.target, self._actor())
-        if needed == 0.0 or math.isinf(needed):
-            self._do_break()  # instant, or denied with its reason (bedrock, air, no target)
-            return
-        self._break_target = self.target
-        self.hud.show_progress(0.0)
-
-    def _end_break(self) -> None:
-        """Stop a timed break."""
-        self._break_target = None
-        self._break_elapsed = 0.0
-        self.hud.show_progress(None)
-
     def _do_break(self) -> None:
         """Break the target through the rules."""
-        self._end_break()
         self._after(break_block(self.world, self.target, self._actor(), mods=self.mods))
 
     def _do_use(self) -> None:
@@ -315,10 +320,71 @@ class Game:
         """Show a denial; redraw at once what changed, so the next frame shows it."""
         self.last_outcome = outcome
         if not outcome.done:
-            self.hud.flash(outcome.reason)
+            if not self._show_new_mod_errors():  # a mod's failure is shown in full once
+                self.hud.flash(self._denial(outcome))
             return
         self.chunks.remesh_dirty()
         self._retarget()
+
+    def _denial(self, outcome: Outcome) -> str:
+        """A denied action's reason; a mod failure shown before is named in short."""
+        if outcome.denied_by is not None and outcome.reason in {
+            str(error) for error in self.mods.errors
+        }:
+            return f"mod {outcome.denied_by!r} failed again: nothing changed (see the log)"
+        return outcome.reason
+
+    def _show_new_mod_errors(self) -> bool:
+        """Show the mod errors not shown yet (each once); True when there were any."""
+        errors = self.mods.errors[self._mod_errors_shown :]
+        if not errors:
+            return False
+        self._mod_errors_shown += len(errors)
+        self.hud.flash("\n".join(str(error) for error in errors), ERROR_SECONDS)
+        return True
+
+    def _trace_ray(self) -> None:
+        """F4's view, when on: freeze the view's ray and the voxels it crosses."""
+        if self.traced.shown:
+            self.traced.trace(self.player.eye, self.player.direction, self.reach, self.target)
+
+    # -- the pause menu --------------------------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        """Whether the pause menu is open (the world waits)."""
+        return self.menu.shown
+
+    def pause(self) -> None:
+        """Esc: open the pause menu and let the mouse go."""
+        self._advance_break(0.0, holding=False)
+        self.settings = replace(self.settings, creative=self.player.creative)
+        self.menu.open(self.settings)
+        if self.live:
+            self.capture_mouse(False)
+
+    def resume(self) -> None:
+        """Close the pause menu and take the mouse back."""
+        self.menu.close()
+        if self.live:
+            self.capture_mouse(True)
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Settings changed in the menu: apply them now and remember them for the next runs."""
+        changed = changed_fields(self.settings, settings)
+        self.settings = settings
+        if self.player.creative != settings.creative:
+            self.player.creative = settings.creative
+            self.player.set_flying(self.player.body.flying)  # survival ends a flight
+        self.options = replace(self.options, fov=settings.fov)
+        if settings.view_distance != self.chunks.view_distance:
+            self.set_view_distance(settings.view_distance)
+        else:
+            self._set_scene()
+        try:
+            remember(changed)
+        except OSError as exc:
+            self.hud.flash(f"settings not saved: {exc}")
 
     # -- the world's lifecycle -------------------------------------------------------------------
 
@@ -357,3 +423,7 @@ class Game:
         self.chunks.destroy()
         self.hud.destroy()
         self.outline.destroy()
+        self.crack.destroy()
+        self.debug.destroy()
+        self.traced.destroy()
+        self.menu.destroy()

@@ -40,6 +40,7 @@ __all__ = [
     "SETTINGS_FILE",
     "VIEW_DISTANCE_RANGE",
     "Settings",
+    "changed_fields",
     "given_options",
     "load_settings",
     "remember",
@@ -140,6 +141,15 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def changed_fields(old: Settings, new: Settings) -> dict[str, object]:
+    """The fields whose values differ, with the new values."""
+    return {
+        field.name: getattr(new, field.name)
+        for field in fields(Settings)
+        if getattr(new, field.name) != getattr(old, field.name)
+    }
 
 
 def remember(changes: Mapping[str, object], path: Path | None = None) -> Settings:

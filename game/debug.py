@@ -1,0 +1,308 @@
+"""F3's debug overlay (text) and F4's view of the voxels the last ray traversed.
+
+The overlay reads the running game (frame rate, position, chunk, facing, target, chunk counts,
+mods) and rewrites its text `REFRESH_SECONDS` apart while shown: rebuilding a text every frame
+would cost more than the numbers are worth. `debug_text` is the whole text, readable in tests.
+
+Facing names: yaw 0 looks along +z and yaw 90 along +x, clockwise seen from above as on a map,
+so +z is called north, +x east, -z south and -x west (the ursina world is left-handed: with +z
+ahead, +x is on the right, as east is when facing north).
+
+F4 freezes one ray: the view's ray when F4 is pressed and again at every mouse button press
+(the ray that click's action used). `traced_cells` lists its voxels with `world.raycast.traverse`
+from the eye up to the reach, stopping at the targeted block; they are drawn as one wireframe
+mesh (12 line segments a voxel, one vertex buffer), with the hit voxel in red and the ray itself
+as a yellow line, on top of the world so a ray running into the ground stays visible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+from panda3d.core import (
+    Geom,
+    GeomLines,
+    GeomNode,
+    GeomVertexArrayFormat,
+    GeomVertexData,
+    GeomVertexFormat,
+    InternalName,
+    NodePath,
+)
+from ursina import Entity, Text, camera, color, destroy, window
+
+from world.chunks import CHUNK_SHIFT
+from world.raycast import Hit, traverse
+
+if TYPE_CHECKING:
+    from game.play import Game
+
+__all__ = [
+    "REFRESH_SECONDS",
+    "DebugOverlay",
+    "TracedCells",
+    "compass",
+    "debug_text",
+    "face_name",
+    "traced_cells",
+]
+
+REFRESH_SECONDS = 0.25
+_COMPASS = ("north (+z)", "east (+x)", "south (-z)", "west (-x)")
+_FACES = {
+    (0, 1, 0): "top",
+    (0, -1, 0): "bottom",
+    (1, 0, 0): "east",
+    (-1, 0, 0): "west",
+    (0, 0, 1): "north",
+    (0, 0, -1): "south",
+    (0, 0, 0): "inside",
+}
+
+
+def compass(yaw: float) -> str:
+    """The compass direction nearest a yaw in degrees, with its axis: ``"east (+x)"``."""
+    return _COMPASS[int(((yaw % 360.0) + 45.0) // 90.0) % 4]
+
+
+def face_name(face: Sequence[int]) -> str:
+    """The name of a face normal: top, bottom, north, south, east, west (inside: no face)."""
+    return _FACES[(int(face[0]), int(face[1]), int(face[2]))]
+
+
+def _chunk_counts(game: Game) -> str:
+    """Loaded, meshed and queued chunks, from whatever the chunk view exposes."""
+    parts = [f"{len(game.world.chunks)} loaded"]
+    meshed = getattr(game.chunks, "entities", None)
+    if meshed is not None:
+        parts.append(f"{len(meshed)} meshed")
+    pending = getattr(game.chunks, "pending", None)
+    if isinstance(pending, int):
+        parts.append(f"{pending} queued")
+    return ", ".join(parts)
+
+
+def debug_text(game: Game, fps: float) -> str:
+    """Every line of the F3 overlay for the game's current state."""
+    player = game.player
+    x, y, z = player.body.pos
+    wx, wy, wz = math.floor(x), math.floor(y), math.floor(z)
+    cx, cy, cz = wx >> CHUNK_SHIFT, wy >> CHUNK_SHIFT, wz >> CHUNK_SHIFT
+    target = game.target
+    if target is None:
+        aimed = "Target: nothing in reach"
+    else:
+        name = game.world.registry.name(target.block_id)
+        bx, by, bz = target.block
+        aimed = (
+            f"Target: {name} at {bx} {by} {bz}, {face_name(target.face)} face "
+            f"({target.face[0]}, {target.face[1]}, {target.face[2]}), {target.distance:.2f} away"
+        )
+    mode = "creative" if player.creative else "survival"
+    if player.body.flying:
+        mode += ", flying"
+    mods = game.mods
+    errors = f", {len(mods.errors)} errors" if mods.errors else ""
+    return "\n".join(
+        (
+            f"Blockpick  {fps:.0f} fps, {game.python_ms:.1f} ms Python a frame",
+            f"XYZ: {x:.3f} / {y:.3f} / {z:.3f}",
+            f"Block: {wx} {wy} {wz}   Chunk: {cx} {cy} {cz}",
+            f"Facing: {compass(player.yaw)}  yaw {player.yaw:.1f}  pitch {player.pitch:.1f}",
+            aimed,
+            f"Chunks: {_chunk_counts(game)}",
+            f"Mode: {mode}",
+            f"Mods ({len(mods)}{errors}): {', '.join(mods.names)}",
+        )
+    )
+
+
+class DebugOverlay:
+    """F3: the debug text at the top left, over a dark backing, hidden until toggled."""
+
+    def __init__(self) -> None:
+        self.root = Entity(parent=camera.ui, name="debug overlay", enabled=False)
+        self.root.setShaderOff(1)  # fixed-function, as the HUD (software GL)
+        left, top = -window.aspect_ratio / 2 + 0.01, 0.49
+        self.backing = Entity(
+            parent=self.root,
+            model="quad",
+            origin=(-0.5, 0.5),
+            position=(left - 0.005, top + 0.005, 1),
+            color=color.rgba(0, 0, 0, 0.45),
+        )
+        self.label = Text(parent=self.root, text="", origin=(-0.5, 0.5), position=(left, top))
+        self.fps = 0.0
+        self._frames = 0
+        self._elapsed = 0.0
+        self._since_refresh = math.inf
+
+    @property
+    def shown(self) -> bool:
+        """Whether the overlay is on screen."""
+        return bool(self.root.enabled)
+
+    @property
+    def text(self) -> str:
+        """The text on screen."""
+        return str(self.label.text)
+
+    def toggle(self, game: Game) -> None:
+        """Show or hide; showing draws the current state at once."""
+        self.root.enabled = not self.root.enabled
+        if self.root.enabled:
+            self.refresh(game)
+
+    def update(self, dt: float, game: Game) -> None:
+        """Count the frame; rewrite the text when shown and due."""
+        self._frames += 1
+        self._elapsed += dt
+        if self._elapsed >= REFRESH_SECONDS:
+            self.fps = self._frames / self._elapsed
+            self._frames, self._elapsed = 0, 0.0
+        self._since_refresh += dt
+        if self.shown and self._since_refresh >= REFRESH_SECONDS:
+            self.refresh(game)
+
+    def refresh(self, game: Game) -> None:
+        """Rewrite the text now."""
+        self._since_refresh = 0.0
+        text = debug_text(game, self.fps)
+        if text != self.label.text:
+            self.label.text = text
+            self.backing.scale = (self.label.width + 0.01, self.label.height + 0.01)
+
+    def destroy(self) -> None:
+        """Remove the overlay."""
+        destroy(self.root)
+
+
+def traced_cells(
+    origin: Sequence[float], direction: Sequence[float], reach: float, hit: Hit | None
+) -> NDArray[np.int64]:
+    """The voxels a ray from ``origin`` enters up to ``reach``, ending at ``hit.block`` if any.
+
+    Returns an array of shape (N, 3), in the order the ray enters them.
+    """
+    cells: list[tuple[int, int, int]] = []
+    stop = None if hit is None else tuple(hit.block)
+    for step in traverse(origin, direction, reach):
+        cells.append(tuple(step.cell))  # type: ignore[arg-type]
+        if tuple(step.cell) == stop:
+            break
+    return np.array(cells, dtype=np.int64).reshape(-1, 3)
+
+
+_MARGIN = 0.004  # just outside the voxel, so its edges are not lost in a block's faces
+_CUBE = np.array(
+    [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float32
+) * np.float32(1 + 2 * _MARGIN) - np.float32(_MARGIN)
+# The 12 edges: corner pairs differing in one coordinate (corner index bits are x, y, z).
+_EDGES = np.array(
+    [(a, a | bit) for a in range(8) for bit in (4, 2, 1) if not a & bit], dtype=np.uint32
+)
+_ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4)])
+_CELL_RGBA = (80, 220, 255, 255)
+_HIT_RGBA = (255, 60, 60, 255)
+_RAY_RGBA = (255, 230, 60, 255)
+
+
+def _line_format() -> GeomVertexFormat:
+    """Position (3 float32) and colour (4 uint8), interleaved."""
+    array = GeomVertexArrayFormat()
+    array.addColumn(InternalName.getVertex(), 3, Geom.NTFloat32, Geom.CPoint)
+    array.addColumn(InternalName.getColor(), 4, Geom.NTUint8, Geom.CColor)
+    layout = GeomVertexFormat()
+    layout.addArray(array)
+    registered: GeomVertexFormat = GeomVertexFormat.registerFormat(layout)
+    return registered
+
+
+_FORMAT = _line_format()
+
+
+def _wireframe(
+    cells: NDArray[np.int64], hit_last: bool, ray: tuple[Sequence[float], Sequence[float]]
+) -> GeomNode:
+    """One geom: the cells' edges (the last one red when it is the hit) and the ray's line."""
+    count = len(cells)
+    rows = np.empty(count * 8 + 2, dtype=_ROW)
+    rows["pos"][: count * 8] = (cells[:, np.newaxis, :] + _CUBE[np.newaxis]).reshape(-1, 3)
+    rows["rgba"][: count * 8] = _CELL_RGBA
+    if hit_last and count:
+        rows["rgba"][(count - 1) * 8 : count * 8] = _HIT_RGBA
+    rows["pos"][count * 8 :] = ray
+    rows["rgba"][count * 8 :] = _RAY_RGBA
+    vdata = GeomVertexData("traced cells", _FORMAT, Geom.UHStatic)
+    vdata.uncleanSetNumRows(len(rows))
+    memoryview(vdata.modifyArray(0)).cast("B")[:] = rows.tobytes()
+    indices = (_EDGES[np.newaxis] + 8 * np.arange(count, dtype=np.uint32)[:, None, None]).ravel()
+    indices = np.concatenate([indices, np.array([count * 8, count * 8 + 1], dtype=np.uint32)])
+    lines = GeomLines(Geom.UHStatic)
+    lines.setIndexType(Geom.NTUint32)
+    handle = lines.modifyVertices()
+    handle.uncleanSetNumRows(len(indices))
+    memoryview(handle).cast("B").cast("I")[:] = np.ascontiguousarray(indices, dtype=np.uint32).data
+    geom = Geom(vdata)
+    geom.addPrimitive(lines)
+    node = GeomNode("traced cells")
+    node.addGeom(geom)
+    return node
+
+
+class TracedCells:
+    """F4: the voxels of one frozen ray, drawn as wireframe cubes."""
+
+    def __init__(self) -> None:
+        self.entity = Entity(name="traced cells", enabled=False)
+        self.entity.setShaderOff(1)
+        self.entity.setLightOff(1)
+        self.entity.setRenderModeThickness(2)
+        # Drawn last and through everything: the whole ray stays visible from anywhere.
+        self.entity.setDepthTest(False, 1)
+        self.entity.setDepthWrite(False, 1)
+        self.entity.setBin("fixed", 50)
+        self.cells: NDArray[np.int64] = np.zeros((0, 3), dtype=np.int64)
+        self._node: NodePath | None = None
+
+    @property
+    def shown(self) -> bool:
+        """Whether the view is on."""
+        return bool(self.entity.enabled)
+
+    def toggle(self) -> bool:
+        """Turn the view on or off; returns whether it is now on."""
+        self.entity.enabled = not self.entity.enabled
+        return self.shown
+
+    def trace(
+        self, origin: Sequence[float], direction: Sequence[float], reach: float, hit: Hit | None
+    ) -> None:
+        """Freeze this ray: list its voxels and redraw them."""
+        self.cells = traced_cells(origin, direction, reach, hit)
+        end: Sequence[float]
+        if hit is not None:
+            end = hit.point
+        else:
+            norm = math.sqrt(sum(d * d for d in direction))
+            end = tuple(o + d / norm * reach for o, d in zip(origin, direction, strict=True))
+        if self._node is not None:
+            self._node.removeNode()
+        hit_last = hit is not None and len(self.cells) > 0
+        self._node = self.entity.attachNewNode(_wireframe(self.cells, hit_last, (origin, end)))
+
+    @property
+    def vertex_count(self) -> int:
+        """Vertices in the drawn mesh (8 a voxel, 2 for the ray; 0 before the first trace)."""
+        if self._node is None:
+            return 0
+        count: int = self._node.node().getGeom(0).getVertexData().getNumRows()
+        return count
+
+    def destroy(self) -> None:
+        """Remove the view."""
+        destroy(self.entity)

@@ -1,0 +1,162 @@
+"""The Esc pause menu: back to the game, the settings, save and quit.
+
+Each setting is a row ``[-]  FOV: 70°  [+]`` stepping through its range (`game.settings`), the
+game mode one button that switches it. The buttons only call this class's methods (`resume`,
+`step`, `toggle_mode`, `quit`), which tests drive directly: offscreen there is no pointer to
+hover a button with. The menu decides nothing about the game: a change goes to ``on_change``
+with the new `Settings`, and the game applies and remembers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from ursina import Button, Entity, Text, camera, color, destroy
+
+from game.settings import (
+    FOV_RANGE,
+    FOV_STEP,
+    SENSITIVITY_RANGE,
+    SENSITIVITY_STEP,
+    VIEW_DISTANCE_RANGE,
+    Settings,
+)
+
+__all__ = ["STEPPED", "PauseMenu"]
+
+# The settings stepped with - and +: (range, step).
+STEPPED: dict[str, tuple[tuple[float, float], float]] = {
+    "fov": (FOV_RANGE, FOV_STEP),
+    "mouse_sensitivity": (SENSITIVITY_RANGE, SENSITIVITY_STEP),
+    "view_distance": (VIEW_DISTANCE_RANGE, 1),
+}
+ROW_HEIGHT = 0.07
+ROW_GAP = 0.085
+WIDE = 0.5
+_BUTTON = color.rgba(0.25, 0.25, 0.25, 0.95)
+
+
+def _label(settings: Settings, name: str) -> str:
+    """A setting as the menu shows it."""
+    if name == "fov":
+        return f"FOV: {settings.fov:g}°"
+    if name == "mouse_sensitivity":
+        return f"Mouse sensitivity: {settings.mouse_sensitivity}%"
+    if name == "view_distance":
+        return f"View distance: {settings.view_distance} chunks"
+    return f"Mode: {'Creative' if settings.creative else 'Survival'}"
+
+
+class PauseMenu:
+    """The pause menu over a dimmed screen; hidden until `open`."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        on_change: Callable[[Settings], None],
+        on_resume: Callable[[], None],
+        on_quit: Callable[[], None],
+    ) -> None:
+        self.settings = settings
+        self.on_change = on_change
+        self.on_resume = on_resume
+        self.on_quit = on_quit
+        self.root = Entity(parent=camera.ui, name="pause menu", enabled=False, z=-5)
+        self.root.setShaderOff(1)  # fixed-function, as the HUD (software GL)
+        Entity(parent=self.root, model="quad", scale=(4, 1), color=color.rgba(0, 0, 0, 0.55), z=1)
+        Text(parent=self.root, text="Game paused", origin=(0, 0), y=0.33, scale=1.5)
+        self.buttons: dict[str, Button] = {}
+        self.labels: dict[str, Text] = {}
+        y = 0.2
+        self._button("resume", "Back to game", y, self.resume)
+        for name in STEPPED:
+            y -= ROW_GAP
+            self._row(name, y)
+        y -= ROW_GAP
+        self._button("creative", _label(settings, "creative"), y, self.toggle_mode)
+        y -= ROW_GAP * 1.5
+        self._button("quit", "Save and quit", y, self.quit)
+
+    def _button(self, key: str, text: str, y: float, action: Callable[[], None]) -> Button:
+        button = Button(
+            parent=self.root,
+            text=text,
+            scale=(WIDE, ROW_HEIGHT),
+            y=y,
+            color=_BUTTON,
+            on_click=action,
+        )
+        self.buttons[key] = button
+        return button
+
+    def _row(self, name: str, y: float) -> None:
+        """A ``[-] label [+]`` row for a stepped setting."""
+        Entity(parent=self.root, model="quad", scale=(WIDE, ROW_HEIGHT), y=y, color=_BUTTON, z=0.5)
+        self.labels[name] = Text(
+            parent=self.root, text=_label(self.settings, name), origin=(0, 0), y=y
+        )
+        for sign, x in ((-1, -(WIDE + ROW_HEIGHT) / 2 - 0.01), (1, (WIDE + ROW_HEIGHT) / 2 + 0.01)):
+            self.buttons[f"{name}{'+' if sign > 0 else '-'}"] = Button(
+                parent=self.root,
+                text="+" if sign > 0 else "-",
+                scale=(ROW_HEIGHT, ROW_HEIGHT),
+                position=(x, y),
+                color=_BUTTON,
+                on_click=lambda name=name, sign=sign: self.step(name, sign),
+            )
+
+    @property
+    def shown(self) -> bool:
+        """Whether the menu is open."""
+        return bool(self.root.enabled)
+
+    def open(self, settings: Settings) -> None:
+        """Show the menu with the settings in effect."""
+        self.settings = settings
+        self._refresh()
+        self.root.enabled = True
+
+    def close(self) -> None:
+        """Hide the menu."""
+        self.root.enabled = False
+
+    def resume(self) -> None:
+        """Back to the game."""
+        self.close()
+        self.on_resume()
+
+    def step(self, name: str, steps: int) -> None:
+        """Move a stepped setting by ``steps`` steps, within its range."""
+        if name not in STEPPED:
+            raise ValueError(f"name must be one of {', '.join(STEPPED)}, got {name!r}")
+        (low, high), size = STEPPED[name]
+        current = getattr(self.settings, name)
+        value = min(max(current + steps * size, low), high)
+        self._change(replace(self.settings, **{name: type(current)(value)}))
+
+    def toggle_mode(self) -> None:
+        """Switch between creative and survival."""
+        self._change(replace(self.settings, creative=not self.settings.creative))
+
+    def quit(self) -> None:
+        """Save and quit."""
+        self.on_quit()
+
+    def _change(self, settings: Settings) -> None:
+        if settings == self.settings:
+            return
+        self.settings = settings
+        self._refresh()
+        self.on_change(settings)
+
+    def _refresh(self) -> None:
+        """Show the current values."""
+        for name, text in self.labels.items():
+            text.text = _label(self.settings, name)
+        self.buttons["creative"].text = _label(self.settings, "creative")
+
+    def destroy(self) -> None:
+        """Remove the menu."""
+        destroy(self.root)

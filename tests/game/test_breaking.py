@@ -1,0 +1,167 @@
+"""Breaking in the game: survival takes the block's hardness with a crack overlay in ten stages
+and starts over on a new target or a release; creative is instant with a repeat delay; bedrock
+never breaks. Driven frame by frame through the held button, as a player's mouse does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from world.atlas import CRACK_TILES, tile_uv_rect
+from world.blocks import AIR
+from world.breaking import BREAK_DELAY, CRACK_STAGES
+
+Make = Callable[..., Any]
+Replay = Callable[[Any, str], None]
+GROUND = 4  # the flat world: bedrock, 2 dirt, grass; feet stand at y = 4
+FPS = 60
+
+
+def press(game: Any) -> None:
+    """Press and keep holding the left button."""
+    game.held.attack = True
+    game.input("left mouse down")
+
+
+def release(game: Any) -> None:
+    game.held.attack = False
+    game.input("left mouse up")
+
+
+def stone_wall(game: Any, cells: list[tuple[int, int, int]]) -> int:
+    stone = game.world.registry.id("base:stone")
+    game.world.set_blocks(np.array(cells), stone)
+    game.chunks.remesh_dirty()
+    return int(stone)
+
+
+def frames_until_broken(app: Any, game: Any, cell: tuple[int, int, int], limit: int) -> int | None:
+    """Frames of holding until ``cell`` turns to air (None: not within ``limit``)."""
+    for frame in range(1, limit + 1):
+        app.step()
+        if game.world.get_block(*cell) == AIR:
+            return frame
+    return None
+
+
+def test_survival_stone_takes_its_hardness_within_one_frame(
+    app: Any, make_game: Make, replay: Replay
+) -> None:
+    game = make_game(flat=True)
+    cell = (0, GROUND - 1, 0)
+    stone = stone_wall(game, [cell])
+    replay(game, "look 0 90\nwait 1")
+    assert game.target is not None and game.target.block == cell
+    press(game)
+    assert game.world.get_block(*cell) == stone  # the press alone breaks nothing in survival
+    seconds = float(game.world.registry.hardness[stone])
+    frames = frames_until_broken(app, game, cell, limit=int(seconds * FPS) + 10)
+    release(game)
+    assert frames is not None
+    assert abs(frames / FPS - seconds) <= 1 / FPS
+
+
+def test_progress_starts_over_on_a_new_target(app: Any, make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    first, second = (2, GROUND, 0), (2, GROUND + 1, 0)  # a two-high stone pillar ahead
+    stone = stone_wall(game, [first, second])
+    seconds = float(game.world.registry.hardness[stone])
+    replay(game, "look 90 45\nwait 1")
+    assert game.target is not None and game.target.block == first
+    press(game)
+    replay(game, f"wait {int(seconds * FPS * 0.8)}")  # 80% of the way
+    replay(game, "look 90 -10\nwait 1")  # the crosshair moves up to the other block
+    assert game.target is not None and game.target.block == second
+    replay(game, f"wait {int(seconds * FPS * 0.8)}")
+    assert game.world.get_block(*first) == stone and game.world.get_block(*second) == stone
+    frames = frames_until_broken(app, game, second, limit=int(seconds * FPS))
+    release(game)
+    assert frames is not None and frames <= int(seconds * FPS * 0.2) + 2
+    assert game.world.get_block(*first) == stone
+
+
+def test_progress_starts_over_on_a_release(app: Any, make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    cell = (0, GROUND - 1, 0)
+    stone = stone_wall(game, [cell])
+    seconds = float(game.world.registry.hardness[stone])
+    replay(game, "look 0 90\nwait 1")
+    for _ in range(2):
+        press(game)
+        replay(game, f"wait {int(seconds * FPS * 0.7)}")
+        release(game)
+        replay(game, "wait 1")
+    assert game.world.get_block(*cell) == stone
+    assert not game.crack.entity.enabled
+
+
+def test_the_crack_shows_ten_stages_in_order_on_the_target(
+    app: Any, make_game: Make, replay: Replay
+) -> None:
+    game = make_game(flat=True)
+    cell = (0, GROUND - 1, 0)
+    stone = stone_wall(game, [cell])
+    replay(game, "look 0 90\nwait 1")
+    assert not game.crack.entity.enabled
+    press(game)
+    stages: list[int] = []
+    while game.world.get_block(*cell) == stone:
+        app.step()
+        if game.crack.entity.enabled:
+            assert tuple(game.crack.entity.position) == cell
+            stages.append(game.crack.stage)
+            shown = [m for m in game.crack.meshes if not m.isHidden()]
+            assert shown == [game.crack.meshes[game.crack.stage]]  # one stage drawn
+    release(game)
+    assert stages == sorted(stages)
+    assert sorted(set(stages)) == list(range(CRACK_STAGES))
+    assert not game.crack.entity.enabled  # gone with the block
+
+
+def test_the_crack_stages_use_the_atlas_crack_tiles(app: Any, make_game: Make) -> None:
+    game = make_game(flat=True)
+    registry = game.world.registry
+    for stage, name in enumerate(CRACK_TILES):
+        u0, v0, u1, v1 = tile_uv_rect(registry.tile_id(name))
+        uvs = np.array(game.crack.meshes[stage].uvs)
+        assert uvs[:, 0].min() == pytest.approx(u0) and uvs[:, 0].max() == pytest.approx(u1)
+        assert uvs[:, 1].min() == pytest.approx(v0) and uvs[:, 1].max() == pytest.approx(v1)
+
+
+def test_bedrock_never_breaks(app: Any, make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    game.world.set_blocks(np.array([(0, y, 0) for y in range(1, GROUND)]), AIR)
+    replay(game, "look 0 90\nwait 40")
+    bedrock = game.world.registry.id("base:bedrock")
+    assert game.target is not None and game.target.block_id == bedrock
+    press(game)
+    assert game.hud.message.enabled and "bedrock" in game.hud.message.text  # the rules' reason
+    replay(game, "wait 300")
+    release(game)
+    assert game.world.get_block(0, 0, 0) == bedrock
+    assert not game.crack.entity.enabled
+
+
+def test_creative_breaks_at_once_then_repeats_after_a_delay(
+    app: Any, make_game: Make, replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    row = [(x, GROUND + 1, 0) for x in range(1, 5)]  # at eye level, ahead along +x
+    stone_wall(game, row)
+    replay(game, "look 90 0\nwait 1")
+    assert game.target is not None and game.target.block == row[0]
+    press(game)
+    broken = [c for c in row if game.world.get_block(*c) == AIR]
+    assert broken == row[:1]  # the press breaks at once
+    delay_frames = round(BREAK_DELAY * FPS)
+    replay(game, f"wait {delay_frames - 2}")
+    assert [c for c in row if game.world.get_block(*c) == AIR] == row[:1]
+    replay(game, "wait 3")
+    assert [c for c in row if game.world.get_block(*c) == AIR] == row[:2]
+    release(game)
+    press(game)  # a fresh click does not wait for the delay
+    assert [c for c in row if game.world.get_block(*c) == AIR] == row[:3]
+    release(game)

@@ -1,0 +1,111 @@
+"""F3's debug overlay and F4's traced voxels, through the game's keys, headless."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from world.raycast import Hit, Int3, raycast, traverse
+
+Make = Callable[..., Any]
+Replay = Callable[[Any, str], None]
+GROUND = 4
+
+
+@pytest.mark.parametrize(
+    ("yaw", "name"),
+    [(0, "north (+z)"), (44.9, "north (+z)"), (45.1, "east (+x)"), (90, "east (+x)"),
+     (180, "south (-z)"), (270, "west (-x)"), (-90, "west (-x)"), (359, "north (+z)")],
+)  # fmt: skip
+def test_compass_names_the_nearest_direction(yaw: float, name: str) -> None:
+    from game.debug import compass
+
+    assert compass(yaw) == name
+
+
+def test_traced_cells_are_traverse_up_to_the_hit() -> None:
+    from game.debug import traced_cells
+
+    origin, direction = (0.5, 5.6, 0.5), (1.0, -0.4, 0.3)
+    every = [tuple(s.cell) for s in traverse(origin, direction, 5.0)]
+    assert [tuple(c) for c in traced_cells(origin, direction, 5.0, None)] == every
+    stop = every[4]
+    hit = Hit(Int3(*stop), Int3(0, 1, 0), 2.0, (0.0, 0.0, 0.0), 1)
+    assert [tuple(c) for c in traced_cells(origin, direction, 5.0, hit)] == every[:5]
+
+
+def test_f3_shows_position_facing_target_chunks_and_mods(
+    tmp_path: Path, make_game: Make, replay: Replay
+) -> None:
+    (tmp_path / "quiet.py").write_text('"""A mod that does nothing."""\n')
+    game = make_game(flat=True, mods=(tmp_path,))
+    replay(game, "teleport 20.5 4 -3.5\nlook 90 60\nwait 2")
+    assert not game.debug.shown
+    game.input("f3")
+    assert game.debug.shown
+    replay(game, "wait 20")
+    text = game.debug.text
+    target = game.target
+    assert target is not None
+    name = game.world.registry.name(target.block_id)
+    assert f"{name} at {target.block[0]} {target.block[1]} {target.block[2]}" in text
+    assert "top face (0, 1, 0)" in text or "west face (-1, 0, 0)" in text
+    assert f"{len(game.world.chunks)} loaded" in text
+    entities = getattr(game.chunks, "entities", None)
+    if entities is not None:
+        assert f"{len(entities)} meshed" in text
+    assert "XYZ: 20.500 / 4.000 / -3.500" in text
+    assert "Chunk: 1 0 -1" in text
+    assert "east (+x)" in text and "yaw 90.0" in text and "pitch 60.0" in text
+    assert "quiet" in text and ", ".join(game.mods.names) in text
+    fps = float(text.split(" fps")[0].split()[-1])
+    assert fps == pytest.approx(60, abs=1)  # the test clock runs 60 frames a game second
+    replay(game, "look 0 -90\nwait 20")  # the sky: nothing in reach
+    assert "Target: nothing in reach" in game.debug.text
+    game.input("f3")
+    assert not game.debug.shown
+
+
+def test_f4_shows_the_cells_the_last_ray_traversed(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    stone = game.world.registry.id("base:stone")
+    game.world.set_blocks(np.array([(3, y, 1) for y in range(GROUND, GROUND + 3)]), stone)
+    replay(game, "look 70 10\nwait 1")
+    eye, direction, reach = game.player.eye, game.player.direction, game.reach
+    target = raycast(game.world, eye, direction, reach)
+    assert target is not None and target.block_id == stone
+    expected: list[tuple[int, ...]] = []
+    for step in traverse(eye, direction, reach):
+        expected.append(tuple(step.cell))
+        if step.cell == target.block:
+            break
+    game.input("f4")
+    assert game.traced.shown
+    assert [tuple(c) for c in game.traced.cells] == expected
+    assert game.traced.vertex_count == 8 * len(expected) + 2  # a cube a cell, and the ray
+    replay(game, "look 180 10\nwait 5")  # turning away keeps the traced ray
+    assert [tuple(c) for c in game.traced.cells] == expected
+    assert game.target is None  # the ground that way is out of reach
+    replay(game, "pick")  # a click traces its own ray, here up to the reach
+    eye, direction = game.player.eye, game.player.direction
+    assert [tuple(c) for c in game.traced.cells] == [
+        tuple(s.cell) for s in traverse(eye, direction, reach)
+    ]
+    game.input("f4")
+    assert not game.traced.shown
+
+
+def test_f4_without_a_target_traces_to_the_reach(make_game: Make, replay: Replay) -> None:
+    game = make_game(flat=True)
+    replay(game, "look 0 -30\nwait 1")
+    assert game.target is None
+    game.input("f4")
+    cells = game.traced.cells
+    last = list(traverse(game.player.eye, game.player.direction, game.reach))[-1]
+    assert tuple(cells[-1]) == tuple(last.cell)
+    assert all(math.isfinite(v) for v in cells.ravel())
