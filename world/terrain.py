@@ -22,7 +22,7 @@ Vertical layout (world voxel ``wy``)
 
 Noise
 -----
-Ground height is fractal (5-octave) 2-D gradient noise written here in vectorised numpy rather
+Ground height is fractal (5-octave) 2-D gradient noise from `world.noise`, vectorised numpy rather
 than taken from opensimplex or pyfastnoiselite, because:
 
 - no new dependency for a hundred lines of code;
@@ -55,6 +55,7 @@ from numpy.typing import NDArray
 
 from world.blocks import BlockRegistry
 from world.chunks import CHUNK, CHUNK_VOLUME
+from world.noise import fade, fractal_noise, hash2, stream_salt, unit
 
 __all__ = [
     "COLUMN_CACHE_SIZE",
@@ -117,7 +118,6 @@ _CLASSES = 8
 _CLASS_WATER = 7
 
 _U32 = np.uint32
-_MASK64 = (1 << 64) - 1
 
 
 def _check_int(value: object, name: str) -> int:
@@ -126,104 +126,9 @@ def _check_int(value: object, name: str) -> int:
     return int(value)
 
 
-def _salt(seed: int, stream: int) -> int:
-    """A 32-bit hash salt from an arbitrary-size seed and a stream number (splitmix64)."""
-    z = (seed * 0x9E3779B97F4A7C15 + stream * 0xD1B54A32D192ED03 + 0x632BE59BD9B4E019) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return (z ^ (z >> 31)) & 0xFFFFFFFF
-
-
-def _fmix(h: NDArray[np.uint32]) -> NDArray[np.uint32]:
-    """MurmurHash3's 32-bit finaliser: every input bit flips about half the output bits."""
-    h = h ^ (h >> _U32(16))
-    h = h * _U32(0x7FEB352D)
-    h = h ^ (h >> _U32(15))
-    h = h * _U32(0x846CA68B)
-    return h ^ (h >> _U32(16))
-
-
-def _hash2(ix: NDArray[np.int64], iz: NDArray[np.int64], salt: int) -> NDArray[np.uint32]:
-    """A uint32 hash per integer lattice point; arrays wrap modulo 2³² (no overflow warning)."""
-    kz = _fmix(np.atleast_1d(iz).astype(np.uint32) ^ _U32(salt))
-    return _fmix((np.atleast_1d(ix).astype(np.uint32) * _U32(0x9E3779B1)) ^ kz)
-
-
-def _unit(h: NDArray[np.uint32]) -> NDArray[np.float64]:
-    """Hashes as floats uniform in [0, 1)."""
-    return (h >> _U32(8)).astype(np.float64) * (1.0 / (1 << 24))
-
-
-# 16 gradient directions; rounded so that the table is the same whatever libm computed it.
-_ANGLES = np.arange(16) * (2.0 * np.pi / 16)
-_GRAD_X = np.round(np.cos(_ANGLES), 6)
-_GRAD_Z = np.round(np.sin(_ANGLES), 6)
-_OCTAVE = np.arange(OCTAVES).reshape(-1, 1, 1)
-_FREQUENCY = (2.0**_OCTAVE).astype(np.float64)
-# Each octave is shifted so that the lattice points of different octaves do not line up.
-_SHIFT_X = _OCTAVE * 17.31
-_SHIFT_Z = _OCTAVE * -9.73
-_AMPLITUDE = [0.5**octave for octave in range(OCTAVES)]
-_AMPLITUDE_SUM = sum(_AMPLITUDE)
-
-
-def _fade(t: NDArray[np.float64]) -> NDArray[np.float64]:
-    return t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
-
-
-def _fractal_noise(
-    x: NDArray[np.float64], z: NDArray[np.float64], salt: int
-) -> NDArray[np.float64]:
-    """Fractal 2-D gradient (Perlin) noise, about ±0.5, all octaves in one numpy pass.
-
-    Parameters
-    ----------
-    x, z : ndarray of float64, 2-D and broadcastable ((16, 1) and (1, 16) for a column)
-        Coordinates in units of the lowest octave's lattice.
-    salt : int
-        32-bit stream salt.
-
-    Returns
-    -------
-    ndarray of float64, the broadcast shape of x and z
-    """
-    x = x[np.newaxis] * _FREQUENCY + _SHIFT_X
-    z = z[np.newaxis] * _FREQUENCY + _SHIFT_Z
-    salts = (_OCTAVE.astype(np.uint32) * _U32(0x632BE5AB)) ^ _U32(salt)
-    x0 = np.floor(x)
-    z0 = np.floor(z)
-    fx = x - x0
-    fz = z - z0
-    ix = x0.astype(np.int64).astype(np.uint32)
-    iz = z0.astype(np.int64).astype(np.uint32)
-    hz0 = _fmix(iz ^ salts)
-    hz1 = _fmix((iz + _U32(1)) ^ salts)
-    kx0 = ix * _U32(0x9E3779B1)
-    kx1 = (ix + _U32(1)) * _U32(0x9E3779B1)
-    fx1 = fx - 1.0
-    fz1 = fz - 1.0
-    g = _fmix(kx0 ^ hz0) & _U32(15)
-    d00 = _GRAD_X[g] * fx + _GRAD_Z[g] * fz
-    g = _fmix(kx1 ^ hz0) & _U32(15)
-    d10 = _GRAD_X[g] * fx1 + _GRAD_Z[g] * fz
-    g = _fmix(kx0 ^ hz1) & _U32(15)
-    d01 = _GRAD_X[g] * fx + _GRAD_Z[g] * fz1
-    g = _fmix(kx1 ^ hz1) & _U32(15)
-    d11 = _GRAD_X[g] * fx1 + _GRAD_Z[g] * fz1
-    ux = _fade(fx)
-    near = d00 + ux * (d10 - d00)
-    far = d01 + ux * (d11 - d01)
-    octaves = near + _fade(fz) * (far - near)
-    # Summed one octave at a time (not np.sum) so the order of additions never depends on shape.
-    total: NDArray[np.float64] = octaves[0]
-    for octave in range(1, OCTAVES):
-        total = total + octaves[octave] * _AMPLITUDE[octave]
-    return total / _AMPLITUDE_SUM
-
-
 def _ground(seed: int, wx: NDArray[np.int64], wz: NDArray[np.int64]) -> NDArray[np.int64]:
     """The wy of the top ground block of world columns (2-D broadcastable int arrays)."""
-    n = _fractal_noise(wx / HEIGHT_PERIOD, wz / HEIGHT_PERIOD, _salt(seed, 1))
+    n = fractal_noise(wx / HEIGHT_PERIOD, wz / HEIGHT_PERIOD, stream_salt(seed, 1), OCTAVES)
     mountain = np.maximum(n - MOUNTAIN_START, 0.0)
     height = BASE_HEIGHT + HILL_SCALE * n + MOUNTAIN_SCALE * (mountain * mountain)
     return np.clip(np.floor(height).astype(np.int64), MIN_GROUND, MAX_GROUND)
@@ -233,13 +138,13 @@ def _forest_density(seed: int, wx: NDArray[np.int64], wz: NDArray[np.int64]) -> 
     """Chance in [0, 0.9) that a tree cell holds a tree: smooth value noise of woods and plains."""
     gx = np.floor_divide(wx, FOREST_PERIOD)
     gz = np.floor_divide(wz, FOREST_PERIOD)
-    tx = _fade((wx - gx * FOREST_PERIOD) / FOREST_PERIOD)
-    tz = _fade((wz - gz * FOREST_PERIOD) / FOREST_PERIOD)
-    salt = _salt(seed, 2)
-    v00 = _unit(_hash2(gx, gz, salt))
-    v10 = _unit(_hash2(gx + 1, gz, salt))
-    v01 = _unit(_hash2(gx, gz + 1, salt))
-    v11 = _unit(_hash2(gx + 1, gz + 1, salt))
+    tx = fade((wx - gx * FOREST_PERIOD) / FOREST_PERIOD)
+    tz = fade((wz - gz * FOREST_PERIOD) / FOREST_PERIOD)
+    stream = stream_salt(seed, 2)
+    v00 = unit(hash2(gx, gz, stream))
+    v10 = unit(hash2(gx + 1, gz, stream))
+    v01 = unit(hash2(gx, gz + 1, stream))
+    v11 = unit(hash2(gx + 1, gz + 1, stream))
     near = v00 + tx * (v10 - v00)
     far = v01 + tx * (v11 - v01)
     value = near + tz * (far - near)
@@ -273,7 +178,7 @@ def tree_trunks(seed: int, wx0: int, wz0: int, wx1: int, wz1: int) -> NDArray[np
         (_check_int(wz1, "wz1") - 1 + TREE_RADIUS) // TREE_CELL + 1,
     )
     cx, cz = (a.ravel() for a in np.meshgrid(cell_x, cell_z, indexing="ij"))
-    h = _hash2(cx, cz, _salt(seed, 3))
+    h = hash2(cx, cz, stream_salt(seed, 3))
     wx = cx * TREE_CELL + (h % _U32(TREE_JITTER)).astype(np.int64)
     wz = cz * TREE_CELL + ((h >> _U32(8)) % _U32(TREE_JITTER)).astype(np.int64)
     near = (
@@ -282,13 +187,13 @@ def tree_trunks(seed: int, wx0: int, wz0: int, wx1: int, wz1: int) -> NDArray[np
         & (wz >= wz0 - TREE_RADIUS)
         & (wz < wz1 + TREE_RADIUS)
     )
-    chance = _unit(_hash2(cx, cz, _salt(seed, 4)))
+    chance = unit(hash2(cx, cz, stream_salt(seed, 4)))
     keep = near & (chance < _forest_density(seed, wx, wz))
     wx, wz = wx[keep], wz[keep]
     ground = _ground(seed, wx[np.newaxis], wz[np.newaxis])[0]
     on_grass = (ground >= SEA_LEVEL + BEACH_ABOVE + 1) & (ground <= TREE_LINE)
     wx, wz, ground = wx[on_grass], wz[on_grass], ground[on_grass]
-    shape = _hash2(cx[keep][on_grass], cz[keep][on_grass], _salt(seed, 6))
+    shape = hash2(cx[keep][on_grass], cz[keep][on_grass], stream_salt(seed, 6))
     height = TRUNK_MIN + ((shape & _U32(0xFF)) % _U32(TRUNK_MAX - TRUNK_MIN + 1)).astype(np.int64)
     corner_bits = ((shape >> _U32(8)) & _U32(0xFFF)).astype(np.int64)
     trees = np.stack([wx, ground + 1, wz, height, corner_bits], axis=1)
@@ -364,7 +269,7 @@ def _build_column(seed: int, wx0: int, wz0: int, sx: int, sz: int) -> _Column:
     sub[beach] = _SAND
     deep = ground < SEA_LEVEL - BEACH_BELOW
     top[deep] = np.where(ground[deep] < SEA_LEVEL - GRAVEL_DEPTH, _GRAVEL, _SAND)
-    grass_hash = _unit(_hash2(wx[:, np.newaxis], wz[np.newaxis, :], _salt(seed, 5)))
+    grass_hash = unit(hash2(wx[:, np.newaxis], wz[np.newaxis, :], stream_salt(seed, 5)))
     tall_grass = (top == _GRASS) & (grass_hash < TALL_GRASS_CHANCE)
 
     materials = np.empty((sx * sz, _CLASSES), dtype=np.uint8)
