@@ -128,6 +128,9 @@ class Game:
         self.breaking = BreakProgress()
         self._repeat_left = 0.0
         self._last_space = -math.inf
+        # Buttons pressed as actions and not yet released: a press that captured the mouse or
+        # closed the menu is not one, so holding it on does not start breaking.
+        self._acting: set[str] = set()
         self.python_ms = 0.0  # time spent in `update` last frame
 
         self.atlas = load_atlas()
@@ -206,8 +209,8 @@ class Game:
         held.jump = bool(held_keys["space"])
         held.sneak = bool(held_keys["left shift"])
         held.sprint = bool(held_keys["left control"])
-        held.attack = bool(held_keys["left mouse"]) and self.captured
-        held.use = bool(held_keys["right mouse"]) and self.captured
+        held.attack = bool(held_keys["left mouse"]) and "left mouse" in self._acting
+        held.use = bool(held_keys["right mouse"]) and "right mouse" in self._acting
         if self.captured:
             speed = MOUSE_SENSITIVITY * self.settings.mouse_sensitivity / 100.0
             self.player.turn(mouse.velocity[0] * speed, -mouse.velocity[1] * speed)
@@ -240,6 +243,8 @@ class Game:
 
     def input(self, key: str) -> None:
         """Map one key or button event to an action."""
+        if key.endswith("mouse up"):
+            self._acting.discard(key.removesuffix(" up"))
         if key == "escape":
             if self.paused:
                 self.resume()
@@ -252,6 +257,7 @@ class Game:
             self.capture_mouse(True)  # the click that captures the mouse does nothing else
             return
         if key.endswith("mouse down"):
+            self._acting.add(key.removesuffix(" down"))
             self._retarget()  # the click acts on what is under the crosshair now
             self._trace_ray()
         if key == "left mouse down":
@@ -358,6 +364,7 @@ class Game:
     def pause(self) -> None:
         """Esc: open the pause menu and let the mouse go."""
         self._advance_break(0.0, holding=False)
+        self._acting.clear()
         self.settings = replace(self.settings, creative=self.player.creative)
         self.menu.open(self.settings)
         if self.live:

@@ -125,3 +125,34 @@ def test_save_and_quit_goes_through_the_game(make_game: Make, monkeypatch: Any) 
     game.input("escape")
     game.menu.buttons["quit"].on_click()
     assert quits == [True]
+
+
+def test_the_click_that_closes_the_menu_does_not_break(
+    make_game: Make, replay: Replay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ursina import held_keys
+
+    game = make_game(flat=True, creative=True)
+    replay(game, "look 0 90\nwait 1")
+    cell = game.target.block
+    grass = game.world.get_block(*cell)
+    game.live, game.captured = True, True  # as in a window; offscreen there is no pointer
+    monkeypatch.setattr(game, "capture_mouse", lambda captured: setattr(game, "captured", captured))
+    try:
+        game.input("escape")
+        assert game.paused and not game.captured
+        held_keys["left mouse"] = 1
+        game.input("left mouse down")  # ursina hands the click to the game, then the button
+        game.menu.buttons["resume"].on_click()
+        assert not game.paused and game.captured
+        for _ in range(30):  # the button is still held down
+            game.update(1 / 60)
+        assert game.world.get_block(*cell) == grass
+        held_keys["left mouse"] = 0
+        game.input("left mouse up")
+        held_keys["left mouse"] = 1
+        game.input("left mouse down")  # a new click breaks
+        assert game.world.get_block(*cell) != grass
+    finally:
+        held_keys["left mouse"] = 0
+        game.live = False

@@ -1,0 +1,66 @@
+"""The HUD's message line: a mod's error is shown once, in full, and the game keeps running."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Make = Callable[..., Any]
+Replay = Callable[[Any, str], None]
+
+
+def record_flashes(game: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    shown: list[str] = []
+    flash = game.hud.flash
+
+    def recording(text: str, *args: Any) -> None:
+        shown.append(text)
+        flash(text, *args)
+
+    monkeypatch.setattr(game.hud, "flash", recording)
+    return shown
+
+
+def test_a_mod_failing_every_tick_is_shown_once(
+    tmp_path: Path, make_game: Make, replay: Replay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "ticker.py").write_text(
+        "from world.hooks import hookimpl\n\n"
+        "@hookimpl\n"
+        "def on_tick(world, dt):\n"
+        "    raise RuntimeError('the ticker broke')\n"
+    )
+    game = make_game(flat=True, mods=(tmp_path,))
+    shown = record_flashes(game, monkeypatch)
+    replay(game, "look 0 0\nmove 1 0 60")  # a second of frames, each calling the hook
+    errors = [text for text in shown if "the ticker broke" in text]
+    assert len(errors) == 1
+    assert "ticker" in errors[0] and "on_tick" in errors[0]
+    assert game.hud.message.enabled and "the ticker broke" in game.hud.message.text
+    assert game.player.body.pos[2] > 2.0  # the game went on: the player walked
+
+
+def test_a_mod_failing_on_every_break_is_shown_in_full_once(
+    tmp_path: Path, make_game: Make, replay: Replay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "brittle.py").write_text(
+        "from world.hooks import hookimpl\n\n"
+        "@hookimpl\n"
+        "def can_break(pos, block, actor):\n"
+        "    raise ValueError('brittle cannot decide')\n"
+    )
+    game = make_game(flat=True, creative=True, mods=(tmp_path,))
+    shown = record_flashes(game, monkeypatch)
+    replay(game, "look 0 90\nwait 1")
+    cell = game.target.block
+    before = game.world.get_block(*cell)
+    replay(game, "break\nwait 30\nbreak\nwait 30\nbreak")
+    assert game.world.get_block(*cell) == before  # denied: nothing lost
+    full = [text for text in shown if "brittle cannot decide" in text]
+    assert len(full) == 1 and "can_break" in full[0]
+    repeats = [text for text in shown if text not in full]
+    assert len(repeats) == 2 and all("brittle" in text for text in repeats)
+    assert len(game.mods.errors) == 1
