@@ -7,8 +7,9 @@ Which world `Session.open` plays (from the command line):
   (survival otherwise). An existing file is never written over: that is refused.
 - ``--world NAME|PATH``: that world when its file exists, else a new world there (as ``--new``).
 - neither: the most recently played world in the data folder (`world.savedirs`, which honours
-  ``$BLOCKPICK_DATA_DIR``), else a new "New World". Saves that cannot be read are named in the
-  terminal and skipped.
+  ``$BLOCKPICK_DATA_DIR``), else a new "New World". Files whose metadata cannot be read (so
+  nothing says when they were played) are named in the terminal and skipped; the chosen world,
+  if its check finds damage, is refused like any other.
 - ``--seed`` / ``--flat`` given for an existing world: the world keeps its own (said at start).
 - offscreen runs (``--screenshot`` / ``--script``) with neither ``--world`` nor ``--new`` play an
   unsaved world (`Session.unsaved`) from ``--seed`` (default `DEFAULT_SEED`), so pictures and
@@ -232,12 +233,18 @@ class Session:
     # -- saving -----------------------------------------------------------------------------------
 
     def save(self) -> bool:
-        """Write the edited chunks, the player and the mode now; False (reported) if not saved."""
-        if not self.saving or self.world is None or self.player is None or self.store is None:
+        """Write the edited chunks, the player and the mode now.
+
+        False when this session never saves (unsaved, read-only) or the save failed (reported).
+        """
+        store = self.store
+        if store is None or store.read_only:
             return False
+        if self.world is None or self.player is None:
+            return True  # nothing loaded, nothing to write
         self.since_save = 0.0
         try:
-            self.store.save(
+            store.save(
                 self.world,
                 self.player_state(),
                 game_mode="creative" if self.player.creative else "survival",
