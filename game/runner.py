@@ -25,6 +25,7 @@ from game.options import Options
 from game.play import Game
 from game.script import Action, ScriptError, read_script
 from game.session import Session
+from game.settings import load_settings
 from world.storage import SaveError
 
 __all__ = ["SCRIPT_FPS", "WARMUP_FRAMES", "ScriptPlayer", "open_session", "refusal_screen", "run"]
@@ -110,8 +111,15 @@ class ScriptPlayer:
 
 
 def open_session(options: Options) -> Session:
-    """The world a run plays: the save the options choose, or an unsaved one offscreen."""
-    return Session.open(options) if options.saves else Session.unsaved(options)
+    """The world a run plays: the save the options choose, or an unsaved one offscreen.
+
+    A new world made for a window's run starts in the remembered mode (`game.settings`) when
+    the command line names none; offscreen runs never read the settings.
+    """
+    if not options.saves:
+        return Session.unsaved(options)
+    creative = False if options.headless else load_settings().creative
+    return Session.open(options, new_world_creative=creative)
 
 
 class _AnyKeyQuits(Entity):  # type: ignore[misc]

@@ -1,5 +1,7 @@
 """The command line, run as a player would (a subprocess per run, no display): ``--screenshot``
-and ``--script`` write PNGs showing terrain and the hotbar; bad options fail cleanly."""
+and ``--script`` write PNGs showing terrain and the hotbar without touching the saves; a run on
+a named world saves it when it ends and the next run carries on from there; a spoilt save is
+refused; bad options fail cleanly."""
 
 from __future__ import annotations
 
@@ -16,14 +18,19 @@ from game.hotbar import SLOTS
 from game.hud import HOTBAR_Y, SLOT_GAP, SLOT_SIZE
 from game.play import SKY
 from world.atlas import ATLAS_PATH, tile_pixel_box
-from world.blocks import default_registry
+from world.blocks import AIR, default_registry
+from world.storage import WorldStore
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 800, 600
 
 
 def blockpick(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env = dict(
+        os.environ,
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
+    )
     env.pop("DISPLAY", None)  # prove that no display is needed
     return subprocess.run(
         [sys.executable, "-m", "game", *args],
@@ -71,6 +78,7 @@ def test_screenshot_and_script_work_with_no_display(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     for path in (shot, final):
         check_frame(path)
+    assert not (tmp_path / "data").exists()  # an offscreen run names no world: nothing saved
 
 
 def test_a_bad_script_is_refused_with_its_line(tmp_path: Path) -> None:
@@ -85,3 +93,43 @@ def test_a_bad_script_is_refused_with_its_line(tmp_path: Path) -> None:
 def test_bad_options_exit_with_usage(tmp_path: Path, args: list[str]) -> None:
     result = blockpick(tmp_path, *args)
     assert result.returncode == 2 and "usage" in result.stderr
+
+
+def test_a_run_on_a_named_world_saves_it_and_the_next_run_carries_on(tmp_path: Path) -> None:
+    world = tmp_path / "mine.sqlite"
+    edit = tmp_path / "edit.txt"
+    edit.write_text("look 0 90\nwait 1\nbreak\nselect 4\nteleport 5.5 4 2.5\nlook 45 -10\nwait 2\n")
+    args = ("--new", "--world", str(world), "--flat", "--seed", "3", "--creative")
+    made = blockpick(tmp_path, *args, "--script", str(edit))
+    assert made.returncode == 0, made.stderr
+    idle = tmp_path / "idle.txt"
+    idle.write_text("wait 5\n")
+    again = blockpick(tmp_path, "--world", str(world), "--script", str(idle))
+    assert again.returncode == 0, again.stderr
+    with WorldStore(world, read_only=True) as store:
+        assert store.info.seed == 3 and store.info.generator == "flat"
+        assert store.info.game_mode == "creative"
+        player = store.player
+        assert player is not None  # where the first run left the player, kept by the second
+        assert player.position == (5.5, 4.0, 2.5) and player.yaw == 45.0 and player.pitch == 10.0
+        assert player.selected == 3
+        assert store.load().get_block(0, 3, 0) == AIR
+
+
+def test_a_spoilt_world_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    world = tmp_path / "spoilt.sqlite"
+    world.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 8)
+    before = world.read_bytes()
+    script = tmp_path / "wait.txt"
+    script.write_text("wait 1\n")
+    result = blockpick(tmp_path, "--world", str(world), "--script", str(script))
+    assert result.returncode == 1
+    assert "cannot open the world" in result.stderr and str(world) in result.stderr
+    assert world.read_bytes() == before
+
+
+def test_a_world_name_that_cannot_be_a_file_name_is_a_usage_error(tmp_path: Path) -> None:
+    script = tmp_path / "wait.txt"
+    script.write_text("wait 1\n")
+    result = blockpick(tmp_path, "--world", "what?", "--script", str(script))
+    assert result.returncode == 2 and "world name" in result.stderr
