@@ -106,7 +106,8 @@ def debug_text(game: Game, fps: float) -> str:
     if player.body.flying:
         mode += ", flying"
     mods = game.mods
-    errors = f", {len(mods.errors)} errors" if mods.errors else ""
+    count = len(mods.errors)
+    errors = f", {count} error{'' if count == 1 else 's'}" if count else ""
     return "\n".join(
         (
             f"Blockpick  {fps:.0f} fps, {game.python_ms:.1f} ms Python a frame",

@@ -8,9 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import pytest
 
-from world.atlas import CRACK_TILES, tile_uv_rect
 from world.blocks import AIR
 from world.breaking import BREAK_DELAY, CRACK_STAGES
 
@@ -119,16 +117,6 @@ def test_the_crack_shows_ten_stages_in_order_on_the_target(
     assert stages == sorted(stages)
     assert sorted(set(stages)) == list(range(CRACK_STAGES))
     assert not game.crack.entity.enabled  # gone with the block
-
-
-def test_the_crack_stages_use_the_atlas_crack_tiles(app: Any, make_game: Make) -> None:
-    game = make_game(flat=True)
-    registry = game.world.registry
-    for stage, name in enumerate(CRACK_TILES):
-        u0, v0, u1, v1 = tile_uv_rect(registry.tile_id(name))
-        uvs = np.array(game.crack.meshes[stage].uvs)
-        assert uvs[:, 0].min() == pytest.approx(u0) and uvs[:, 0].max() == pytest.approx(u1)
-        assert uvs[:, 1].min() == pytest.approx(v0) and uvs[:, 1].max() == pytest.approx(v1)
 
 
 def test_bedrock_never_breaks(app: Any, make_game: Make, replay: Replay) -> None:
