@@ -51,6 +51,7 @@ from world.savedirs import (
     default_data_dir,
     list_worlds,
     resolve_world,
+    worlds_dir,
 )
 from world.storage import PlayerState, SaveError, WorldStore
 from world.terrain import FlatGenerator, TerrainGenerator, make_generator
@@ -133,6 +134,8 @@ class Session:
                 playable = [e for e in entries if e.info is not None]
                 existing = playable[0].path if playable else None
         if existing is None:
+            if options.read_only:
+                raise SaveError(worlds_dir(data_dir), "no saved world to open read-only")
             store = create_world(
                 options.world,
                 seed=options.seed,

@@ -180,6 +180,13 @@ def test_read_only_plays_a_world_and_never_writes_it(
     assert path.read_bytes() == before
 
 
+def test_read_only_with_no_world_to_open_creates_nothing(data_dir: Path) -> None:
+    for options in (Options(read_only=True), Options(world="nowhere", read_only=True)):
+        with pytest.raises(SaveError, match="read-only"):
+            Session.open(options)
+    assert not data_dir.exists()
+
+
 def _saved_world(path: Path) -> None:
     """A real save with one edited chunk (the player's spawn column)."""
     with create_world(path, seed=3, generator="flat") as store:
