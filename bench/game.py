@@ -96,13 +96,14 @@ def child_measure(view_distance: int) -> dict[str, Any]:
     """In-process measurements at a view distance (run in a child process)."""
     from ursina import Entity, color
 
-    from game.engine import gl_finisher, grab_frame, start
+    from game.engine import freeze_startup_heap, gl_finisher, grab_frame, start
     from game.options import Options
     from game.play import Game
 
     app = start(headless=True, size=SIZE)
     finish = gl_finisher()
     game = Game(Options(creative=True, view_distance=view_distance))
+    freeze_startup_heap()  # as the game's runner does
     keys = list(game.chunks.entities)
     vertices = sum(game.chunks.vertex_count(key) for key in keys)
     tasks = [t for t in app.taskMgr.getAllTasks() if t.name != "igLoop"]
@@ -182,7 +183,7 @@ def child_measure(view_distance: int) -> dict[str, Any]:
 
 def child_walk(view_distance: int) -> dict[str, Any]:
     """Walk over the terrain while chunks stream (run in a child process)."""
-    from game.engine import fixed_frame_rate, gl_finisher, start
+    from game.engine import fixed_frame_rate, freeze_startup_heap, gl_finisher, start
     from game.options import DEFAULT_SEED, Options
     from game.play import Game
     from world.physics import WALK_SPEED
@@ -192,6 +193,7 @@ def child_walk(view_distance: int) -> dict[str, Any]:
     fixed_frame_rate(60)
     finish = gl_finisher()
     game = Game(Options(view_distance=view_distance))
+    freeze_startup_heap()  # as the game's runner does
     tasks = [t for t in app.taskMgr.getAllTasks() if t.name != "igLoop"]
     x, _, z = game.player.body.pos
     game.player.look(90.0, 10.0)  # +x, a little down: the ground ahead and the horizon

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ursina import Entity, Text, Ursina, application, camera, color
 
-from game.engine import fixed_frame_rate, save_screenshot, start
+from game.engine import fixed_frame_rate, freeze_startup_heap, save_screenshot, start
 from game.options import Options
 from game.play import Game
 from game.script import Action, ScriptError, read_script
@@ -184,6 +184,7 @@ def run(options: Options) -> int:
     if options.headless:
         fixed_frame_rate(SCRIPT_FPS)
     game = Game(options, live=not options.headless, session=session)
+    freeze_startup_heap()
     try:
         if options.headless:
             player = ScriptPlayer(game, app.step, lambda path: save_screenshot(app, path))
