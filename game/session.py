@@ -90,7 +90,7 @@ class Session:
         self.player: Player | None = None
         self.hotbar: Hotbar | None = None
         self._spawner: Spawner | None = None
-        self._closed = False
+        self._closed: bool | None = None  # once closed: whether its last save succeeded
         for notice in self.notices:
             print(f"blockpick: {notice}", file=sys.stderr)
 
@@ -264,14 +264,12 @@ class Session:
             self.save()
 
     def close(self) -> bool:
-        """Save (when saving) and close the file; True unless a save failed. Idempotent."""
-        if self._closed:
-            return True
-        self._closed = True
-        saved = self.save() if self.saving else True
-        if self.store is not None:
-            self.store.close()
-        return saved
+        """Save (when saving) and close the file; True unless that save failed. Idempotent."""
+        if self._closed is None:
+            self._closed = self.save() if self.saving else True
+            if self.store is not None:
+                self.store.close()
+        return self._closed
 
     def screenshot_path(self, now: float | None = None) -> Path:
         """A fresh file name for a screenshot taken at ``now`` (Unix time; default: now)."""

@@ -131,6 +131,26 @@ def test_an_unsaved_world_keeps_edits_that_leave_the_view_in_memory(
     assert game.world.get_block(0, GROUND - 1, 0) == AIR
 
 
+def test_a_save_that_fails_is_reported_and_loses_no_edit(
+    play: Callable[..., Any],
+    replay: Replay,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    game = play(world="full disk", flat=True, creative=True)
+    store = game.session.store
+
+    def disk_full(*args: Any, **kwargs: Any) -> int:
+        raise SaveError(store.path, "not saved (the previous save is intact): disk is full")
+
+    monkeypatch.setattr(store, "save", disk_full)
+    replay(game, "look 0 90\nwait 1\nbreak")
+    assert not game.save()
+    assert "disk is full" in game.hud.message.text and "disk is full" in capsys.readouterr().err
+    assert (0, 0, 0) in game.world.modified  # still marked for the next save
+    assert not game.close() and not game.close()  # the end of the run says so (exit status 1)
+
+
 def test_the_first_run_makes_a_world_in_the_data_folder_and_later_runs_open_it(
     data_dir: Path,
 ) -> None:
