@@ -173,14 +173,14 @@ class ChunkView:
         self.work_cpu_s = time.thread_time() - started_cpu
         return done
 
-    def load_all(self, eye: Iterable[float]) -> None:
-        """Load and mesh everything in view now (the first frame, a screenshot)."""
+    def load_all(self, eye: Iterable[float], limit_s: float = math.inf) -> None:
+        """Load and mesh what is in view now, nearest first, for up to ``limit_s`` seconds."""
         x, y, z = eye
         self.face_camera((x, y, z))
         self.streamer.update((x, y, z))
         self.remesh_dirty()
-        while self.streamer.pending:
-            self.streamer.work(math.inf)
+        if self.streamer.pending:
+            self.streamer.work(limit_s)
 
     def ready_at(self, pos: Iterable[float]) -> bool:
         """Whether the column under ``pos`` is loaded (a body there has ground to stand on)."""

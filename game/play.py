@@ -68,6 +68,7 @@ REPEAT_SECONDS = 0.25  # a held right button repeats placing (Minecraft: 4 ticks
 DOUBLE_TAP_SECONDS = 0.3  # two presses of space this close toggle flying
 MOUSE_SENSITIVITY = 80.0  # degrees per screen height of mouse travel, at 100% in the settings
 STREAM_BUDGET_S = 0.003  # per frame, for generating and meshing chunks coming into view
+START_LOAD_S = 1.0  # a window's first frame waits this long at most for chunks
 _KEYS_FORWARD = (("w", 1.0), ("s", -1.0), ("up arrow", 1.0), ("down arrow", -1.0))
 _KEYS_STRAFE = (("d", 1.0), ("a", -1.0), ("right arrow", 1.0), ("left arrow", -1.0))
 
@@ -156,7 +157,9 @@ class Game:
             self.hud.flash("\n".join(notices))
         self._mod_errors_shown = len(self.mods.errors)
         self.session.report = self.hud.flash
-        self.chunks.load_all(self.player.eye)
+        # Offscreen pictures and scripts wait for the whole view; a window shows the nearest
+        # chunks within START_LOAD_S and streams in the rest (view distance 16 takes 3.6 s).
+        self.chunks.load_all(self.player.eye, START_LOAD_S if live else math.inf)
         self.player.sync_camera()
         self._retarget()
         self._driver = _Driver(self)
