@@ -4,11 +4,12 @@ A script is replayed frame by frame at a fixed 60 frames per game second, throug
 `Game.input` events and held-input state a player's keyboard and mouse produce, so a replay is
 deterministic and exercises the real input path.
 
-The world is opened before the game is built (`game.session.Session.open`, or an unsaved world
-for an offscreen run that names none). A world that cannot be opened is refused: the reason goes
-to the terminal and, in a window, on screen until a key is pressed; the exit status is 1 and
-the file is not touched. When the game ends, however it ends (Esc, the window closed, the end of
-a script), the world is saved and closed; a failed final save makes the exit status 1.
+The world is opened once the engine has started (so a run that cannot show anything makes no
+world file), before the game is built: `game.session.Session.open`, or an unsaved world for an
+offscreen run that names none. A world that cannot be opened is refused: the reason goes to the
+terminal and, in a window, on screen until a key is pressed; the exit status is 1 and the file
+is not touched. When the game ends, however it ends (Esc, the window closed, the end of a
+script), the world is saved and closed; a failed final save makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -155,31 +156,26 @@ def run(options: Options) -> int:
             print(f"blockpick: {exc}", file=sys.stderr)
             return 2
     try:
-        session: Session | None = open_session(options)
-        refusal = ""
-    except ValueError as exc:  # a world name that cannot be a file name: a usage error
-        print(f"blockpick: {exc}", file=sys.stderr)
-        return 2
-    except SaveError as exc:
-        session, refusal = None, f"cannot open the world {exc}"
-        print(f"blockpick: {refusal}", file=sys.stderr)
-        if options.headless:
-            return 1
-    try:
         app: Ursina = start(headless=options.headless, size=options.size)
     except Exception as exc:  # Panda3D raises a bare Exception when no window can open
-        if session is not None:
-            session.close()
         print(
             f"blockpick: could not open a window ({exc}). With no display, use "
             "--screenshot FILE or --script FILE, which render offscreen.",
             file=sys.stderr,
         )
         return 1
-    if session is None:
-        refusal_screen(refusal)
-        with contextlib.suppress(SystemExit):
-            app.run()
+    try:
+        session = open_session(options)
+    except ValueError as exc:  # a world name that cannot be a file name: a usage error
+        print(f"blockpick: {exc}", file=sys.stderr)
+        return 2
+    except SaveError as exc:
+        refusal = f"cannot open the world {exc}"
+        print(f"blockpick: {refusal}", file=sys.stderr)
+        if not options.headless:
+            refusal_screen(refusal)
+            with contextlib.suppress(SystemExit):
+                app.run()
         return 1
     if options.headless:
         fixed_frame_rate(SCRIPT_FPS)
