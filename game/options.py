@@ -44,6 +44,9 @@ class Options:
     world: str | None = None
     new: bool = False
     read_only: bool = False
+    # Options typed on the command line even when equal to their default (``--fov 70`` must win
+    # over a remembered field of view for that run).
+    given: frozenset[str] = frozenset()
 
     @property
     def headless(self) -> bool:
@@ -141,7 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
         const=False,
         help="timed breaking (a new world's default)",
     )
-    parser.add_argument("--fov", type=_fov, default=DEFAULT_FOV, help="vertical field of view")
+    parser.add_argument(
+        "--fov", type=_fov, help=f"vertical field of view (default {DEFAULT_FOV:g})"
+    )
     parser.add_argument(
         "--mods",
         metavar="DIR",
@@ -166,7 +171,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--view-distance",
         metavar="N",
         type=_view_distance,
-        default=DEFAULT_VIEW_DISTANCE,
         help=f"chunk columns shown around the player, {MIN_VIEW_DISTANCE}..{MAX_VIEW_DISTANCE} "
         f"(default {DEFAULT_VIEW_DISTANCE})",
     )
@@ -186,13 +190,14 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         seed=ns.seed,
         flat=ns.flat,
         creative=ns.creative,
-        fov=ns.fov,
+        fov=DEFAULT_FOV if ns.fov is None else ns.fov,
         mods=tuple(ns.mods),
         screenshot=ns.screenshot,
         script=ns.script,
-        view_distance=ns.view_distance,
+        view_distance=DEFAULT_VIEW_DISTANCE if ns.view_distance is None else ns.view_distance,
         size=ns.size,
         world=ns.world,
         new=ns.new,
         read_only=ns.read_only,
+        given=frozenset(name for name in ("fov", "view_distance") if getattr(ns, name) is not None),
     )

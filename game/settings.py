@@ -163,12 +163,14 @@ def remember(changes: Mapping[str, object], path: Path | None = None) -> Setting
 
 
 def given_options(options: Options) -> frozenset[str]:
-    """The `Options` fields the command line set: not None and not the field's default."""
+    """The `Options` fields the command line set: typed (`Options.given`), or not None and not
+    the field's default."""
     default = Options()
-    return frozenset(
+    return options.given | frozenset(
         field.name
         for field in fields(Options)
-        if getattr(options, field.name) is not None
+        if field.name != "given"
+        and getattr(options, field.name) is not None
         and getattr(options, field.name) != getattr(default, field.name)
     )
 

@@ -108,6 +108,12 @@ def test_the_command_line_wins_for_its_run() -> None:
     run, options = with_command_line(remembered, parse_args(["--survival", "--view-distance", "3"]))
     assert not run.creative and options.creative is False
     assert options.view_distance == 3 and options.fov == 90.0
+    # A value typed on the command line wins even when it equals the default.
+    run, options = with_command_line(
+        remembered, parse_args(["--fov", "70", "--view-distance", "8"])
+    )
+    assert options.fov == 70.0 and run.fov == 70.0
+    assert options.view_distance == 8 and run.view_distance == 8
 
 
 def test_the_mode_is_left_to_the_world_when_not_given() -> None:
