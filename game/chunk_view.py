@@ -39,16 +39,14 @@ from panda3d.core import (
     Geom,
     GeomNode,
     GeomTriangles,
-    GeomVertexArrayFormat,
     GeomVertexData,
-    GeomVertexFormat,
-    InternalName,
     NodePath,
     TransparencyAttrib,
 )
 from panda3d.core import Texture as PandaTexture
 from ursina import scene
 
+from game.geometry import interleaved_format
 from world.blocks import FACE_NORMALS
 from world.chunks import CHUNK, ChunkKey, World
 from world.mesher import MeshData, mesh_chunk
@@ -61,19 +59,7 @@ _BIN = "chunks"
 CullBinManager.getGlobalPtr().addBin(_BIN, CullBinManager.BTFrontToBack, 5)
 
 
-def _vertex_format() -> GeomVertexFormat:
-    """One interleaved array: position (3 float32), colour (4 uint8), uv (2 float32)."""
-    array = GeomVertexArrayFormat()
-    array.addColumn(InternalName.getVertex(), 3, Geom.NTFloat32, Geom.CPoint)
-    array.addColumn(InternalName.getColor(), 4, Geom.NTUint8, Geom.CColor)
-    array.addColumn(InternalName.getTexcoord(), 2, Geom.NTFloat32, Geom.CTexcoord)
-    layout = GeomVertexFormat()
-    layout.addArray(array)
-    registered: GeomVertexFormat = GeomVertexFormat.registerFormat(layout)
-    return registered
-
-
-_FORMAT = _vertex_format()
+_FORMAT = interleaved_format(uv=True)
 _ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2)])
 if _FORMAT.getArray(0).getStride() != _ROW.itemsize:
     raise RuntimeError("the vertex layout and its numpy mirror disagree")

@@ -27,14 +27,12 @@ from panda3d.core import (
     Geom,
     GeomLines,
     GeomNode,
-    GeomVertexArrayFormat,
     GeomVertexData,
-    GeomVertexFormat,
-    InternalName,
     NodePath,
 )
 from ursina import Entity, Text, camera, color, destroy, window
 
+from game.geometry import interleaved_format
 from world.chunks import CHUNK_SHIFT
 from world.raycast import Hit, traverse
 
@@ -212,18 +210,7 @@ _HIT_RGBA = (255, 60, 60, 255)
 _RAY_RGBA = (255, 230, 60, 255)
 
 
-def _line_format() -> GeomVertexFormat:
-    """Position (3 float32) and colour (4 uint8), interleaved."""
-    array = GeomVertexArrayFormat()
-    array.addColumn(InternalName.getVertex(), 3, Geom.NTFloat32, Geom.CPoint)
-    array.addColumn(InternalName.getColor(), 4, Geom.NTUint8, Geom.CColor)
-    layout = GeomVertexFormat()
-    layout.addArray(array)
-    registered: GeomVertexFormat = GeomVertexFormat.registerFormat(layout)
-    return registered
-
-
-_FORMAT = _line_format()
+_FORMAT = interleaved_format(uv=False)
 
 
 def _wireframe(
