@@ -114,25 +114,36 @@ def _as_coords(xyz: ArrayLike, name: str) -> NDArray[np.int64]:
 
 def _by_chunk(
     coords: NDArray[np.int64],
-) -> tuple[list[ChunkKey], NDArray[np.intp], NDArray[np.int64]]:
-    """Group (N, 3) world voxels by chunk: the chunk keys, each voxel's key number, flat index."""
+) -> tuple[list[tuple[ChunkKey, NDArray[np.intp]]], NDArray[np.int64]]:
+    """Group (N, 3) world voxels by chunk.
+
+    Returns each chunk's key with the positions (into ``coords``, in their original order) of its
+    voxels, and every voxel's flat index in its chunk. O(N log N), no per-voxel Python loop.
+    """
     keys = coords >> CHUNK_SHIFT
     low = keys.min(axis=0)
     span = keys.max(axis=0) - low + 1
-    # One integer per chunk (a dense numbering of the keys' bounding box): np.unique on it is a
-    # hash, far faster than np.unique(axis=0)'s row sort.
-    packed = ((keys[:, 0] - low[0]) * span[1] + (keys[:, 1] - low[1])) * span[2] + (
-        keys[:, 2] - low[2]
-    )
-    codes, inverse = np.unique(packed, return_inverse=True)
-    kx, rest = np.divmod(codes, span[1] * span[2])
-    ky, kz = np.divmod(rest, span[2])
-    unique = list(
-        zip((kx + low[0]).tolist(), (ky + low[1]).tolist(), (kz + low[2]).tolist(), strict=True)
-    )
+    if float(np.prod(span.astype(np.float64))) < 2.0**62:
+        # One integer per chunk (a dense numbering of the keys' bounding box): np.unique on it
+        # is a hash, far faster than np.unique(axis=0)'s row sort.
+        packed = ((keys[:, 0] - low[0]) * span[1] + (keys[:, 1] - low[1])) * span[2] + (
+            keys[:, 2] - low[2]
+        )
+        codes, inverse = np.unique(packed, return_inverse=True)
+        kx, rest = np.divmod(codes, span[1] * span[2])
+        ky, kz = np.divmod(rest, span[2])
+        unique = list(
+            zip((kx + low[0]).tolist(), (ky + low[1]).tolist(), (kz + low[2]).tolist(), strict=True)
+        )
+    else:  # voxels too far apart for one int64 number per chunk: sort the key rows instead
+        rows, inverse = np.unique(keys, axis=0, return_inverse=True)
+        unique = [(r[0], r[1], r[2]) for r in rows.tolist()]
+    inverse = inverse.reshape(-1)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(inverse, minlength=len(unique)))))
+    groups = [(key, order[bounds[n] : bounds[n + 1]]) for n, key in enumerate(unique)]
     local = coords & CHUNK_MASK
-    idx = local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
-    return unique, inverse.reshape(-1), idx
+    return groups, local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
 
 
 def _check_int(value: object, name: str) -> int:
@@ -330,11 +341,10 @@ class World:
         out = np.zeros(len(coords), dtype=np.uint16)
         if not len(coords):
             return out
-        unique, inverse, idx = _by_chunk(coords)
-        for n, (cx, cy, cz) in enumerate(unique):
-            chunk = self.chunk(cx, cy, cz)
+        groups, idx = _by_chunk(coords)
+        for key, sel in groups:
+            chunk = self.chunk(*key)
             if chunk is not None:
-                sel = inverse == n
                 out[sel] = chunk.blocks[idx[sel]]
         return out
 
@@ -355,9 +365,8 @@ class World:
             self._check_ids(values, "ids")
         if not len(coords):
             return
-        unique, inverse, idx = _by_chunk(coords)
-        for n, key in enumerate(unique):
-            sel = np.flatnonzero(inverse == n)
+        groups, idx = _by_chunk(coords)
+        for key, sel in groups:
             chunk = self.chunk(*key)
             if chunk is None:
                 if not values[sel].any():

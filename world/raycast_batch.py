@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world.chunks import CHUNK_SHIFT, CHUNK_VOLUME, World
+from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
 from world.raycast import _NEAR, raycast
 
 __all__ = ["RayBatch", "raycast_many"]
@@ -53,24 +53,21 @@ class _Region:
     ) -> None:
         self.world = world
         self.stops = stops.astype(np.uint8)
-        self.kmin = kmin
         self.lo = kmin << CHUNK_SHIFT
         self.shape = tuple(int(e) << CHUNK_SHIFT for e in extent)
         self.strides = (self.shape[1] * self.shape[2], self.shape[2], 1)
         self.cells = np.full(self.shape, _UNREAD if world.generator else _PASS, dtype=np.uint8)
         self.flat = self.cells.reshape(-1)
-        self.ids = np.zeros(self.shape, dtype=np.uint16)  # block ids, for the hits' block_id
         self.unread = world.generator is not None
+        # The chunks read, for the hits' block ids: a slot per chunk of the box (0: air).
+        self.extent = extent
+        self.slots = np.zeros(int(np.prod(extent)), dtype=np.int64)
+        self.arrays: list[NDArray[np.uint16]] = [np.zeros(CHUNK_VOLUME, dtype=np.uint16)]
         k0, k1, k2 = (int(k) for k in kmin)
         for key in list(world.chunks):
             rel = (key[0] - k0, key[1] - k1, key[2] - k2)
             if all(0 <= r < int(e) for r, e in zip(rel, extent, strict=True)):
                 self._fill(key)
-        if self.unread:
-            for kx, ky, kz in np.argwhere(np.ones(tuple(int(e) for e in extent), dtype=np.bool_)):
-                key = (int(kx) + k0, int(ky) + k1, int(kz) + k2)
-                if world.is_loaded(*key) and key not in world.chunks:
-                    self._fill(key)
 
     def _fill(self, key: tuple[int, int, int]) -> None:
         chunk = self.world.chunk(*key)
@@ -80,7 +77,22 @@ class _Region:
             self.cells[box] = _PASS
         else:
             self.cells[box] = self.stops[chunk.blocks].reshape(16, 16, 16)
-            self.ids[box] = chunk.view3d()
+            self.slots[self._slot_index(np.array([key]))[0]] = len(self.arrays)
+            self.arrays.append(chunk.blocks)
+
+    def _slot_index(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
+        rel = keys - (self.lo >> CHUNK_SHIFT)
+        ey, ez = int(self.extent[1]), int(self.extent[2])
+        slot: NDArray[np.int64] = (rel[:, 0] * ey + rel[:, 1]) * ez + rel[:, 2]
+        return slot
+
+    def block_ids(self, cells: NDArray[np.int64]) -> NDArray[np.uint16]:
+        """Block ids of (N, 3) world cells that rays have reached (so their chunks are read)."""
+        slot = self.slots[self._slot_index(cells >> CHUNK_SHIFT)]
+        local = cells & CHUNK_MASK
+        flat = slot * CHUNK_VOLUME + local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
+        ids: NDArray[np.uint16] = np.concatenate(self.arrays)[flat]
+        return ids
 
     def index(self, cell: NDArray[np.int64]) -> NDArray[np.int64]:
         """Flat indices of world cells given as (3, N) rows, inside the box."""
@@ -110,7 +122,7 @@ def _columns(value: ArrayLike, name: str) -> NDArray[np.float64]:
     arr = np.asarray(value, dtype=np.float64)
     if arr.ndim != 2 or arr.shape[1] != 3:
         raise ValueError(f"{name} must have shape (N, 3), got {arr.shape}")
-    cols = np.ascontiguousarray(arr.T)
+    cols = np.array(arr.T, order="C")  # a copy: rescaling directions never touches the caller's
     if not np.isfinite(cols).all():
         bad = ~np.isfinite(cols).all(axis=0)
         raise ValueError(f"{name} must be finite: row {int(np.flatnonzero(bad)[0])} is not")
@@ -203,7 +215,10 @@ def _batch(
     lo = (np.floor(np.minimum(o, ends).min(axis=1)).astype(np.int64) - 1) >> CHUNK_SHIFT
     hi = (np.floor(np.maximum(o, ends).max(axis=1)).astype(np.int64) + 1) >> CHUNK_SHIFT
     extent = hi - lo + 1
-    if float(np.prod(extent.astype(np.float64))) * CHUNK_VOLUME > _MAX_REGION and len(rows) > 1:
+    if float(np.prod(extent.astype(np.float64))) * CHUNK_VOLUME > _MAX_REGION:
+        if len(rows) == 1:  # one long ray: the scalar walk needs no box at all
+            _scalar(world, o, d, reach, mask, rows, np.zeros(1, dtype=np.int64), out)
+            return
         axis = int(np.argmax(extent))
         order = np.argsort(o[axis], kind="stable")
         half = len(rows) // 2
@@ -218,9 +233,25 @@ def _batch(
             for s in (slice(i, i + _SLICE) for i in range(0, len(rows), _SLICE))
         ]
     )
-    at = {int(r): i for i, r in enumerate(rows.tolist())} if len(exact) else {}
-    for r in exact.tolist():
-        i = at[r]
+    # The hits' ids, read once for all of them (the march itself only knows "stops" or not).
+    hits = rows[out.hit[rows]]
+    out.block_id[hits] = region.block_ids(out.block[hits])
+    columns = np.flatnonzero(np.isin(rows, exact))
+    _scalar(world, o, d, reach, mask, rows[columns], columns, out)
+
+
+def _scalar(
+    world: World,
+    o: NDArray[np.float64],
+    d: NDArray[np.float64],
+    reach: NDArray[np.float64],
+    mask: NDArray[np.bool_],
+    rows: NDArray[np.int64],
+    columns: NDArray[np.int64],
+    out: RayBatch,
+) -> None:
+    """Answer the rays ``rows`` (columns ``columns`` of o, d) with the exact scalar `raycast`."""
+    for r, i in zip(rows.tolist(), columns.tolist(), strict=True):
         hit = raycast(world, o[:, i], d[:, i], float(reach[i]), hits=lambda b: bool(mask[b]))
         if hit is not None:
             out.hit[r] = True
@@ -343,4 +374,3 @@ def _record(
     face[has, axis] = -step[has, axis].astype(np.int64)
     out.face[rows] = face
     out.distance[rows] = distance
-    out.block_id[rows] = region.ids.reshape(-1).take(idx)

@@ -154,3 +154,12 @@ def test_chunk_rejects_wrong_arrays():
         Chunk((0, 0, 0), np.zeros(4096, dtype=np.int32))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="build_height"):
         World(build_height=(10, 10))
+
+
+def test_far_apart_voxels_in_one_batch_land_in_their_own_chunks():
+    w = World()
+    far = 2**25
+    w.set_blocks(np.array([[0, 0, 0], [far, far, far], [-far, 3, far]]), np.array([1, 2, 3]))
+    assert w.get_block(far, far, far) == 2 and w.get_block(-far, 3, far) == 3
+    assert w.get_block(0, 0, 0) == 1 and len(w.chunks) == 3
+    assert w.get_blocks(np.array([[far, far, far], [0, 0, 0]])).tolist() == [2, 1]
