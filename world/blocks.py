@@ -115,8 +115,15 @@ class BlockType:
             raise ValueError(f"hardness of {self.name!r} must be a number, got {self.hardness!r}")
         if self.hardness < 0:
             raise ValueError(f"hardness of {self.name!r} must be >= 0, got {self.hardness!r}")
-        if not 0 <= self.light <= 15:
-            raise ValueError(f"light of {self.name!r} must be 0..15, got {self.light!r}")
+        if (
+            isinstance(self.light, bool)
+            or not isinstance(self.light, int)
+            or not 0 <= self.light <= 15
+        ):
+            raise ValueError(f"light of {self.name!r} must be an integer 0..15, got {self.light!r}")
+        # A bare string would pass "x" in groups as a substring test: insist on a tuple of names.
+        if not isinstance(self.groups, tuple) or not all(isinstance(g, str) for g in self.groups):
+            raise ValueError(f"groups of {self.name!r} must be a tuple of str, got {self.groups!r}")
         for tile in self.tiles:
             if not NAME_PATTERN.match(tile):
                 raise ValueError(f"tile {tile!r} of {self.name!r} is not a 'mod:name' tile name")

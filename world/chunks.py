@@ -19,8 +19,8 @@ Memory: 2 bytes per voxel of an allocated chunk (8 KiB per 16³ chunk), nothing 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
-from typing import Protocol
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -184,7 +184,6 @@ class World:
         self._air: set[ChunkKey] = set()
         self.dirty: set[ChunkKey] = set()
         self.modified: set[ChunkKey] = set()
-        self.on_chunk_loaded: list[Callable[[ChunkKey], None]] = []
 
     # -- chunks -----------------------------------------------------------------------------
 
@@ -206,8 +205,6 @@ class World:
         self._check_ids(blocks, "generator output")
         chunk = Chunk(key, blocks.astype(np.uint16, copy=False))
         self.chunks[key] = chunk
-        for listener in self.on_chunk_loaded:
-            listener(key)
         return chunk
 
     def is_loaded(self, cx: int, cy: int, cz: int) -> bool:
@@ -263,14 +260,8 @@ class World:
         wy = _check_int(wy, "wy")
         wz = _check_int(wz, "wz")
         key, idx = chunk_index(wx, wy, wz)
-        chunk = self.chunks.get(key)
-        if chunk is None:
-            if key in self._air or self.generator is None:
-                return AIR
-            chunk = self._generate(key)
-            if chunk is None:
-                return AIR
-        return int(chunk.blocks[idx])
+        chunk = self.chunk(*key)
+        return AIR if chunk is None else int(chunk.blocks[idx])
 
     def set_block(self, wx: int, wy: int, wz: int, block_id: int) -> None:
         """Write one block id; marks the chunk (and touched neighbours) dirty when it changed."""
@@ -299,7 +290,10 @@ class World:
             raise ValueError(f"block_id {int(block_id)} is not a registered block")
         return int(block_id)
 
-    def _check_ids(self, ids: NDArray[np.integer], name: str) -> None:
+    def _check_ids(self, ids: NDArray[Any], name: str) -> None:
+        """Integer ids of registered blocks only: floats are never silently truncated."""
+        if ids.dtype.kind not in "iu":
+            raise ValueError(f"{name} must hold integer block ids, got dtype {ids.dtype}")
         if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= len(self.registry)):
             bad = ids[(ids < 0) | (ids >= len(self.registry))]
             raise ValueError(f"{name} holds unregistered block ids: {sorted(set(bad.tolist()))}")
@@ -358,11 +352,10 @@ class World:
         """
         coords = _as_coords(xyz, "xyz")
         values = np.asarray(ids)
-        if values.dtype.kind not in "iu":
+        if values.dtype.kind not in "iu" and values.size:
             raise ValueError(f"ids must hold integer block ids, got dtype {values.dtype}")
         values = np.broadcast_to(values, (len(coords),)).astype(np.int64)
-        if values.size and (values.min() < 0 or values.max() >= len(self.registry)):
-            self._check_ids(values, "ids")
+        self._check_ids(values, "ids")
         if not len(coords):
             return
         groups, idx = _by_chunk(coords)

@@ -345,12 +345,12 @@ def traverse(origin: ArrayLike, direction: ArrayLike, max_distance: float) -> It
         direction), zero (direction) or negative (max_distance).
     """
     reach = _reach(max_distance, "max_distance", allow_inf=True)
-    o = _vec3(origin, "origin")
-    dx, dy, dz, norm = _direction(direction)
-    return _steps(o, (dx, dy, dz), norm, reach)
+    o = _vec3(origin, "origin")  # validated here, so a bad ray raises at the call
+    dx, dy, dz, _ = _direction(direction)
+    return _steps(o, (dx, dy, dz), reach)
 
 
-def _steps(o: Vec3f, d: Vec3f, norm: float, reach: float) -> Iterator[Step]:
+def _steps(o: Vec3f, d: Vec3f, reach: float) -> Iterator[Step]:
     for x, y, z, face, distance, point, _ in _march(o, d, reach):
         yield Step(Int3(x, y, z), face, distance, point)
 

@@ -93,3 +93,13 @@ def test_world_never_imports_the_engine():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_light_and_groups_are_checked():
+    with pytest.raises(ValueError, match="light"):
+        BlockType("mymod:x", light=3.7)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="light"):
+        BlockType("mymod:x", light=True)
+    with pytest.raises(ValueError, match="groups"):
+        BlockType("mymod:x", groups="liquid")  # type: ignore[arg-type]
+    assert BlockType("mymod:x", groups=("liquid",)).groups == ("liquid",)

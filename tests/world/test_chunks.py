@@ -163,3 +163,13 @@ def test_far_apart_voxels_in_one_batch_land_in_their_own_chunks():
     assert w.get_block(far, far, far) == 2 and w.get_block(-far, 3, far) == 3
     assert w.get_block(0, 0, 0) == 1 and len(w.chunks) == 3
     assert w.get_blocks(np.array([[far, far, far], [0, 0, 0]])).tolist() == [2, 1]
+
+
+def test_floats_are_never_truncated_into_block_ids():
+    w = World()
+    with pytest.raises(ValueError, match="blocks"):
+        w.put_chunk((0, 0, 0), np.full(CHUNK_VOLUME, 1.7))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="generator output"):
+        World(generator=lambda cx, cy, cz: np.full(CHUNK_VOLUME, 1.0)).get_block(0, 0, 0)
+    w.set_blocks(np.zeros((0, 3), dtype=np.int64), [])  # nothing to write is fine
+    assert w.chunks == {}
