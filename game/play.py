@@ -55,15 +55,20 @@ from game.session import Session
 from game.settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.atlas import ATLAS_PATH
 from world.breaking import BreakProgress
-from world.interaction import Actor, Outcome, break_block, break_time, pick_block, use_block
+from world.interaction import (
+    Actor,
+    Outcome,
+    break_block,
+    break_time,
+    pick_block,
+    use_block,
+)
 from world.mods import DEFAULT_MODS_DIR, Mods, load_mods, make_registry
 from world.raycast import Hit, raycast
 
 __all__ = ["Game"]
 
 SKY = color.rgb(0.62, 0.78, 1.0)
-REACH_CREATIVE = 5.0
-REACH_SURVIVAL = 4.5
 REPEAT_SECONDS = 0.25  # a held right button repeats placing (Minecraft: 4 ticks)
 DOUBLE_TAP_SECONDS = 0.3  # two presses of space this close toggle flying
 MOUSE_SENSITIVITY = 80.0  # degrees per screen height of mouse travel, at 100% in the settings
@@ -175,11 +180,13 @@ class Game:
         # ursina's fov is horizontal; the option is vertical, as Minecraft's.
         half = math.radians(self.options.fov) / 2
         camera.fov = math.degrees(2 * math.atan(math.tan(half) * window.aspect_ratio))
+        # Panda3D keeps the horizontal fov when the window is resized: `update` redoes this.
+        self._aspect = window.aspect_ratio
 
     @property
     def reach(self) -> float:
         """How far the player reaches."""
-        return REACH_CREATIVE if self.player.creative else REACH_SURVIVAL
+        return self._actor().reach
 
     # -- every frame ---------------------------------------------------------------------------
 
@@ -187,6 +194,8 @@ class Game:
         """One frame: move, look, target, hold buttons, mod ticks, remesh, HUD."""
         started = wallclock.perf_counter()
         self.time += dt
+        if window.aspect_ratio != self._aspect:  # the window was resized: keep the vertical fov
+            self._set_scene()
         if self.live:
             self._read_devices()
         # The pause menu stops the world, as single-player Minecraft's does.
@@ -407,7 +416,13 @@ class Game:
         return self.session.close()
 
     def save_and_quit(self) -> None:
-        """Save, close the world and leave the game (the pause menu's "save and quit")."""
+        """Save, close the world and leave the game (the pause menu's "save and quit").
+
+        A save that fails keeps the game open (its reason is on screen): quitting then would
+        throw the unsaved edits away.
+        """
+        if not self.save():
+            return
         self.close()
         application.quit()
 

@@ -8,8 +8,9 @@ The world is opened once the engine has started (so a run that cannot show anyth
 world file), before the game is built: `game.session.Session.open`, or an unsaved world for an
 offscreen run that names none. A world that cannot be opened is refused: the reason goes to the
 terminal and, in a window, on screen until a key is pressed; the exit status is 1 and the file
-is not touched. When the game ends, however it ends (Esc, the window closed, the end of a
-script), the world is saved and closed; a failed final save makes the exit status 1.
+is not touched. When the game ends, however it ends (the pause menu's "save and quit", the
+window closed, the end of a script), the world is saved and closed; a failed final save makes
+the exit status 1.
 """
 
 from __future__ import annotations

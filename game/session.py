@@ -3,8 +3,9 @@
 Which world `Session.open` plays (from the command line):
 
 - ``--new``: a new world, named by ``--world`` (else "New World", "New World 2", ...), seeded by
-  ``--seed`` (else at random), flat with ``--flat``, in the mode ``--creative`` asks for
-  (survival otherwise). An existing file is never written over: that is refused.
+  ``--seed`` (else at random), flat with ``--flat``, in the mode ``--creative`` /
+  ``--survival`` asks for (else the remembered mode of the settings, survival at first). An
+  existing file is never written over: that is refused.
 - ``--world NAME|PATH``: that world when its file exists, else a new world there (as ``--new``).
 - neither: the most recently played world in the data folder (`world.savedirs`, which honours
   ``$BLOCKPICK_DATA_DIR``), else a new "New World". Files whose metadata cannot be read (so

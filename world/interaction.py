@@ -55,6 +55,8 @@ __all__ = [
     "NOTHING_TARGETED",
     "PLAYER_HEIGHT",
     "PLAYER_WIDTH",
+    "REACH_CREATIVE",
+    "REACH_SURVIVAL",
     "TICK_NEIGHBOR_BUDGET",
     "Actor",
     "Change",
@@ -75,6 +77,9 @@ __all__ = [
 NEIGHBOR_BUDGET = 256
 TICK_NEIGHBOR_BUDGET = 64
 NOTHING_TARGETED = "nothing targeted"
+# How far a player reaches (Minecraft Java: 5 blocks in creative, 4.5 in survival).
+REACH_CREATIVE = 5.0
+REACH_SURVIVAL = 4.5
 
 Vec3 = tuple[float, float, float]
 
@@ -132,6 +137,11 @@ class Actor:
             isinstance(self.selected, bool) or not isinstance(self.selected, str | int)
         ):
             raise ValueError(f"selected must be a block name, id or None, got {self.selected!r}")
+
+    @property
+    def reach(self) -> float:
+        """How far this actor reaches: `REACH_CREATIVE` or `REACH_SURVIVAL`."""
+        return REACH_CREATIVE if self.creative else REACH_SURVIVAL
 
     @classmethod
     def at(

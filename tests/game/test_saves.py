@@ -302,3 +302,29 @@ def test_f2_saves_a_screenshot_in_the_data_folder(
     image = Image.open(shots[0])
     assert image.size == tuple(app.win.getSize())
     assert len(np.unique(np.asarray(image.convert("RGB")).reshape(-1, 3), axis=0)) > 50
+
+
+def test_save_and_quit_stays_in_the_game_when_the_save_fails(
+    play: Callable[..., Any],
+    replay: Replay,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ursina import application
+
+    game = play(world="quit on full disk", flat=True, creative=True)
+    store = game.session.store
+    working_save = store.save
+    quits: list[bool] = []
+    monkeypatch.setattr(application, "quit", lambda: quits.append(True))
+
+    def disk_full(*args: Any, **kwargs: Any) -> int:
+        raise SaveError(store.path, "not saved (the previous save is intact): disk is full")
+
+    monkeypatch.setattr(store, "save", disk_full)
+    replay(game, "look 0 90\nwait 1\nbreak")
+    game.save_and_quit()
+    assert quits == [] and "disk is full" in game.hud.message.text
+    assert (0, 0, 0) in game.world.modified  # the edit waits for a save that works
+    monkeypatch.setattr(store, "save", working_save)  # the disk has room again
+    game.save_and_quit()
+    assert quits == [True] and not game.world.modified

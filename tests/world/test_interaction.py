@@ -587,3 +587,8 @@ def test_an_escaping_interrupt_still_restores_the_world():
     with pytest.raises(KeyboardInterrupt):
         break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(interrupt)))
     assert {k: v for k, v in snapshot(world).items() if v.strip(b"\0")} == before
+
+
+def test_reach_follows_the_mode():
+    assert Actor.at("p", (0.5, 0.0, 0.5), creative=True).reach == 5.0
+    assert Actor.at("p", (0.5, 0.0, 0.5)).reach == 4.5
