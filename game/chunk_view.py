@@ -161,12 +161,7 @@ class ChunkView:
 
     def load_all(self, eye: Iterable[float], limit_s: float = math.inf) -> None:
         """Load and mesh what is in view now, nearest first, for up to ``limit_s`` seconds."""
-        x, y, z = eye
-        self.face_camera((x, y, z))
-        self.streamer.update((x, y, z))
-        self.remesh_dirty()
-        if self.streamer.pending:
-            self.streamer.work(limit_s)
+        self.update(eye, limit_s)
 
     def ready_at(self, pos: Iterable[float]) -> bool:
         """Whether the column under ``pos`` is loaded (a body there has ground to stand on)."""
