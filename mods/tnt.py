@@ -55,6 +55,8 @@ def register_blocks(registry: BlockRegistrar) -> None:
 def on_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool | None:
     if block.name != TNT:
         return None
+    if not world.may_break(pos, actor):  # lighting it takes the block: protection applies
+        return True
     world.set_block(*pos, "air")
     explode(world, pos, actor)
     return True

@@ -516,6 +516,8 @@ def _drain(session: _Session, budget: int, *, isolate: bool) -> ModError | None:
     if mods is None or not impls:
         session.queue.clear()
         return None
+    if not session.queue:  # the common case every frame: nothing to tell
+        return None
     world = session.world
     types = tuple(world.registry)  # BlockType by id, without the registry's per-call checks
     for _ in range(budget):

@@ -496,7 +496,6 @@ class WorldStore:
             meta = {**meta, "player": player.to_dict()}
         with self._lock:
             conn = self._live()
-            self._bind(world.registry)
             # The flags are taken before the blocks are read: an edit made meanwhile (from
             # another thread) marks its chunk again and goes into the next save, never lost.
             keys = list(world.modified)
@@ -552,8 +551,6 @@ class WorldStore:
             raise SaveError(self.path, f"not saved (the previous save is intact): {exc}") from None
         self._names.extend(new_names)
         self._name_ids.update((name, first_new + i) for i, name in enumerate(new_names))
-        if self._registry is not None:
-            self._bind(self._registry)
 
     @staticmethod
     def _blocks_of(world: World, key: ChunkKey) -> NDArray[np.uint16]:

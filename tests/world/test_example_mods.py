@@ -329,6 +329,15 @@ def test_tnt_respects_protected_areas(tnt_in_stone):
     assert blocks_where(world, *BOX, "air") == sphere((0, 0, 0)) | {(0, 0, 0)}
 
 
+def test_a_stranger_cannot_light_tnt_inside_a_protected_area(tnt_in_stone):
+    mods, world = tnt_in_stone
+    mods["protection"].plugin.protect("vault", (-1, -1, -1), (1, 1, 1), owner="admin")
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), player("eve"), mods=mods)
+    assert not outcome.changes
+    assert world.get_block(0, 0, 0) == world.registry.id("tnt:tnt")
+    assert blocks_where(world, *BOX, "air") == set()
+
+
 def test_tnt_sets_off_tnt_in_its_blast(tnt_in_stone):
     mods, world = tnt_in_stone
     world.set_block(3, 0, 0, world.registry.id("tnt:tnt"))
