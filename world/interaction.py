@@ -242,6 +242,9 @@ class _Session:
         self.queue: deque[Change] = deque()
         # The can_* hook running, while one runs: the world is read-only then.
         self.read_only: str | None = None
+        # The first mod error met anywhere in the action, nested checks (a mod's may_break)
+        # included: the action is then denied and rolled back whatever the asking mod did.
+        self.error: ModError | None = None
         self.closed = False
         self.view = ModWorld(self)
 
@@ -468,6 +471,7 @@ def _ask(session: _Session, hook: str, pos: Int3, block: BlockType, actor: Actor
         for impl in mods.hook_impls(hook):
             result, error = mods.run(impl, kwargs)
             if error is not None:
+                session.error = session.error or error
                 return _failed(error, pos)
             if result is None or result is True:
                 continue
@@ -475,7 +479,9 @@ def _ask(session: _Session, hook: str, pos: Int3, block: BlockType, actor: Actor
                 return _denied(f"denied by mod {impl.mod!r}", pos, impl.mod)
             if isinstance(result, str) and result:
                 return _denied(result, pos, impl.mod)
-            return _failed(_bad_return(mods, impl, result, "None, True, False or a reason"), pos)
+            bad = _bad_return(mods, impl, result, "None, True, False or a reason")
+            session.error = session.error or bad
+            return _failed(bad, pos)
     finally:
         session.read_only = outer
     return None
@@ -541,15 +547,18 @@ def _drain(session: _Session, budget: int, *, isolate: bool) -> ModError | None:
             for impl in impls:
                 mark = session.mark()
                 _, error = mods.run(impl, kwargs)
+                error = error or session.error  # or a check the hook asked for failed
                 if error is not None:
                     if not isolate:
                         return error
+                    session.error = None
                     session.rollback(mark)
     return None
 
 
 def _finish(session: _Session, pos: Int3, error: ModError | None, **fields: object) -> Outcome:
     """Close an action: notify neighbours, then keep it, or restore everything on an error."""
+    error = error or session.error
     if error is None:
         error = _drain(session, NEIGHBOR_BUDGET, isolate=False)
     if error is not None:
@@ -795,7 +804,8 @@ def tick(world: World, dt: float, *, mods: Mods) -> tuple[Change, ...]:
         for impl in mods.hook_impls("on_tick"):
             mark = session.mark()
             _, error = mods.run(impl, kwargs)
-            if error is not None:
+            if error is not None or session.error is not None:
+                session.error = None
                 session.rollback(mark)
         _drain(session, TICK_NEIGHBOR_BUDGET, isolate=True)
         pending.extend(session.queue)

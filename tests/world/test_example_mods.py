@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from world.chunks import World
+from world.hooks import hookimpl
 from world.interaction import (
     NEIGHBOR_BUDGET,
     TICK_NEIGHBOR_BUDGET,
@@ -461,3 +462,22 @@ def test_mod_written_from_the_guide_dries_in_the_sun(guide):
     changes = mods.tick(world, 1.0)
     assert world.get_block(0, 1, 0) == registry.id("sponge:sponge")
     assert [c.pos for c in changes] == [(0, 1, 0)]
+
+
+def test_a_failing_check_asked_for_by_a_mod_denies_and_restores_the_whole_action(tnt_in_stone):
+    mods, world = tnt_in_stone
+
+    class Buggy:
+        """A protection mod with a bug: it raises for every voxel but the origin."""
+
+        @hookimpl
+        def can_break(self, pos):
+            if tuple(pos) != (0, 0, 0):
+                raise RuntimeError("boom")
+
+    mods.add("buggy", Buggy())
+    before = world.chunk_blocks(0, 0, 0).copy()
+    outcome = use_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    assert not outcome.done and "buggy" in outcome.reason
+    assert np.array_equal(world.chunk_blocks(0, 0, 0), before)
+    assert any("buggy" in str(error) for error in mods.errors)
