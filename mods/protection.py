@@ -48,11 +48,14 @@ _areas: dict[str, Area] = {}
 
 def protect(name: str, corner: Sequence[int], other_corner: Sequence[int], owner: str) -> Area:
     """Protect the box between two corners for ``owner`` (replacing an area of that name)."""
-    if len(corner) != 3 or len(other_corner) != 3:
-        raise ValueError("corners must be 3 integer voxel coordinates")
-    if not owner:
-        raise ValueError("owner must be an actor's name")
-    (ax, ay, az), (bx, by, bz) = (tuple(int(v) for v in c) for c in (corner, other_corner))
+    for label, c in (("corner", corner), ("other_corner", other_corner)):
+        if len(c) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in c):
+            raise ValueError(f"{label} must be 3 integer voxel coordinates, got {c!r}")
+    if not isinstance(owner, str) or not owner:
+        raise ValueError(f"owner must be an actor's name, got {owner!r}")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    (ax, ay, az), (bx, by, bz) = corner, other_corner
     low = (min(ax, bx), min(ay, by), min(az, bz))
     high = (max(ax, bx), max(ay, by), max(az, bz))
     area = Area(name, low, high, owner)

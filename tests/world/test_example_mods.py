@@ -130,10 +130,15 @@ def test_protect_takes_corners_in_any_order_and_checks_them(game):
     area = protection.protect("box", (5, 9, -1), (1, 2, 3), owner="bob")
     assert (area.low, area.high) == ((1, 2, -1), (5, 9, 3))
     assert (1, 9, 3) in area and (0, 9, 3) not in area
-    with pytest.raises(ValueError, match="corners"):
+    with pytest.raises(ValueError, match="corner"):
         protection.protect("bad", (1, 2), (3, 4, 5), owner="bob")
     with pytest.raises(ValueError, match="owner"):
         protection.protect("bad", (1, 2, 3), (3, 4, 5), owner="")
+    with pytest.raises(ValueError, match="corner"):  # no silent rounding of -0.5 to voxel 0
+        protection.protect("bad", (-0.5, 2, 3), (3, 4, 5), owner="bob")
+    with pytest.raises(ValueError, match="owner"):
+        protection.protect("bad", (1, 2, 3), (3, 4, 5), owner=5)
+    assert [a.name for a in protection.areas()] == ["box"]
 
 
 # -- lamp ---------------------------------------------------------------------------------------
