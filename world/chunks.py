@@ -34,6 +34,7 @@ __all__ = [
     "ChunkGenerator",
     "ChunkKey",
     "World",
+    "as_coords",
     "chunk_index",
     "local_index",
 ]
@@ -103,8 +104,11 @@ class Chunk:
         return f"Chunk({self.key}, {np.count_nonzero(self.blocks)} non-air)"
 
 
-def _as_coords(xyz: ArrayLike, name: str) -> NDArray[np.int64]:
+def as_coords(xyz: ArrayLike, name: str) -> NDArray[np.int64]:
+    """(N, 3) integer voxel coordinates as int64; an empty input is (0, 3). Names ``name``."""
     arr = np.asarray(xyz)
+    if arr.size == 0:
+        return np.zeros((0, 3), dtype=np.int64)
     if arr.ndim != 2 or arr.shape[1] != 3:
         raise ValueError(f"{name} must have shape (N, 3), got {arr.shape}")
     if arr.dtype.kind not in "iu" and arr.size:
@@ -331,7 +335,7 @@ class World:
         -------
         ndarray of uint16, shape (N,)
         """
-        coords = _as_coords(xyz, "xyz")
+        coords = as_coords(xyz, "xyz")
         out = np.zeros(len(coords), dtype=np.uint16)
         if not len(coords):
             return out
@@ -350,7 +354,7 @@ class World:
         xyz : array_like of int, shape (N, 3)
         ids : array_like of int, shape (N,) or a scalar id for all
         """
-        coords = _as_coords(xyz, "xyz")
+        coords = as_coords(xyz, "xyz")
         values = np.asarray(ids)
         if values.dtype.kind not in "iu" and values.size:
             raise ValueError(f"ids must hold integer block ids, got dtype {values.dtype}")

@@ -42,7 +42,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from world.blocks import AIR, FACE_NORMALS, BlockRegistry, BlockType
-from world.chunks import World
+from world.chunks import World, as_coords
 from world.physics import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH  # the player's box, defined once
 from world.raycast import Hit, Int3, RayBatch, raycast, raycast_many
 
@@ -332,10 +332,7 @@ class ModWorld:
 
     def get_blocks(self, xyz: ArrayLike) -> NDArray[np.uint16]:
         """Block ids at N world voxels, shape (N, 3) -> (N,): a new array (empty input allowed)."""
-        coords = np.asarray(xyz)
-        if coords.size == 0:
-            return np.zeros(0, dtype=np.uint16)
-        return self._session.world.get_blocks(coords)
+        return self._session.world.get_blocks(xyz)
 
     def _writable(self) -> None:
         if self._session.closed:
@@ -370,14 +367,7 @@ class ModWorld:
         Raises as `set_block`.
         """
         self._writable()
-        coords = np.asarray(xyz)
-        if coords.size == 0 and isinstance(block, str | int | np.integer):
-            self.registry.resolve(block if isinstance(block, str) else int(block))
-            return
-        if coords.ndim != 2 or coords.shape[1] != 3:
-            raise ValueError(f"xyz must have shape (N, 3), got {coords.shape}")
-        if coords.dtype.kind not in "iu" and coords.size:
-            raise ValueError(f"xyz must hold integers, got dtype {coords.dtype}")
+        coords = as_coords(xyz, "xyz")
         if isinstance(block, str | int | np.integer):
             block_id = self.registry.resolve(block if isinstance(block, str) else int(block))
             ids = np.full(len(coords), block_id, dtype=np.int64)
@@ -391,7 +381,7 @@ class ModWorld:
             if ids.size and (ids.min() < 0 or ids.max() >= len(self.registry)):
                 raise ValueError(f"block holds unknown ids: {sorted(set(ids.tolist()))}")
         if len(coords):
-            self._session.set_many(coords.astype(np.int64), ids.astype(np.int64))
+            self._session.set_many(coords, ids.astype(np.int64))
 
     def may_break(self, pos: Sequence[int], actor: Actor) -> Outcome:
         """Would `break_block` let ``actor`` break ``pos``? Built-in rules and ``can_break``."""

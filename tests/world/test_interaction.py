@@ -555,6 +555,7 @@ def test_mod_world_accepts_empty_voxel_lists():
     def empty(view, pos):
         seen["read"] = view.get_blocks([])
         view.set_blocks([], "base:dirt")
+        view.set_blocks([], [])  # no voxels and no ids
         with pytest.raises(ValueError, match="nope:x"):
             view.set_blocks([], "nope:x")
 
