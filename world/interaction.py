@@ -373,7 +373,7 @@ class ModWorld:
             ids = np.full(len(coords), block_id, dtype=np.int64)
         else:
             ids = np.asarray(block)
-            if ids.dtype.kind not in "iu" or ids.shape != (len(coords),):
+            if (ids.dtype.kind not in "iu" and ids.size) or ids.shape != (len(coords),):
                 raise ValueError(
                     f"block must be a block name, an id or {len(coords)} integer ids, "
                     f"got {ids.dtype} {ids.shape}"
