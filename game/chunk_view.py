@@ -129,8 +129,6 @@ class ChunkView:
         )
         self.work_s = 0.0  # wall-clock seconds of chunk work in the last `update`
         self.work_cpu_s = 0.0  # the main thread's CPU seconds of the same
-        liquid = [i for i, block in enumerate(world.registry) if "liquid" in block.groups]
-        self._liquid_ids = np.array(liquid, dtype=np.uint16)
 
     @property
     def view_distance(self) -> int:
@@ -269,7 +267,7 @@ class ChunkView:
     def _set_transparency(self, key: ChunkKey, root: NodePath) -> None:
         """Alpha-tested cut-outs (leaves, glass, plants); blending only for chunks with liquid."""
         blocks = self.world.chunk_blocks(*key)
-        if len(self._liquid_ids) and np.isin(blocks, self._liquid_ids).any():
+        if self.world.registry.liquid[blocks].any():
             # Two passes: opaque texels first, then the see-through water blended over them.
             root.setTransparency(TransparencyAttrib.M_dual)
             root.clearBin()

@@ -154,9 +154,10 @@ class BlockRegistry:
     """Names <-> ids, each id's `BlockType`, and per-block numpy lookup arrays.
 
     The arrays (``solid``, ``pointable``, ``replaceable``, ``transparent``, ``hardness``,
-    ``light``, ``face_tiles``) are read-only and rebuilt after each registration; index them with
-    a block id or an array of ids. ``pointable_list`` is the same table as a tuple, for the scalar
-    raycast loop where a tuple index is faster than a numpy one.
+    ``light``, ``liquid`` (in the ``"liquid"`` group), ``plant`` (drawn as crossed quads: not
+    solid, transparent, not liquid), ``face_tiles``) are read-only and rebuilt after each
+    registration; index them with a block id or an array of ids. ``pointable_list`` is the same
+    table as a tuple, for the scalar raycast loop where a tuple index is faster than a numpy one.
     """
 
     solid: NDArray[np.bool_]
@@ -165,6 +166,8 @@ class BlockRegistry:
     transparent: NDArray[np.bool_]
     hardness: NDArray[np.float64]
     light: NDArray[np.uint8]
+    liquid: NDArray[np.bool_]
+    plant: NDArray[np.bool_]
     face_tiles: NDArray[np.int32]
     pointable_list: tuple[bool, ...]
 
@@ -209,6 +212,11 @@ class BlockRegistry:
         self.transparent = _frozen(np.array([t.transparent for t in types], dtype=np.bool_))
         self.hardness = _frozen(np.array([float(t.hardness) for t in types], dtype=np.float64))
         self.light = _frozen(np.array([t.light for t in types], dtype=np.uint8))
+        self.liquid = _frozen(np.array(["liquid" in t.groups for t in types], dtype=np.bool_))
+        # Drawn as crossed quads (tall grass): not solid, see-through and not a liquid.
+        plant = ~self.solid & self.transparent & ~self.liquid
+        plant[AIR] = False
+        self.plant = _frozen(plant)
         tiles = [[self._tile_ids[tile] for tile in t.tiles] for t in types]
         self.face_tiles = _frozen(np.array(tiles, dtype=np.int32))
         self.pointable_list = tuple(t.pointable for t in types)

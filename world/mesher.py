@@ -55,14 +55,13 @@ in index order blends water over the ground already drawn.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from world.atlas import tile_uv_rects
-from world.blocks import FACE_NORMALS, BlockRegistry
+from world.blocks import FACE_NORMALS
 from world.chunks import CHUNK, World
 
 __all__ = ["AO_LEVELS", "FACE_SHADE", "PLANT_SHADE", "UV_INSET_PX", "MeshData", "mesh_chunk"]
@@ -207,23 +206,6 @@ def _padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16
     return padded
 
 
-_PLANT_TABLES: weakref.WeakKeyDictionary[BlockRegistry, tuple[int, NDArray[np.bool_]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _plant_table(registry: BlockRegistry) -> NDArray[np.bool_]:
-    """Which block ids draw as plants; cached until the registry grows."""
-    cached = _PLANT_TABLES.get(registry)
-    if cached is not None and cached[0] == len(registry):
-        return cached[1]
-    liquid = np.array(["liquid" in block.groups for block in registry], dtype=np.bool_)
-    plant = ~registry.solid & registry.transparent & ~liquid
-    plant[0] = False
-    _PLANT_TABLES[registry] = (len(registry), plant)
-    return plant
-
-
 def _check_int(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise ValueError(f"{name} must be an integer chunk coordinate, got {value!r}")
@@ -252,7 +234,7 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
         return MeshData.empty()
     registry = world.registry
     transparent = registry.transparent
-    plant = _plant_table(registry)
+    plant = registry.plant
 
     padded = _padded_blocks(world, cx, cy, cz)
     see_through = transparent[padded]

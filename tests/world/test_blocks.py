@@ -103,3 +103,11 @@ def test_light_and_groups_are_checked():
     with pytest.raises(ValueError, match="groups"):
         BlockType("mymod:x", groups="liquid")  # type: ignore[arg-type]
     assert BlockType("mymod:x", groups=("liquid",)).groups == ("liquid",)
+
+
+def test_liquid_and_plant_tables_follow_the_definitions():
+    reg = default_registry()
+    assert np.flatnonzero(reg.liquid).tolist() == [reg.id("base:water")]
+    assert np.flatnonzero(reg.plant).tolist() == [reg.id("base:tall_grass")]
+    reg.register(BlockType("mymod:fern", solid=False, transparent=True))
+    assert reg.plant[reg.id("mymod:fern")]
