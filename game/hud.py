@@ -86,11 +86,18 @@ class Hud:
             enabled=False,
         )
         self.message_left = 0.0
+        self._drawn: dict[int, int | None] = {}  # the block each slot's icon shows
         self.refresh_hotbar()
 
     def refresh_hotbar(self) -> None:
-        """Redraw the icons and the selection frame from the hotbar's state."""
+        """Redraw the icons and the selection frame from the hotbar's state.
+
+        Only slots whose block changed are rebuilt: scrolling moves just the frame.
+        """
         for slot, block_id in enumerate(self.hotbar.slots):
+            if self._drawn.get(slot, -1) == block_id:
+                continue
+            self._drawn[slot] = block_id
             icon = self.icons[slot]
             if icon is not None:
                 destroy(icon)
