@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from bench.common import median_seconds, print_table
 from world import World
 from world.chunks import Chunk
-from world.raycast import raycast, raycast_many
+from world.ray import raycast, raycast_many
 
 EYE = 1.62
 SCALAR_RAYS = 10_000

@@ -47,8 +47,8 @@ from panda3d.core import Texture as PandaTexture
 from ursina import scene
 
 from game.geometry import interleaved_format
-from world.blocks import FACE_NORMALS
 from world.chunks import CHUNK, ChunkKey, World
+from world.geometry import FACE_NORMALS
 from world.mesher import MeshData, mesh_chunk
 from world.streaming import ChunkStreamer
 

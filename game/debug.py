@@ -9,7 +9,7 @@ so +z is called north, +x east, -z south and -x west (the ursina world is left-h
 ahead, +x is on the right, as east is when facing north).
 
 F4 freezes one ray: the view's ray when F4 is pressed and again at every mouse button press
-(the ray that click's action used). `traced_cells` lists its voxels with `world.raycast.traverse`
+(the ray that click's action used). `traced_cells` lists its voxels with `world.ray.traverse`
 from the eye up to the reach, stopping at the targeted block; they are drawn as one wireframe
 mesh (12 line segments a voxel, one vertex buffer), with the hit voxel in red and the ray itself
 as a yellow line, on top of the world so a ray running into the ground stays visible.
@@ -34,7 +34,7 @@ from ursina import Entity, Text, camera, color, destroy, window
 
 from game.geometry import interleaved_format
 from world.chunks import CHUNK_SHIFT
-from world.raycast import Hit, traverse
+from world.ray import Hit, traverse
 
 if TYPE_CHECKING:
     from game.play import Game

@@ -6,7 +6,7 @@ import itertools
 
 from ursina import Entity, Mesh, color, destroy
 
-from world.raycast import Hit
+from world.ray import Hit
 
 __all__ = ["BlockOutline"]
 

@@ -4,7 +4,7 @@ Input maps to `world.interaction` calls and nothing else decides a rule here: le
 `break_block` once `world.breaking.BreakProgress` says the held button has lasted the target's
 ``break_time`` (instant in creative, with a repeat delay), right click `use_block` (a mod's
 use, or placing the selected block), middle click `pick_block`. Every frame the view is
-raycast (`world.raycast`) from the eye for the target, so the same code path serves a player's
+raycast (`world.ray`) from the eye for the target, so the same code path serves a player's
 mouse and a script's actions (`game.runner`), headless or not. Around that: the crack on the
 block being broken (`game.crack`), the Esc pause menu (`game.menu`) whose settings are
 remembered (`game.settings`), F3's debug text and F4's traced voxels (`game.debug`), and a mod's
@@ -64,7 +64,7 @@ from world.interaction import (
     use_block,
 )
 from world.mods import DEFAULT_MODS_DIR, Mods, load_mods, make_registry
-from world.raycast import Hit, raycast
+from world.ray import Hit, raycast
 
 __all__ = ["Game"]
 

@@ -19,8 +19,8 @@ from world.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.blocks import BlockType
+    from world.geometry import Int3
     from world.interaction import ModWorld
-    from world.raycast import Int3
 
 description = "sand and gravel fall when the block under them is removed"
 

@@ -15,9 +15,9 @@ from world.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.blocks import BlockType
+    from world.geometry import Int3
     from world.interaction import ModWorld
     from world.mods import BlockRegistrar
-    from world.raycast import Int3
 
 description = "right click switches lamps on and off"
 

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 from world.hooks import hookimpl
 
 if TYPE_CHECKING:
+    from world.geometry import Int3
     from world.interaction import Actor
-    from world.raycast import Int3
 
 description = "areas where only their owner may break or place blocks"
 

@@ -3,7 +3,7 @@
 The explosion removes every breakable block whose centre lies within ``RADIUS`` of the TNT's
 centre, if the blast reaches it: the straight line between the two centres must not pass through
 an unbreakable block (bedrock; water too, so TNT under water leaves the ground whole). One ray per
-voxel of the sphere, cast together with ``world.raycast_many`` (``world.raycast.raycast_many``)
+voxel of the sphere, cast together with ``world.raycast_many`` (``world.ray.raycast_many``)
 stopping only at unbreakable blocks, decides this. Blocks the actor may not break
 (``world.may_break``: a protected area) survive. TNT caught in the blast explodes in turn, up to
 ``MAX_CHAIN`` explosions per action. The blocks removed notify their neighbours, so sand above a
@@ -20,9 +20,9 @@ from world.blocks import BlockType
 from world.hooks import hookimpl
 
 if TYPE_CHECKING:
+    from world.geometry import Int3
     from world.interaction import Actor, ModWorld
     from world.mods import BlockRegistrar
-    from world.raycast import Int3
 
 description = "TNT explodes when used or broken"
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from world import raycast  # the module, callable as the `raycast` function
 from world.blocks import AIR, BlockRegistry, BlockType, default_registry
 from world.chunks import CHUNK, Chunk, World
-from world.raycast import Hit, Int3, RayBatch, Step, raycast_many, segment_voxels, traverse
+from world.geometry import FACE_NORMALS, Int3, Vec3
+from world.ray import Hit, RayBatch, Step, raycast, raycast_many, segment_voxels, traverse
+from world.validate import WORLD_LIMIT
 
 __all__ = [
     "AIR",
     "CHUNK",
+    "FACE_NORMALS",
+    "WORLD_LIMIT",
     "BlockRegistry",
     "BlockType",
     "Chunk",
@@ -17,6 +20,7 @@ __all__ = [
     "Int3",
     "RayBatch",
     "Step",
+    "Vec3",
     "World",
     "default_registry",
     "raycast",

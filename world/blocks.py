@@ -25,7 +25,6 @@ from world.atlas import ATLAS_TILES
 
 __all__ = [
     "AIR",
-    "FACE_NORMALS",
     "MAX_BLOCKS",
     "MISSING_TILE",
     "NAME_PATTERN",
@@ -39,15 +38,6 @@ AIR = 0
 MAX_BLOCKS = 65536  # ids are stored as uint16
 NAME_PATTERN = re.compile(r"^[a-z0-9_]+:[a-z0-9_]+$")
 MISSING_TILE = "base:missing"
-# Face order used by every per-face table (tiles, mesher normals): +x, -x, +y, -y, +z, -z.
-FACE_NORMALS: tuple[tuple[int, int, int], ...] = (
-    (1, 0, 0),
-    (-1, 0, 0),
-    (0, 1, 0),
-    (0, -1, 0),
-    (0, 0, 1),
-    (0, 0, -1),
-)
 
 
 def _expand_tiles(name: str, tiles: tuple[str, ...]) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ How Blockpick calls hooks (see `world.mods` for loading and `world.interaction` 
 
 What hooks receive: ``world`` is a `world.interaction.ModWorld` (reads return copies; writes go
 through `ModWorld.set_block`, are recorded for roll-back and notify neighbours; it is read-only
-inside ``can_*`` hooks), ``pos`` and ``neighbor`` are `world.raycast.Int3` world voxel
+inside ``can_*`` hooks), ``pos`` and ``neighbor`` are `world.geometry.Int3` world voxel
 coordinates, ``block`` / ``old`` / ``new`` are frozen `world.blocks.BlockType` values and
 ``actor`` is a frozen `world.interaction.Actor`. Nothing a hook receives is an internal array.
 """
@@ -41,9 +41,9 @@ import pluggy
 
 if TYPE_CHECKING:
     from world.blocks import BlockType
+    from world.geometry import Int3
     from world.interaction import Actor, ModWorld
     from world.mods import BlockRegistrar
-    from world.raycast import Int3
 
 __all__ = [
     "HOOK_NAMES",

@@ -41,10 +41,11 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world.blocks import AIR, FACE_NORMALS, BlockRegistry, BlockType
+from world.blocks import AIR, BlockRegistry, BlockType
 from world.chunks import World, as_coords
+from world.geometry import FACE_NORMALS, Int3
 from world.physics import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH  # the player's box, defined once
-from world.raycast import Hit, Int3, RayBatch, raycast, raycast_many
+from world.ray import Hit, RayBatch, raycast, raycast_many
 
 if TYPE_CHECKING:
     from world.mods import Implementation, ModError, Mods
@@ -406,7 +407,7 @@ class ModWorld:
         *,
         hits: Callable[[int], bool] | None = None,
     ) -> Hit | None:
-        """`world.raycast.raycast` on this world."""
+        """`world.ray.raycast` on this world."""
         return raycast(self._session.world, origin, direction, reach, hits=hits)
 
     def raycast_many(
@@ -417,7 +418,7 @@ class ModWorld:
         *,
         hits: ArrayLike | None = None,
     ) -> RayBatch:
-        """`world.raycast.raycast_many` on this world: N rays at once (``hits``: a bool per id)."""
+        """`world.ray.raycast_many` on this world: N rays at once (``hits``: a bool per id)."""
         return raycast_many(self._session.world, origins, directions, reach, hits=hits)
 
 

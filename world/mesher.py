@@ -61,8 +61,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from world.atlas import tile_uv_rects
-from world.blocks import FACE_NORMALS
 from world.chunks import CHUNK, World
+from world.geometry import FACE_NORMALS
 
 __all__ = ["AO_LEVELS", "FACE_SHADE", "PLANT_SHADE", "UV_INSET_PX", "MeshData", "mesh_chunk"]
 

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from world.raycast import Hit, Int3, raycast, traverse
+from world.geometry import Int3
+from world.ray import Hit, raycast, traverse
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]

@@ -83,7 +83,7 @@ def test_registration_rules():
 
 def test_world_never_imports_the_engine():
     code = (
-        "import sys, world, world.blocks, world.chunks, world.raycast\n"
+        "import sys, world, world.blocks, world.chunks, world.ray\n"
         "import pkgutil, importlib\n"
         "for m in pkgutil.iter_modules(world.__path__):\n"
         "    importlib.import_module('world.' + m.name)\n"

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from world.chunks import World
+from world.geometry import Int3
 from world.hooks import hookimpl
 from world.interaction import (
     NEIGHBOR_BUDGET,
@@ -20,7 +21,7 @@ from world.interaction import (
     use_block,
 )
 from world.mods import DEFAULT_MODS_DIR, load_mods, make_registry
-from world.raycast import Hit, Int3
+from world.ray import Hit
 
 UP = (0, 1, 0)
 

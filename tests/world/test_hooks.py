@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from world.blocks import default_registry
 from world.chunks import World
+from world.geometry import Int3
 from world.hooks import HOOK_NAMES, hookimpl
 from world.interaction import (
     NEIGHBOR_BUDGET,
@@ -23,7 +24,7 @@ from world.interaction import (
 )
 from world.interaction import Actor as ActorType
 from world.mods import load_mods, make_registry
-from world.raycast import Hit, Int3
+from world.ray import Hit
 
 REG = default_registry()
 STONE = REG.id("base:stone")

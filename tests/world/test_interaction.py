@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from world.blocks import BASE_BLOCKS, default_registry
 from world.chunks import World
+from world.geometry import Int3
 from world.hooks import hookimpl
 from world.interaction import (
     EYE_HEIGHT,
@@ -28,7 +29,7 @@ from world.interaction import (
     use_block,
 )
 from world.mods import load_mods
-from world.raycast import Hit, Int3
+from world.ray import Hit
 
 REG = default_registry()
 STONE = REG.id("base:stone")

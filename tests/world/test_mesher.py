@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from world import World
 from world.atlas import tile_uv_rects
-from world.blocks import FACE_NORMALS, BlockType, default_registry
+from world.blocks import BlockType, default_registry
+from world.geometry import FACE_NORMALS
 from world.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, MeshData, mesh_chunk
 from world.terrain import FlatGenerator, TerrainGenerator, surface_height
 

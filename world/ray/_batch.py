@@ -1,4 +1,4 @@
-"""`raycast_many`: the DDA of `world.raycast` run for N rays at once in numpy.
+"""`raycast_many`: the DDA of `world.ray` run for N rays at once in numpy.
 
 Every ray performs exactly the float operations of the scalar `raycast` (same formulas, same
 order, same tie rule), so the answers are identical; a ray that meets a near-tie between two
@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
-from world.raycast import _NEAR, raycast
+from world.ray._walk import _NEAR, raycast
 
 __all__ = ["RayBatch", "raycast_many"]
 

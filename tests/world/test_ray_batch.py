@@ -8,8 +8,7 @@ import numpy as np
 
 from world import World
 from world.chunks import CHUNK_VOLUME
-from world.raycast import raycast
-from world.raycast_batch import raycast_many
+from world.ray import raycast, raycast_many
 
 STONE = 1
 

@@ -1,35 +1,11 @@
-"""Exact voxel raycasting (Amanatides & Woo 1987): one loop iteration per voxel crossed.
+"""The scalar ray walk of `world.ray`: `traverse`, `raycast` and `segment_voxels`.
 
-The ray is ``p(t) = origin + t * direction`` for ``t >= 0``; voxel (i, j, k) is the cube
-[i, i+1]×[j, j+1]×[k, k+1]. A voxel is *entered* when the ray passes through its interior.
-
-- The start voxel is the one the ray is in just after leaving the origin: per axis ``floor(o)``
-  for a direction component >= 0 (``-0.0`` counts as 0) and ``ceil(o) - 1`` for a negative one.
-- Each later voxel is entered through one face; ``face`` is that face's unit normal, pointing back
-  toward the origin, so the place position of a hit is ``hit.block + hit.face``. The start voxel's
-  face is (0, 0, 0) when the origin is strictly inside it, and the entry face when the origin lies
-  exactly on it (distance 0).
-- Distances are Euclidean, from the origin to the entry point; a voxel whose entry distance equals
-  the reach is within reach.
-
-Exactness. The parameter of the next crossing on each axis is computed afresh from the boundary
-coordinate, ``(boundary - o) / d``, never accumulated, so nothing drifts over long rays. Those two
-float operations are each correctly rounded, so the float order of two crossings can only be wrong
-when they lie within a few ulps of each other; such near-ties (and distances within a few ulps of
-the reach) are decided again with exact rational arithmetic (`fractions.Fraction`) on the input
-floats. Exact ties (the ray passes through an edge or a corner) go to the lower axis, x before y
-before z. Direction vectors are rescaled by a power of two when huge or tiny, which is exact.
-
-Performance: `raycast` is a scalar loop that caches the current chunk (a reach-5 ray costs a few
-microseconds in CPython); `raycast_many` runs the same float steps for N rays at once in numpy,
-and hands the rare rays that met a near-tie to `raycast`, so both give identical answers.
+The contract and how exactness is kept are in `world.ray`'s docstring.
 """
 
 from __future__ import annotations
 
 import math
-import sys
-import types
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import NamedTuple
@@ -38,17 +14,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
+from world.geometry import Int3, Vec3
 
-__all__ = [
-    "Hit",
-    "Int3",
-    "RayBatch",
-    "Step",
-    "raycast",
-    "raycast_many",
-    "segment_voxels",
-    "traverse",
-]
+__all__ = ["Hit", "Step", "raycast", "segment_voxels", "traverse"]
 
 # Two crossings whose float parameters are closer than this (relative) may be misordered by
 # rounding (each parameter carries at most ~2 ulp = 4.4e-16 relative error); such cases are
@@ -60,29 +28,6 @@ _HUGE = 2.0**400
 _TINY = 2.0**-400
 
 
-Vec3f = tuple[float, float, float]
-
-
-class Int3(NamedTuple):
-    """An integer triple whose ``+`` and ``-`` are elementwise (``hit.block + hit.face``)."""
-
-    x: int
-    y: int
-    z: int
-
-    def __add__(self, other: Sequence[int]) -> Int3:  # type: ignore[override]
-        return Int3(self[0] + other[0], self[1] + other[1], self[2] + other[2])
-
-    def __radd__(self, other: Sequence[int]) -> Int3:
-        return Int3(other[0] + self[0], other[1] + self[1], other[2] + self[2])
-
-    def __sub__(self, other: Sequence[int]) -> Int3:
-        return Int3(self[0] - other[0], self[1] - other[1], self[2] - other[2])
-
-    def __neg__(self) -> Int3:
-        return Int3(-self[0], -self[1], -self[2])
-
-
 _ZERO = Int3(0, 0, 0)
 _FACES = (
     (Int3(-1, 0, 0), Int3(1, 0, 0)),  # x crossed going +x (face -x), going -x (face +x)
@@ -91,7 +36,7 @@ _FACES = (
 )
 
 
-MarchStep = tuple[int, int, int, Int3, float, Vec3f, int]
+MarchStep = tuple[int, int, int, Int3, float, Vec3, int]
 
 
 class Hit(NamedTuple):
@@ -180,7 +125,7 @@ def _exact_t(boundary: int, o: float, d: float) -> Fraction:
     return (boundary - Fraction(o)) / Fraction(d)
 
 
-def _exact_axis(bounds: tuple[int, int, int], o: Vec3f, d: Vec3f) -> int:
+def _exact_axis(bounds: tuple[int, int, int], o: Vec3, d: Vec3) -> int:
     """The axis whose next crossing comes first, in exact arithmetic (lowest axis on a tie)."""
     best, best_t = -1, Fraction(0)
     for a in range(3):
@@ -192,7 +137,7 @@ def _exact_axis(bounds: tuple[int, int, int], o: Vec3f, d: Vec3f) -> int:
     return best
 
 
-def _exact_within(boundary: int, axis: int, o: Vec3f, d: Vec3f, reach: float) -> bool:
+def _exact_within(boundary: int, axis: int, o: Vec3, d: Vec3, reach: float) -> bool:
     """Exactly: is the crossing of ``boundary`` on ``axis`` at a Euclidean distance <= reach?"""
     t = _exact_t(boundary, o[axis], d[axis])
     norm2 = sum((Fraction(c) ** 2 for c in d), Fraction(0))
@@ -317,7 +262,7 @@ def _march(
             stale = z & CHUNK_MASK == ez
 
 
-def _entry_point(o: Vec3f, d: Vec3f, x: int, y: int, z: int, axis: int, t: float) -> Vec3f:
+def _entry_point(o: Vec3, d: Vec3, x: int, y: int, z: int, axis: int, t: float) -> Vec3:
     """``o + t*d`` with the crossed axis set to its boundary coordinate exactly."""
     if axis < 0:
         return o
@@ -350,7 +295,7 @@ def traverse(origin: ArrayLike, direction: ArrayLike, max_distance: float) -> It
     return _steps(o, (dx, dy, dz), reach)
 
 
-def _steps(o: Vec3f, d: Vec3f, reach: float) -> Iterator[Step]:
+def _steps(o: Vec3, d: Vec3, reach: float) -> Iterator[Step]:
     for x, y, z, face, distance, point, _ in _march(o, d, reach):
         yield Step(Int3(x, y, z), face, distance, point)
 
@@ -422,28 +367,3 @@ def segment_voxels(
         point = (step.point[0] * size, step.point[1] * size, step.point[2] * size)
         out.append((step.cell, p0 if step.distance == 0.0 else point))
     return out
-
-
-class _RaycastModule(types.ModuleType):
-    """``world.raycast`` is this module and, when called, the `raycast` function.
-
-    The package re-exports the function under the module's own name (``from world import
-    raycast``); making the module callable keeps ``world.raycast.raycast_many`` working too.
-    """
-
-    def __call__(
-        self,
-        world: World,
-        origin: ArrayLike,
-        direction: ArrayLike,
-        reach: float,
-        *,
-        hits: Callable[[int], bool] | None = None,
-    ) -> Hit | None:
-        return raycast(world, origin, direction, reach, hits=hits)
-
-
-sys.modules[__name__].__class__ = _RaycastModule
-
-# The batch kernel lives in its own module; it imports this one, so it is imported last.
-from world.raycast_batch import RayBatch, raycast_many  # noqa: E402

@@ -386,9 +386,11 @@ def test_raycast_many_over_far_apart_rays():
     assert batch.block.tolist() == [[0, 0, 3], [100000, 0, 3], [-50000, 70000, 3]]
 
 
-def test_world_raycast_is_module_and_function():
+def test_world_raycast_is_the_function_and_world_ray_the_module():
     import world
+    import world.ray
 
     w = world_with((0, 0, 2, STONE))
+    assert world.raycast is world.ray.raycast
     assert world.raycast(w, (0.5, 0.5, 0.5), (0, 0, 1), 5) is not None
-    assert world.raycast.raycast_many is raycast_many
+    assert world.ray.raycast_many is raycast_many
