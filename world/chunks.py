@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from world.blocks import AIR, BlockRegistry, default_registry
+from world.mod_storage import ModStorage
 
 __all__ = [
     "CHUNK",
@@ -188,6 +189,7 @@ class World:
         self._air: set[ChunkKey] = set()
         self.dirty: set[ChunkKey] = set()
         self.modified: set[ChunkKey] = set()
+        self.mod_storage = ModStorage()  # each mod's saved key→value store (world.mod_storage)
 
     # -- chunks -----------------------------------------------------------------------------
 
