@@ -65,7 +65,7 @@ def main() -> int:
         generate_chunk(SEED, cx, cy + 1, cz, registry)
         warm.append(timed(lambda cx=cx, cy=cy, cz=cz: generate_chunk(SEED, cx, cy, cz, registry)))
 
-    world = World(registry, generator=TerrainGenerator(SEED, registry))
+    world = World(registry, generator=TerrainGenerator(registry, SEED))
     for key in keys:
         mesh_chunk(world, *key)  # generates the neighbours
     mesh_times, faces = [], []
@@ -89,7 +89,7 @@ def main() -> int:
     remesh_seconds = median_seconds(remesh, SAMPLES)
 
     clear_cache()
-    region = World(registry, generator=TerrainGenerator(SEED, registry))
+    region = World(registry, generator=TerrainGenerator(registry, SEED))
     start = time.perf_counter()
     for key in np.ndindex(REGION, REGION, REGION):
         region.chunk(*key)

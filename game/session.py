@@ -55,13 +55,13 @@ from world.savedirs import (
     worlds_dir,
 )
 from world.storage import PlayerState, SaveError, WorldStore
-from world.terrain import FlatGenerator, TerrainGenerator, make_generator
+from world.terrain import FlatGenerator, make_generator
 
 __all__ = ["AUTOSAVE_SECONDS", "SCREENSHOTS", "Session"]
 
 AUTOSAVE_SECONDS = 30.0  # game time between autosaves
 SCREENSHOTS = "screenshots"  # folder in the data folder
-_FLAT = "flat"  # `world.terrain.make_generator`'s name for the flat world
+_FLAT = FlatGenerator.name  # `world.terrain.make_generator`'s name for the flat world
 
 Spawner = Callable[[], tuple[int, int, int]]
 
@@ -177,15 +177,13 @@ class Session:
     def load_world(self, registry: BlockRegistry) -> World:
         """The world, over the save (chunks read lazily) or freshly generated."""
         if self.store is None:
-            generator = (
-                FlatGenerator(registry, seed=self.seed)
-                if self.flat
-                else TerrainGenerator(self.seed, registry)
+            generator = make_generator(
+                _FLAT if self.flat else DEFAULT_GENERATOR, self.seed, registry
             )
             self.world = World(registry, generator)
             self._spawner = generator.spawn_point
             return self.world
-        self.world = self.store.load(registry)
+        self.world = self.store.load(registry, generator_factory=make_generator)
         info = self.store.info
         if info.generator is not None:
             self._spawner = make_generator(info.generator, info.seed, registry).spawn_point

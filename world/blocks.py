@@ -82,6 +82,9 @@ class BlockType:
         Light emitted, 0..15 (a lit lamp is 15).
     groups : tuple of str
         Free-form tags mods can test (``"falling"``, ``"explosive"``).
+    saved_name : str or None
+        For a placeholder block only (a saved block whose mod is missing, `world.storage`): the
+        name the save holds, under which the block is saved back. ``None`` for real blocks.
     """
 
     name: str
@@ -94,6 +97,7 @@ class BlockType:
     tiles: tuple[str, ...] = ()
     light: int = 0
     groups: tuple[str, ...] = field(default_factory=tuple)
+    saved_name: str | None = None
 
     def __post_init__(self) -> None:
         if self.name != "air" and not NAME_PATTERN.match(self.name):
@@ -114,6 +118,13 @@ class BlockType:
         # A bare string would pass "x" in groups as a substring test: insist on a tuple of names.
         if not isinstance(self.groups, tuple) or not all(isinstance(g, str) for g in self.groups):
             raise ValueError(f"groups of {self.name!r} must be a tuple of str, got {self.groups!r}")
+        if self.saved_name is not None and not (
+            isinstance(self.saved_name, str) and self.saved_name
+        ):
+            raise ValueError(
+                f"saved_name of {self.name!r} must be a non-empty str or None, "
+                f"got {self.saved_name!r}"
+            )
         for tile in self.tiles:
             if not NAME_PATTERN.match(tile):
                 raise ValueError(f"tile {tile!r} of {self.name!r} is not a 'mod:name' tile name")

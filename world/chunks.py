@@ -19,7 +19,7 @@ Memory: 2 bytes per voxel of an allocated chunk (8 KiB per 16³ chunk), nothing 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 import numpy as np
@@ -34,6 +34,7 @@ __all__ = [
     "Chunk",
     "ChunkGenerator",
     "ChunkKey",
+    "ChunkSource",
     "World",
     "as_coords",
     "chunk_index",
@@ -52,13 +53,32 @@ DEFAULT_BUILD_HEIGHT = (0, 256)  # placing is allowed for 0 <= wy < 256, as in M
 ChunkKey = tuple[int, int, int]
 
 
-class ChunkGenerator(Protocol):
-    """Makes a chunk's blocks from its coordinates alone (and the generator's seed).
-
-    Returns the flat uint16 array of the chunk, or ``None`` when the chunk is all air.
-    """
+class ChunkSource(Protocol):
+    """Fills a chunk the first time it is read: its flat uint16 blocks, or ``None`` for air."""
 
     def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None: ...
+
+
+class ChunkGenerator(ChunkSource, Protocol):
+    """A `ChunkSource` that a save can record by its name and seed.
+
+    Chunks come from their coordinates and the seed alone, and
+    ``world.terrain.make_generator(gen.name, gen.seed, registry)`` rebuilds the generator, so the
+    chunks a player never changed are not saved but generated again.
+
+    Attributes
+    ----------
+    name : str
+        The generator's name in ``world.terrain.GENERATORS``.
+    seed : int
+        Signed 64-bit seed.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def seed(self) -> int: ...
 
 
 def local_index(lx: int, ly: int, lz: int) -> int:
@@ -173,7 +193,7 @@ class World:
     def __init__(
         self,
         registry: BlockRegistry | None = None,
-        generator: ChunkGenerator | None = None,
+        generator: ChunkSource | None = None,
         build_height: tuple[int, int] = DEFAULT_BUILD_HEIGHT,
     ) -> None:
         low, high = build_height
@@ -257,6 +277,22 @@ class World:
         """Take the set of chunks whose mesh is stale, leaving it empty."""
         dirty, self.dirty = self.dirty, set()
         return dirty
+
+    # -- saving (the store's side of ``modified``) ---------------------------------------------
+
+    def take_modified(self) -> set[ChunkKey]:
+        """Take the chunks changed since the last save, leaving none marked (a save's first step).
+
+        An edit made meanwhile (from another thread) marks its chunk again and goes into the
+        next save: the set is copied and the copy removed, each one atomic under the GIL.
+        """
+        taken = set(self.modified)
+        self.modified.difference_update(taken)
+        return taken
+
+    def restore_modified(self, keys: Iterable[ChunkKey]) -> None:
+        """Mark ``keys`` modified again (a save that failed gives back what it took)."""
+        self.modified.update(keys)
 
     # -- single voxels ----------------------------------------------------------------------
 

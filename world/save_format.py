@@ -16,6 +16,7 @@ import os
 import re
 import secrets
 import sqlite3
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,13 +24,18 @@ from pathlib import Path
 from typing import Any, Final
 
 from world.blocks import AIR, MAX_BLOCKS, BlockRegistry
-from world.chunks import CHUNK_VOLUME, DEFAULT_BUILD_HEIGHT, ChunkGenerator
+from world.chunks import DEFAULT_BUILD_HEIGHT, ChunkGenerator
+from world.mod_storage import ModStorage, Value
+from world.save_codec import CHUNK_FORMAT_ZLIB, RAW_CHUNK_BYTES, ZLIB_LEVEL, decode_mod_rows
+from world.validate import WORLD_LIMIT
 
 __all__ = [
     "APPLICATION_ID",
     "CHUNK_FORMAT_ZLIB",
     "FORMAT_NAME",
     "GAME_MODES",
+    "MOD_STORAGE_SCHEMA",
+    "MOD_STORAGE_TABLE",
     "PLACEHOLDER_GROUP",
     "RAW_CHUNK_BYTES",
     "SCHEMA_VERSION",
@@ -46,19 +52,19 @@ __all__ = [
     "placeholder_name",
     "probe_file",
     "random_seed",
+    "read_mod_storage",
+    "read_names",
     "read_only_uri",
+    "regular_file",
+    "remove_stale_temporaries",
 ]
 
-SCHEMA_VERSION: Final = 1
+# 1: meta, block_names, chunks. 2: + mod_storage (a version 1 file opens as it is; the first
+# save that writes mod storage adds the table and moves it to version 2).
+SCHEMA_VERSION: Final = 2
 FORMAT_NAME: Final = "blockpick-world"
 # Written into the SQLite header (offset 68) so tools and this module recognise the file; "BPKW".
 APPLICATION_ID: Final = 0x42504B57
-# Chunk row format 0: zlib stream of the 4096 block ids as little-endian uint16 (8192 bytes).
-CHUNK_FORMAT_ZLIB: Final = 0
-RAW_CHUNK_BYTES: Final = CHUNK_VOLUME * 2
-# Measured on world.terrain chunks: level 6 rows are 40% smaller than level 1 (169 vs 290 bytes)
-# for ~50 µs per chunk instead of 16; level 9 saves 10% more for 4× the time of level 6.
-ZLIB_LEVEL: Final = 6
 GAME_MODES: Final = ("survival", "creative")
 PLACEHOLDER_GROUP: Final = "unknown"
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
@@ -75,6 +81,11 @@ _SCHEMA = (
     "CREATE TABLE block_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
     "CREATE TABLE chunks (cx INTEGER NOT NULL, cy INTEGER NOT NULL, cz INTEGER NOT NULL, "
     "format INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (cx, cy, cz))",
+)
+MOD_STORAGE_SCHEMA: Final = 2  # the first schema version with the mod_storage table
+MOD_STORAGE_TABLE: Final = (
+    "CREATE TABLE IF NOT EXISTS mod_storage (mod TEXT NOT NULL, key TEXT NOT NULL, "
+    "kind TEXT NOT NULL, value NOT NULL, PRIMARY KEY (mod, key))"
 )
 _META_KEYS = (
     "format",
@@ -115,10 +126,18 @@ class SaveError(Exception):
         super().__init__(f"{self.path}: {problem}")
 
 
-def _finite(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+def _finite(value: object, name: str, limit: float = math.inf) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond float's range (math.isfinite would raise it)
+        number = math.inf
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if abs(number) > limit:
+        raise ValueError(f"{name} is outside the world (|{name}| <= {limit:g}), got {value!r}")
+    return number
 
 
 @dataclass(frozen=True)
@@ -128,7 +147,7 @@ class PlayerState:
     Parameters
     ----------
     position : (float, float, float)
-        Feet position in world coordinates.
+        Feet position in world coordinates, within ``±WORLD_LIMIT`` (`world.validate`).
     yaw : float
         Degrees about the vertical axis.
     pitch : float
@@ -153,7 +172,7 @@ class PlayerState:
         position = tuple(self.position)
         if len(position) != 3:
             raise ValueError(f"position must hold 3 numbers, got {self.position!r}")
-        xyz = tuple(_finite(v, "position") for v in position)
+        xyz = tuple(_finite(v, "position", WORLD_LIMIT) for v in position)
         object.__setattr__(self, "position", xyz)
         object.__setattr__(self, "yaw", _finite(self.yaw, "yaw"))
         pitch = _finite(self.pitch, "pitch")
@@ -251,10 +270,11 @@ class WorldInfo:
         if (
             len(low_high) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in low_high)
-            or not low_high[0] < low_high[1]
+            or not -WORLD_LIMIT <= low_high[0] < low_high[1] <= WORLD_LIMIT
         ):
             raise ValueError(
-                f"build_height must be (low, high) integers, low < high, got {low_high}"
+                f"build_height must be (low, high) integers, low < high, within "
+                f"±{WORLD_LIMIT}, got {low_high}"
             )
         object.__setattr__(self, "build_height", low_high)
         if self.game_mode not in GAME_MODES:
@@ -326,7 +346,7 @@ def _json_meta(path: Path, rows: list[tuple[object, object]]) -> dict[str, Any]:
     return meta
 
 
-def _parse_meta(path: Path, meta: dict[str, Any]) -> tuple[WorldInfo, PlayerState | None]:
+def _parse_meta(path: Path, meta: dict[str, Any]) -> tuple[WorldInfo, PlayerState | None, int]:
     """Schema version first (a newer file may lay out the rest differently), then the rest."""
     if meta.get("format") != FORMAT_NAME:
         raise SaveError(path, "an SQLite database, but not a Blockpick world save")
@@ -356,10 +376,11 @@ def _parse_meta(path: Path, meta: dict[str, Any]) -> tuple[WorldInfo, PlayerStat
         player = None if meta["player"] is None else PlayerState.from_dict(meta["player"])
     except (ValueError, TypeError) as exc:
         raise SaveError(path, f"damaged metadata: {exc}") from None
-    return info, player
+    return info, player, version
 
 
-def _read_names(path: Path, conn: sqlite3.Connection) -> list[str]:
+def read_names(path: Path, conn: sqlite3.Connection) -> list[str]:
+    """The block name table, checked: dense ids from 0, id 0 is air, at most `MAX_BLOCKS`."""
     rows = conn.execute("SELECT id, name FROM block_names ORDER BY id").fetchall()
     names: list[str] = []
     for expected, (block_id, name) in enumerate(rows):
@@ -367,21 +388,57 @@ def _read_names(path: Path, conn: sqlite3.Connection) -> list[str]:
             raise SaveError(
                 path, f"damaged block name table at id {expected}: {block_id}, {name!r}"
             )
+        if (name == "air") != (block_id == AIR):
+            # Every row is written in file ids: air anywhere but 0 would turn air into a block.
+            raise SaveError(
+                path, f"damaged block name table: id {block_id} is {name!r}, id 0 must be air"
+            )
         names.append(name)
+    if not names:
+        raise SaveError(path, "damaged block name table: it is empty, id 0 must be air")
     if len(names) > MAX_BLOCKS:
         raise SaveError(path, f"damaged block name table: {len(names)} names, ids are uint16")
     return names
 
 
+def read_mod_storage(path: Path, conn: sqlite3.Connection) -> dict[str, dict[str, Value]]:
+    """The mod_storage table, checked like `world.mod_storage` checks what mods store."""
+    try:
+        data = decode_mod_rows(
+            conn.execute("SELECT mod, key, kind, value FROM mod_storage ORDER BY mod, key")
+        )
+        ModStorage().restore(data)  # the same key and value checks as a mod's own writes
+    except ValueError as exc:
+        raise SaveError(path, f"damaged mod storage: {exc}") from None
+    return data
+
+
 @dataclass
 class FileState:
+    """What opening a file found: metadata, the block name table, mod storage, the schema."""
+
     info: WorldInfo
     player: PlayerState | None
     names: list[str]
+    mod_storage: dict[str, dict[str, Value]]
+    schema_version: int
+
+
+def regular_file(path: Path) -> None:
+    """`SaveError` unless `path` is a regular file (a FIFO would hang the open, a folder fail)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise SaveError(path, f"cannot read the file: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise SaveError(path, "is a folder, not a world file")
+    if not stat.S_ISREG(mode):
+        raise SaveError(path, "is not a regular file (a pipe or a device?), so not a world file")
 
 
 def probe_file(path: Path) -> FileState:
     """Validate a world file through a read-only connection; never changes the file."""
+    regular_file(path)
     wal = Path(f"{path}-wal")
     wal_pending = wal.exists() and wal.stat().st_size > 0
     _check_header(path, wal_pending=wal_pending)
@@ -395,18 +452,53 @@ def probe_file(path: Path) -> FileState:
         if app_id != APPLICATION_ID or "meta" not in tables:
             raise SaveError(path, "an SQLite database, but not a Blockpick world save")
         meta = _json_meta(path, conn.execute("SELECT key, value FROM meta").fetchall())
-        info, player = _parse_meta(path, meta)
+        info, player, version = _parse_meta(path, meta)
         problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
         if problems != ["ok"]:
             raise SaveError(path, f"the SQLite database is damaged: {'; '.join(problems)}")
         if not {"block_names", "chunks"} <= tables:
             raise SaveError(path, "damaged: the block_names or chunks table is missing")
-        names = _read_names(path, conn)
+        names = read_names(path, conn)
+        if version >= MOD_STORAGE_SCHEMA and "mod_storage" not in tables:
+            raise SaveError(path, f"damaged: schema {version} has no mod_storage table")
+        mods = read_mod_storage(path, conn) if "mod_storage" in tables else {}
     except sqlite3.Error as exc:
         raise SaveError(path, f"the SQLite database is damaged: {exc}") from None
     finally:
         conn.close()
-    return FileState(info, player, names)
+    return FileState(info, player, names, mods, version)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # someone else's process (or a number no process has): leave its files
+    return True
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Delete what an interrupted `create_file` of ``path`` left: ``.NAME.PID.HEX.tmp`` files
+    (and their ``-wal``/``-shm``) whose process is gone; returns them. Live PIDs are kept.
+    """
+    removed: list[Path] = []
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[0-9a-f]+\.tmp(-wal|-shm)?")
+    try:
+        candidates = list(path.parent.iterdir())
+    except OSError:
+        return removed
+    for leftover in candidates:
+        match = pattern.fullmatch(leftover.name)
+        if match is None or _process_alive(int(match.group(1))):
+            continue
+        try:
+            leftover.unlink()
+        except OSError:
+            continue
+        removed.append(leftover)
+    return removed
 
 
 def create_file(path: Path, info: WorldInfo) -> None:
@@ -415,6 +507,7 @@ def create_file(path: Path, info: WorldInfo) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SaveError(path, f"cannot create its folder: {exc.strerror or exc}") from None
+    remove_stale_temporaries(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     meta: dict[str, object] = {
         "format": FORMAT_NAME,
@@ -434,7 +527,7 @@ def create_file(path: Path, info: WorldInfo) -> None:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("BEGIN")
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            for statement in _SCHEMA:
+            for statement in (*_SCHEMA, MOD_STORAGE_TABLE):
                 conn.execute(statement)
             conn.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",

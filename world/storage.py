@@ -3,22 +3,30 @@
 Contract
 --------
 - `WorldStore` opens (or creates) one SQLite file per world. `WorldStore.save` writes the chunks
-  in ``world.modified`` and the metadata in ONE transaction (WAL journal), then clears those
-  flags: a crash or SIGKILL at any moment leaves the previous save whole, and a chunk row is
-  always one save's version of that chunk, never a mix.
-- `WorldStore.load` returns a `World` whose chunks load lazily on first read: a saved chunk comes
-  from its row, a chunk never saved is generated again from the seed by the named generator.
+  `World.take_modified` hands it, the world's mod storage (when changed) and the metadata in ONE
+  transaction (WAL journal): a crash or SIGKILL at any moment leaves the previous save whole, and
+  a chunk row is always one save's version of that chunk, never a mix. A save that fails gives
+  the chunks back (`World.restore_modified`).
+- One writer per world: a store opened for writing holds an OS lock on the file for its whole
+  life (`world.save_lock`: why an OS lock and not SQLite's exclusive mode is written there). A
+  second writer gets `WorldLocked` naming the world; it may open the world read-only. The lock
+  dies with its process, so a crashed game never blocks the next start.
+- `WorldStore.load(registry, generator_factory=...)` returns a `World` whose chunks load lazily
+  on first read: a saved chunk comes from its row, a chunk never saved is generated again by the
+  generator the caller's factory rebuilds from the saved name and seed (the game passes
+  ``world.terrain.make_generator``). Its ``world.mod_storage`` holds what the mods saved.
 - Block ids are written in the file's own id space, a name→id table that only ever grows, so
-  rows written years apart stay valid and a save survives any change of registration order. A
-  saved name the registry lacks loads as a placeholder block ``"unknown:<mod>_<name>"``
-  (solid, pointable, missing texture), is reported once, and is saved back under its original
-  name.
-- Nothing is ever unpickled or evaluated: chunk rows are zlib-compressed little-endian uint16
-  ids, metadata values are JSON. Any problem with a file (not SQLite, SQLite but not a Blockpick
-  save, a newer schema, a damaged database, a corrupt row) raises `SaveError` naming the file and
-  the problem. Opening validates through a read-only connection before anything may write, so a
-  file that fails to open is left byte-identical; a corrupt row found later (rows load lazily)
-  turns the store read-only for the rest of the run.
+  rows written years apart stay valid and a save survives any change of registration order. The
+  table is re-read whenever another connection changed the file (``PRAGMA data_version``), so a
+  stale table never mislabels a healthy row. A saved name the registry lacks loads as a
+  placeholder block ``"unknown:<mod>_<name>"`` (solid, pointable, missing texture) whose
+  `BlockType.saved_name` keeps the original name; it is reported once and saved back under it.
+- Nothing is ever unpickled or evaluated (rows are decoded by `world.save_codec`, metadata is
+  JSON). Any problem with a file (not a regular file, not SQLite, not a Blockpick save, a newer
+  schema, damage, a corrupt row, a key outside the world limit) raises `SaveError` naming the
+  file and the problem. Opening validates through a read-only connection before anything may
+  write, so a file that fails to open is left byte-identical; a corrupt row found later (rows
+  load lazily) turns the store read-only for the rest of the run.
 
 The file's format (schema, metadata values, validation, creation) is `world.save_format`;
 ``docs/save-format.md`` documents it for people.
@@ -29,15 +37,12 @@ main thread saves); its connection is guarded by a lock.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
 import sqlite3
 import threading
 import time
-import weakref
-import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -46,20 +51,29 @@ from types import TracebackType
 import numpy as np
 from numpy.typing import NDArray
 
-from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType, default_registry
-from world.chunks import CHUNK_VOLUME, DEFAULT_BUILD_HEIGHT, ChunkGenerator, ChunkKey, World
+from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType
+from world.chunks import CHUNK_VOLUME, DEFAULT_BUILD_HEIGHT, ChunkKey, ChunkSource, World
+from world.mod_storage import Value
+from world.save_codec import (
+    CHUNK_KEY_RANGE,
+    ModRow,
+    chunk_key,
+    decode_blob,
+    encode_blob,
+    encode_mod_rows,
+)
 from world.save_format import (
     APPLICATION_ID,
     CHUNK_FORMAT_ZLIB,
     FORMAT_NAME,
     GAME_MODES,
+    MOD_STORAGE_SCHEMA,
+    MOD_STORAGE_TABLE,
     PLACEHOLDER_GROUP,
-    RAW_CHUNK_BYTES,
     SCHEMA_VERSION,
     SEED_RANGE,
     UPSERT_CHUNK,
     UPSERT_META,
-    ZLIB_LEVEL,
     GeneratorFactory,
     PlayerState,
     SaveError,
@@ -68,8 +82,11 @@ from world.save_format import (
     placeholder_name,
     probe_file,
     random_seed,
+    read_names,
     read_only_uri,
+    regular_file,
 )
+from world.save_lock import FileLock, WorldLocked
 
 __all__ = [
     "APPLICATION_ID",
@@ -82,6 +99,7 @@ __all__ = [
     "PlayerState",
     "SaveError",
     "WorldInfo",
+    "WorldLocked",
     "WorldStore",
     "placeholder_name",
     "random_seed",
@@ -89,21 +107,18 @@ __all__ = [
 
 _log = logging.getLogger(__name__)
 
-
-# -- the store -------------------------------------------------------------------------------
+_AIR = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
+_AIR.flags.writeable = False
 
 
 class _SavedChunks:
-    """A `ChunkGenerator` for a loaded world: the saved row when there is one, else the base's.
-
-    Carries ``name`` and ``seed`` like every named generator, so a saved world records them.
-    """
+    """The `ChunkSource` of a loaded world: the saved row when there is one, else the base's."""
 
     def __init__(
         self,
         store: WorldStore,
         registry: BlockRegistry,
-        base: ChunkGenerator | None,
+        base: ChunkSource | None,
         name: str | None,
         seed: int,
     ) -> None:
@@ -130,15 +145,17 @@ class WorldStore:
         seed 0; its first `save` records the world's generator. `WorldStore.create` chooses them
         up front.
     read_only : bool
-        Open without ever writing (for a save the user wants to look at but not change);
-        `save` then raises `SaveError`. It assumes no other program starts writing the file
-        while it is open.
+        Open without ever writing (for a save the user wants to look at but not change, or one
+        another game is playing); `save` then raises `SaveError`.
 
     Raises
     ------
+    WorldLocked
+        Opened for writing while another store (another game) has it open for writing.
     SaveError
-        The file is not SQLite, is SQLite but not a Blockpick save, has a newer schema version,
-        is damaged, or cannot be read or created. The file is left byte-identical.
+        The file is not a regular file, not SQLite, SQLite but not a Blockpick save, has a
+        newer schema version, is damaged, is write-protected (when opened for writing), or
+        cannot be read or created. The file is left byte-identical.
 
     Attributes
     ----------
@@ -159,18 +176,33 @@ class WorldStore:
         self.unknown_blocks: list[str] = []
         self._damage: str | None = None
         self._lock = threading.RLock()
-        if self.path.is_dir():
-            raise SaveError(self.path, "is a folder, not a world file")
-        if not self.path.exists():
-            if read_only:
-                raise SaveError(self.path, "no such world file")
+        self._conn: sqlite3.Connection | None = None
+        if self.path.exists() or self.path.is_symlink():
+            regular_file(self.path)  # before anything opens it: a FIFO would block the open
+        elif read_only:
+            raise SaveError(self.path, "no such world file")
+        else:
             create_file(self.path, WorldInfo(name=self.path.stem, seed=0, generator=None))
-        state = probe_file(self.path)
-        self.info = state.info
-        self.player = state.player
-        self._names = state.names
-        self._name_ids = {name: i for i, name in enumerate(self._names)}
-        self._conn: sqlite3.Connection | None = self._connect()
+        if not read_only and not os.access(self.path, os.W_OK):
+            raise SaveError(
+                self.path,
+                "is write-protected, so it cannot be saved: open it read-only (--read-only)",
+            )
+        self._file_lock = FileLock(self.path, write=not read_only)
+        try:
+            state = probe_file(self.path)
+            self.info = state.info
+            self.player = state.player
+            self._mod_storage = state.mod_storage
+            self._schema = state.schema_version
+            self._conn = self._connect()
+            self._names: list[str] = []
+            self._name_ids: dict[str, int] = {}
+            self._data_version: object = None
+            self._sync_names(self._conn)
+        except BaseException:
+            self.close()
+            raise
         # File id -> runtime id for the registry last bound (by load or save).
         self._registry: BlockRegistry | None = None
         self._to_runtime = np.zeros(0, dtype=np.uint16)
@@ -188,12 +220,15 @@ class WorldStore:
     ) -> WorldStore:
         """Create a new world file and open it; `SaveError` if the path already exists.
 
+        Temporary files an interrupted creation of the same path left behind (their process
+        gone) are removed first.
+
         Parameters
         ----------
         seed : int, optional
             Signed 64-bit seed; random when omitted.
         generator : str, optional
-            Generator name for `GeneratorFactory` (``None``: chunks never saved are air).
+            Generator name for the `GeneratorFactory` (``None``: chunks never saved are air).
         name : str, optional
             World name; the file name without its suffix when omitted.
         """
@@ -205,17 +240,18 @@ class WorldStore:
             build_height=build_height,
             game_mode=game_mode,
         )
-        if target.exists():
+        if target.exists() or target.is_symlink():
             raise SaveError(target, "already exists: a new world is never written over it")
         create_file(target, info)
         return cls(target)
 
     def _connect(self) -> sqlite3.Connection:
         if self.read_only:
-            # Without a -wal file (no writer is active, nothing uncommitted to replay) read the
-            # file as immutable: no -wal/-shm files appear beside it, and a world on read-only
-            # media opens. This assumes no other program starts writing it meanwhile.
-            uri = read_only_uri(self.path, immutable=not Path(f"{self.path}-wal").exists())
+            # Holding the shared lock with no -wal file (no writer is active, nothing to replay),
+            # read the file as immutable: no -wal/-shm files appear beside it, and a world on
+            # read-only media opens. Without the lock a writer may be active: a normal reader.
+            immutable = self._file_lock.held and not Path(f"{self.path}-wal").exists()
+            uri = read_only_uri(self.path, immutable=immutable)
         else:
             # mode=rw: a file deleted since the probe is an error, not a new empty database.
             uri = f"{self.path.resolve().as_uri()}?mode=rw"
@@ -234,11 +270,13 @@ class WorldStore:
     # -- lifecycle ----------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the file (checkpointing the WAL into it). Idempotent."""
+        """Close the file (checkpointing the WAL into it) and give up its lock. Idempotent."""
         with self._lock:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+            if hasattr(self, "_file_lock"):
+                self._file_lock.release()
 
     def __enter__(self) -> WorldStore:
         return self
@@ -262,6 +300,18 @@ class WorldStore:
 
     # -- block ids ----------------------------------------------------------------------------
 
+    def _sync_names(self, conn: sqlite3.Connection) -> None:
+        """Re-read the name table if another connection changed the file since we last read."""
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version == self._data_version:
+            return
+        names = read_names(self.path, conn)
+        if names[: len(self._names)] != self._names:
+            raise self._damaged("its block name table was rewritten by another program")
+        self._names.extend(names[len(self._names) :])
+        self._name_ids = {name: i for i, name in enumerate(self._names)}
+        self._data_version = version
+
     def _bind(self, registry: BlockRegistry) -> None:
         """Make the file->runtime map cover every saved name, registering placeholders."""
         if registry is not self._registry:
@@ -271,7 +321,7 @@ class WorldStore:
         known = len(self._to_runtime)
         if known == len(self._names):
             return
-        placeholders = _PLACEHOLDERS.setdefault(registry, {})
+        placeholders = {t.saved_name: i for i, t in enumerate(registry) if t.saved_name}
         missing: list[str] = []
         extra = np.empty(len(self._names) - known, dtype=np.uint16)
         for i, name in enumerate(self._names[known:]):
@@ -302,8 +352,7 @@ class WorldStore:
         Only names that occur in `arrays` are added, so the file's table (which never shrinks)
         holds no name the world never used.
         """
-        originals = {rid: name for name, rid in _PLACEHOLDERS.get(registry, {}).items()}
-        saved_as = [originals.get(rid, name) for rid, name in enumerate(registry.names)]
+        saved_as = [t.saved_name or t.name for t in registry]
         file_ids = [self._name_ids.get(name) for name in saved_as]
         used = np.zeros(len(saved_as), dtype=bool)
         if None in file_ids:
@@ -331,24 +380,14 @@ class WorldStore:
         return SaveError(self.path, problem)
 
     def _decode(self, key: ChunkKey, fmt: object, data: object) -> NDArray[np.uint16]:
-        """File-id blocks of one row, checked: format, zlib stream, length, id range."""
-        if fmt != CHUNK_FORMAT_ZLIB:
-            raise self._damaged(f"chunk {key} has unknown format {fmt!r} (a newer Blockpick?)")
-        if not isinstance(data, bytes):
-            raise self._damaged(f"chunk {key} data is {type(data).__name__}, not a blob")
-        inflater = zlib.decompressobj()
+        """File-id blocks of one row, checked (`world.save_codec.decode_blob`, id range)."""
         try:
-            # The length cap stops a hostile row from inflating without bound.
-            raw = inflater.decompress(data, RAW_CHUNK_BYTES + 1)
-        except zlib.error as exc:
-            raise self._damaged(f"chunk {key} is corrupt: zlib: {exc}") from None
-        if not inflater.eof or inflater.unconsumed_tail or len(raw) != RAW_CHUNK_BYTES:
-            raise self._damaged(
-                f"chunk {key} is corrupt: {len(raw)} bytes of block ids, expected "
-                f"{RAW_CHUNK_BYTES} in one complete zlib stream"
-            )
-        ids = np.frombuffer(raw, dtype="<u2")
+            ids = decode_blob(fmt, data)
+        except ValueError as exc:
+            raise self._damaged(f"chunk {key} {exc}") from None
         top = int(ids.max())
+        if top >= len(self._names):
+            self._sync_names(self._live())  # another program may have added names since
         if top >= len(self._names):
             raise self._damaged(
                 f"chunk {key} is corrupt: block id {top} is beyond the {len(self._names)} "
@@ -357,6 +396,9 @@ class WorldStore:
         return ids
 
     def _read_chunk(self, key: ChunkKey, registry: BlockRegistry) -> NDArray[np.uint16] | None:
+        low, high = CHUNK_KEY_RANGE
+        if not all(low <= c <= high for c in key):
+            return None  # outside the world limit: no save can hold it
         with self._lock:
             try:
                 row = (
@@ -366,19 +408,25 @@ class WorldStore:
                     )
                     .fetchone()
                 )
+                if row is None:
+                    return None
+                ids = self._decode(key, row[0], row[1])
             except sqlite3.Error as exc:
                 raise self._damaged(f"cannot read chunk {key}: {exc}") from None
-            if row is None:
-                return None
-            ids = self._decode(key, row[0], row[1])
             self._bind(registry)
             return self._to_runtime[ids]
 
+    def _keys(self, rows: list[tuple[object, ...]]) -> list[ChunkKey]:
+        try:
+            return [chunk_key(*row[:3]) for row in rows]
+        except ValueError as exc:
+            raise self._damaged(str(exc)) from None
+
     def chunk_keys(self) -> Iterator[ChunkKey]:
-        """Coordinates of every saved chunk row."""
+        """Coordinates of every saved chunk row (`SaveError` for a key outside the world)."""
         with self._lock:
             rows = self._live().execute("SELECT cx, cy, cz FROM chunks").fetchall()
-        return ((cx, cy, cz) for cx, cy, cz in rows)
+        return iter(self._keys(rows))
 
     def chunk_count(self) -> int:
         """Number of saved chunk rows."""
@@ -393,53 +441,49 @@ class WorldStore:
                 problems = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
                 if problems != ["ok"]:
                     raise self._damaged(f"the SQLite database is damaged: {'; '.join(problems)}")
-                for cx, cy, cz, fmt, data in conn.execute(
-                    "SELECT cx, cy, cz, format, data FROM chunks"
-                ):
-                    self._decode((cx, cy, cz), fmt, data)
+                for row in conn.execute("SELECT cx, cy, cz, format, data FROM chunks"):
+                    (key,) = self._keys([row])
+                    self._decode(key, row[3], row[4])
             except sqlite3.Error as exc:
                 raise self._damaged(f"the SQLite database is damaged: {exc}") from None
 
     # -- load and save ------------------------------------------------------------------------
 
-    def load(
-        self,
-        registry: BlockRegistry | None = None,
-        *,
-        generator_factory: GeneratorFactory | None = None,
-    ) -> World:
+    def load(self, registry: BlockRegistry, *, generator_factory: GeneratorFactory) -> World:
         """A `World` over this save: saved chunks load on first read, others are generated.
 
         Parameters
         ----------
-        registry : BlockRegistry, optional
-            The game's blocks (the default registry when omitted). Saved names it lacks are
-            registered into it as placeholder blocks and listed in `unknown_blocks`.
-        generator_factory : callable, optional
-            ``factory(name, seed, registry) -> generator`` rebuilding the saved generator;
-            ``world.terrain.make_generator`` when omitted.
+        registry : BlockRegistry
+            The game's blocks, mods' blocks included. Saved names it lacks are registered into
+            it as placeholder blocks and listed in `unknown_blocks`.
+        generator_factory : callable
+            ``factory(name, seed, registry) -> generator`` rebuilding the saved generator
+            (``world.terrain.make_generator`` in the game).
 
         Raises
         ------
         SaveError
             The saved generator name is unknown. Later chunk reads raise it for a corrupt row.
         """
-        registry = default_registry() if registry is None else registry
+        if not isinstance(registry, BlockRegistry):
+            raise ValueError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
         with self._lock:
             self._live()
             self._bind(registry)
         info = self.info
-        base: ChunkGenerator | None = None
+        base: ChunkSource | None = None
         if info.generator is not None:
-            factory = generator_factory if generator_factory is not None else _terrain_factory
             try:
-                base = factory(info.generator, info.seed, registry)
-            except (ValueError, KeyError, ImportError) as exc:
+                base = generator_factory(info.generator, info.seed, registry)
+            except (ValueError, KeyError) as exc:
                 raise SaveError(
                     self.path, f"its world generator {info.generator!r} is not available: {exc}"
                 ) from None
         saved = _SavedChunks(self, registry, base, info.generator, info.seed)
-        return World(registry, generator=saved, build_height=info.build_height)
+        world = World(registry, generator=saved, build_height=info.build_height)
+        world.mod_storage.restore(self._mod_storage)
+        return world
 
     def save(
         self,
@@ -448,13 +492,14 @@ class WorldStore:
         *,
         game_mode: str | None = None,
     ) -> int:
-        """Write the chunks in ``world.modified`` and the metadata in one transaction.
+        """Write the world's modified chunks, its mod storage and the metadata in one transaction.
 
         Parameters
         ----------
         world : World
-            A world loaded from this store, or a new one (its generator must then carry
-            ``name`` and ``seed`` attributes, or be ``None``, so unsaved chunks can be remade).
+            A world loaded from this store, or a new one (its generator must then be a
+            `world.chunks.ChunkGenerator`, with ``name`` and ``seed``, or ``None``, so unsaved
+            chunks can be remade).
         player : PlayerState, optional
             Saved when given; the saved player is kept otherwise.
         game_mode : str, optional
@@ -468,8 +513,9 @@ class WorldStore:
         Raises
         ------
         SaveError
-            The store is read-only (asked for, or a corrupt row was found), or SQLite failed;
-            the previous save is then intact and ``world.modified`` is unchanged.
+            The store is read-only (asked for, or a corrupt row was found), a modified chunk
+            lies outside the world limit, or SQLite failed; the previous save is then intact
+            and the world's chunks and mod storage are still marked modified.
         """
         if self.read_only:
             why = "opened read-only" if self._damage is None else f"{self._damage} (found earlier)"
@@ -485,7 +531,7 @@ class WorldStore:
             game_mode=self.info.game_mode if game_mode is None else game_mode,
             last_played=time.time(),
         )
-        meta: Mapping[str, object] = {
+        meta: dict[str, object] = {
             "generator": info.generator,
             "seed": info.seed,
             "build_height": list(info.build_height),
@@ -493,64 +539,85 @@ class WorldStore:
             "last_played": info.last_played,
         }
         if player is not None:
-            meta = {**meta, "player": player.to_dict()}
+            meta["player"] = player.to_dict()
+        mods = world.mod_storage
         with self._lock:
             conn = self._live()
-            # The flags are taken before the blocks are read: an edit made meanwhile (from
-            # another thread) marks its chunk again and goes into the next save, never lost.
-            keys = list(world.modified)
-            world.modified.difference_update(keys)
+            # Taken before the blocks are read: an edit made meanwhile (from another thread)
+            # marks its chunk again and goes into the next save, never lost.
+            keys = sorted(world.take_modified())
+            mods_changed, mods.modified = mods.modified, False
+            snapshot = mods.snapshot() if mods_changed else None
             try:
-                rows, new_names = self._chunk_rows(world, keys)
-                self._commit(conn, rows, new_names, meta)
+                count = self._commit(conn, world, keys, snapshot, meta)
             except BaseException:
-                world.modified.update(keys)
+                world.restore_modified(keys)
+                mods.modified = mods.modified or mods_changed
                 raise
         self.info = info
         if player is not None:
             self.player = player
-        return len(rows)
-
-    def _chunk_rows(
-        self, world: World, keys: list[ChunkKey]
-    ) -> tuple[list[tuple[int, int, int, int, bytes]], list[str]]:
-        """The rows of the chunks at `keys` in file ids, and the block names the file must add."""
-        arrays = [self._blocks_of(world, key) for key in keys]
-        to_file, new_names = self._to_file_map(world.registry, arrays)
-        identity = bool(np.array_equal(to_file, np.arange(len(to_file), dtype=np.uint16)))
-        rows = [
-            (*key, CHUNK_FORMAT_ZLIB, _encode(blocks if identity else to_file[blocks]))
-            for key, blocks in zip(keys, arrays, strict=True)
-        ]
-        return rows, new_names
+        if snapshot is not None:
+            self._mod_storage = snapshot
+        return count
 
     def _commit(
         self,
         conn: sqlite3.Connection,
-        rows: list[tuple[int, int, int, int, bytes]],
-        new_names: list[str],
-        meta: Mapping[str, object],
-    ) -> None:
-        """One transaction: new block names, chunk rows, metadata; rolled back on any error."""
-        first_new = len(self._names)
+        world: World,
+        keys: list[ChunkKey],
+        mod_snapshot: Mapping[str, Mapping[str, Value]] | None,
+        meta: dict[str, object],
+    ) -> int:
+        """One transaction: new block names, chunk rows, mod storage, metadata; all or nothing."""
+        try:
+            for key in keys:
+                chunk_key(*key)
+        except ValueError as exc:
+            raise SaveError(self.path, f"not saved: {exc}") from None
+        mod_rows: list[ModRow] = []
+        if mod_snapshot is not None:
+            mod_rows = encode_mod_rows(mod_snapshot)
+            if self._schema < MOD_STORAGE_SCHEMA:
+                meta["schema_version"] = MOD_STORAGE_SCHEMA
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                # Inside the write transaction: the name table cannot change under us now.
+                self._sync_names(conn)
+                first_new = len(self._names)
+                arrays = [self._blocks_of(world, key) for key in keys]
+                to_file, new_names = self._to_file_map(world.registry, arrays)
+                identity = bool(np.array_equal(to_file, np.arange(len(to_file), dtype=np.uint16)))
+                rows = [
+                    (*key, CHUNK_FORMAT_ZLIB, encode_blob(blocks if identity else to_file[blocks]))
+                    for key, blocks in zip(keys, arrays, strict=True)
+                ]
                 conn.executemany(
                     "INSERT INTO block_names (id, name) VALUES (?, ?)",
                     [(first_new + i, name) for i, name in enumerate(new_names)],
                 )
                 conn.executemany(UPSERT_CHUNK, rows)
+                if mod_snapshot is not None:
+                    conn.execute(MOD_STORAGE_TABLE)
+                    conn.execute("DELETE FROM mod_storage")
+                    conn.executemany(
+                        "INSERT INTO mod_storage (mod, key, kind, value) VALUES (?, ?, ?, ?)",
+                        mod_rows,
+                    )
                 conn.executemany(UPSERT_META, [(k, json.dumps(v)) for k, v in meta.items()])
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OverflowError) as exc:
             raise SaveError(self.path, f"not saved (the previous save is intact): {exc}") from None
         self._names.extend(new_names)
         self._name_ids.update((name, first_new + i) for i, name in enumerate(new_names))
+        if "schema_version" in meta:
+            self._schema = MOD_STORAGE_SCHEMA
+        return len(rows)
 
     @staticmethod
     def _blocks_of(world: World, key: ChunkKey) -> NDArray[np.uint16]:
@@ -570,24 +637,19 @@ class WorldStore:
             return gen.name, gen.seed
         if gen is None:
             return None, self.info.seed
+        # Any callable may fill a World; only a ChunkGenerator (name and seed) can be saved.
         name, seed = getattr(gen, "name", None), getattr(gen, "seed", None)
         if not isinstance(name, str) or isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(
-                "world.generator must have a str `name` and an int `seed` (as world.terrain "
-                "generators do), so chunks that are not saved can be generated again"
+                "world.generator must be a ChunkGenerator with a str `name` and an int `seed` "
+                "(as world.terrain generators are), so chunks that are not saved can be "
+                "generated again"
             )
         return name, seed
 
 
-# Placeholder blocks registered so far, per registry: saved name -> runtime id. Kept beside the
-# registry rather than in a store, so every store binding that registry (a second load, a save
-# after another world was loaded) reuses them and saves them back under their saved names.
-_PLACEHOLDERS: weakref.WeakKeyDictionary[BlockRegistry, dict[str, int]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def _register_placeholder(registry: BlockRegistry, original: str) -> int:
+    """Register the placeholder of a saved block name the registry lacks; its runtime id."""
     base = placeholder_name(original)
     candidate, n = base, 1
     while candidate in registry:
@@ -600,23 +662,6 @@ def _register_placeholder(registry: BlockRegistry, original: str) -> int:
             solid=True,
             pointable=True,
             groups=(PLACEHOLDER_GROUP,),
+            saved_name=original,
         )
     )
-
-
-def _encode(file_ids: NDArray[np.uint16]) -> bytes:
-    """A chunk row's blob: zlib of the file ids as little-endian uint16."""
-    return zlib.compress(file_ids.astype("<u2", copy=False).tobytes(), ZLIB_LEVEL)
-
-
-_AIR = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
-_AIR.flags.writeable = False
-
-
-def _terrain_factory(name: str, seed: int, registry: BlockRegistry) -> ChunkGenerator:
-    """``world.terrain.make_generator``, imported on first use."""
-    terrain = importlib.import_module("world.terrain")
-    make: GeneratorFactory | None = getattr(terrain, "make_generator", None)
-    if make is None:
-        raise ImportError("world.terrain has no make_generator")
-    return make(name, seed, registry)

@@ -47,8 +47,9 @@ the grass under a trunk turns to dirt, as in Minecraft.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 from numpy.typing import NDArray
@@ -56,6 +57,7 @@ from numpy.typing import NDArray
 from world.blocks import BlockRegistry
 from world.chunks import CHUNK, CHUNK_VOLUME
 from world.noise import fade, fractal_noise, hash2, stream_salt, unit
+from world.validate import integer
 
 __all__ = [
     "COLUMN_CACHE_SIZE",
@@ -66,6 +68,7 @@ __all__ = [
     "TREE_CELL",
     "TREE_LINE",
     "FlatGenerator",
+    "Generator",
     "TerrainGenerator",
     "clear_cache",
     "generate_chunk",
@@ -120,12 +123,6 @@ _CLASS_WATER = 7
 _U32 = np.uint32
 
 
-def _check_int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    return int(value)
-
-
 def _ground(seed: int, wx: NDArray[np.int64], wz: NDArray[np.int64]) -> NDArray[np.int64]:
     """The wy of the top ground block of world columns (2-D broadcastable int arrays)."""
     n = fractal_noise(wx / HEIGHT_PERIOD, wz / HEIGHT_PERIOD, stream_salt(seed, 1), OCTAVES)
@@ -168,14 +165,14 @@ def tree_trunks(seed: int, wx0: int, wz0: int, wx1: int, wz1: int) -> NDArray[np
         Rows of (wx, wy, wz, height, corner_bits): the trunk's lowest log at (wx, wy, wz),
         ``height`` logs, and 12 hash bits choosing which canopy corners grow. Sorted by (wx, wz).
     """
-    seed = _check_int(seed, "seed")
+    seed = integer(seed, "seed")
     cell_x = np.arange(
-        (_check_int(wx0, "wx0") - TREE_RADIUS) // TREE_CELL,
-        (_check_int(wx1, "wx1") - 1 + TREE_RADIUS) // TREE_CELL + 1,
+        (integer(wx0, "wx0") - TREE_RADIUS) // TREE_CELL,
+        (integer(wx1, "wx1") - 1 + TREE_RADIUS) // TREE_CELL + 1,
     )
     cell_z = np.arange(
-        (_check_int(wz0, "wz0") - TREE_RADIUS) // TREE_CELL,
-        (_check_int(wz1, "wz1") - 1 + TREE_RADIUS) // TREE_CELL + 1,
+        (integer(wz0, "wz0") - TREE_RADIUS) // TREE_CELL,
+        (integer(wz1, "wz1") - 1 + TREE_RADIUS) // TREE_CELL + 1,
     )
     cx, cz = (a.ravel() for a in np.meshgrid(cell_x, cell_z, indexing="ij"))
     h = hash2(cx, cz, stream_salt(seed, 3))
@@ -370,10 +367,10 @@ def generate_chunk(
         A new array (the caller may modify it), local (lx, ly, lz) at ``lx*256 + ly*16 + lz``;
         ``None`` when the chunk is all air.
     """
-    seed = _check_int(seed, "seed")
-    cx = _check_int(cx, "cx")
-    cy = _check_int(cy, "cy")
-    cz = _check_int(cz, "cz")
+    seed = integer(seed, "seed")
+    cx = integer(cx, "cx")
+    cy = integer(cy, "cy")
+    cz = integer(cz, "cz")
     wy0 = cy * CHUNK[1]
     if wy0 + CHUNK[1] <= 0:
         return None
@@ -411,11 +408,11 @@ def generate_region(
     -------
     ndarray of uint16, shape ``shape``, indexed [x, y, z]
     """
-    seed = _check_int(seed, "seed")
+    seed = integer(seed, "seed")
     if len(origin) != 3 or len(shape) != 3:
         raise ValueError(f"origin and shape must have 3 values, got {origin!r} and {shape!r}")
-    wx0, wy0, wz0 = (_check_int(v, "origin") for v in origin)
-    sx, sy, sz = (_check_int(v, "shape") for v in shape)
+    wx0, wy0, wz0 = (integer(v, "origin") for v in origin)
+    sx, sy, sz = (integer(v, "shape") for v in shape)
     if min(sx, sy, sz) < 1:
         raise ValueError(f"shape must be at least 1 on each axis, got {tuple(shape)}")
     column = _build_column(seed, wx0, wz0, sx, sz)
@@ -428,9 +425,9 @@ def surface_height(seed: int, wx: int, wz: int) -> int:
     It is the wy of the first voxel above the ground's top block; trees, tall grass and water
     are not ground (under the sea this is below `SEA_LEVEL`).
     """
-    wx = _check_int(wx, "wx")
-    wz = _check_int(wz, "wz")
-    ground = _ground(_check_int(seed, "seed"), np.array([[wx]]), np.array([[wz]]))
+    wx = integer(wx, "wx")
+    wz = integer(wz, "wz")
+    ground = _ground(integer(seed, "seed"), np.array([[wx]]), np.array([[wz]]))
     return int(ground[0, 0]) + 1
 
 
@@ -445,17 +442,17 @@ class TerrainGenerator:
 
     Parameters
     ----------
-    seed : int
-        World seed.
     registry : BlockRegistry
         The world's registry (holding the base blocks).
+    seed : int
+        World seed.
     """
 
     name = "terrain"
 
-    def __init__(self, seed: int, registry: BlockRegistry) -> None:
-        self.seed = _check_int(seed, "seed")
+    def __init__(self, registry: BlockRegistry, seed: int = 0) -> None:
         self.registry = _check_registry(registry)
+        self.seed = integer(seed, "seed")
 
     def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None:
         return generate_chunk(self.seed, cx, cy, cz, self.registry)
@@ -506,10 +503,10 @@ class FlatGenerator:
     ----------
     registry : BlockRegistry
         The world's registry.
-    layers : sequence of (block name, thickness)
-        Bottom-up; Minecraft's classic superflat (bedrock, 2 dirt, grass) by default.
     seed : int
         Recorded for saves like any generator's; the flat world does not depend on it.
+    layers : sequence of (block name, thickness)
+        Bottom-up; Minecraft's classic superflat (bedrock, 2 dirt, grass) by default.
     """
 
     name = "flat"
@@ -517,23 +514,24 @@ class FlatGenerator:
     def __init__(
         self,
         registry: BlockRegistry,
-        layers: Sequence[tuple[str, int]] = DEFAULT_FLAT_LAYERS,
         seed: int = 0,
+        *,
+        layers: Sequence[tuple[str, int]] = DEFAULT_FLAT_LAYERS,
     ) -> None:
         self.registry = _check_registry(registry)
-        self.seed = _check_int(seed, "seed")
+        self.seed = integer(seed, "seed")
         profile: list[int] = []
         for block, thickness in layers:
-            if _check_int(thickness, "layer thickness") < 0:
+            if integer(thickness, "layer thickness") < 0:
                 raise ValueError(f"layer thickness must be >= 0, got {thickness} for {block!r}")
             profile += [registry.id(block)] * thickness
         self.layers = tuple((block, int(thickness)) for block, thickness in layers)
         self._profile = np.array(profile, dtype=np.uint16)
 
     def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None:
-        wy0 = _check_int(cy, "cy") * CHUNK[1]
-        _check_int(cx, "cx")
-        _check_int(cz, "cz")
+        wy0 = integer(cy, "cy") * CHUNK[1]
+        integer(cx, "cx")
+        integer(cz, "cz")
         if wy0 < 0 or wy0 >= len(self._profile):
             return None
         column = np.zeros(CHUNK[1], dtype=np.uint16)
@@ -547,8 +545,8 @@ class FlatGenerator:
 
     def surface_height(self, wx: int, wz: int) -> int:
         """The y a player stands at: the total thickness of the layers."""
-        _check_int(wx, "wx")
-        _check_int(wz, "wz")
+        integer(wx, "wx")
+        integer(wz, "wz")
         return len(self._profile)
 
     def spawn_point(self) -> tuple[int, int, int]:
@@ -559,26 +557,36 @@ class FlatGenerator:
         return f"FlatGenerator(layers={self.layers!r})"
 
 
-GENERATORS: dict[str, Callable[[int, BlockRegistry], TerrainGenerator | FlatGenerator]] = {
-    "terrain": TerrainGenerator,
-    "flat": lambda seed, registry: FlatGenerator(registry, seed=seed),
-}
+Generator = TerrainGenerator | FlatGenerator
+
+# The one table of generator names (what a save records) -> classes, each built as
+# ``cls(registry, seed)``. Read-only: a name means the same terrain in every run.
+GENERATORS: Mapping[str, Callable[[BlockRegistry, int], Generator]] = MappingProxyType(
+    {TerrainGenerator.name: TerrainGenerator, FlatGenerator.name: FlatGenerator}
+)
 
 
-def make_generator(
-    name: str, seed: int, registry: BlockRegistry
-) -> TerrainGenerator | FlatGenerator:
-    """Rebuild a generator from the ``name`` and ``seed`` a save recorded.
+def make_generator(name: str, seed: int, registry: BlockRegistry) -> Generator:
+    """Build the generator a save (or the command line) names: the one `GeneratorFactory`.
+
+    The game, `world.storage` (through its caller) and the command line all build generators
+    here, so a name always means the same terrain.
+
+    Parameters
+    ----------
+    name : str
+        A key of `GENERATORS` (``"terrain"``, ``"flat"``).
+    seed : int
+        Signed 64-bit seed.
+    registry : BlockRegistry
+        The world's registry.
 
     Raises
     ------
     ValueError
-        If ``name`` is not one of `GENERATORS`.
+        If ``name`` is not one of `GENERATORS`, or the seed is not an integer.
     """
-    try:
-        factory = GENERATORS[name]
-    except (KeyError, TypeError):
-        raise ValueError(
-            f"unknown generator name {name!r}; known: {', '.join(sorted(GENERATORS))}"
-        ) from None
-    return factory(seed, registry)
+    factory = GENERATORS.get(name) if isinstance(name, str) else None
+    if factory is None:
+        raise ValueError(f"unknown generator name {name!r}; known: {', '.join(sorted(GENERATORS))}")
+    return factory(registry, seed)

@@ -160,7 +160,7 @@ def test_bad_chunk_coordinates_are_value_errors_naming_the_argument():
 
 @pytest.fixture(scope="module")
 def terrain_mesh() -> tuple[World, MeshData, tuple[int, int, int]]:
-    world = World(REG, generator=TerrainGenerator(7, REG))
+    world = World(REG, generator=TerrainGenerator(REG, 7))
     for cx in range(4):
         cy = surface_height(7, cx * 16 + 8, 8) // 16
         mesh = mesh_chunk(world, cx, cy, 0)

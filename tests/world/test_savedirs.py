@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from world.blocks import default_registry
 from world.savedirs import (
     DATA_DIR_ENV,
     create_world,
@@ -22,6 +23,7 @@ from world.savedirs import (
     worlds_dir,
 )
 from world.storage import SaveError, WorldStore
+from world.terrain import make_generator
 
 
 @pytest.fixture
@@ -99,7 +101,7 @@ def test_list_worlds_most_recent_first_and_broken_ones_shown(tmp_path: Path) -> 
     broken = world_path("broken", tmp_path)
     broken.write_text("not a world")
     with WorldStore(world_path("old", tmp_path)) as store:  # played last
-        store.save(store.load())
+        store.save(store.load(default_registry(), generator_factory=make_generator))
     before = {p.name: p.read_bytes() for p in (tmp_path / "worlds").iterdir()}
     entries = list_worlds(tmp_path)
     assert [e.name for e in entries] == ["old", "recent", "broken"]
@@ -136,7 +138,7 @@ def test_open_world_follows_the_start_up_rules(tmp_path: Path) -> None:
     with open_world("Beta", data_dir=tmp_path, seed=6, generator=None) as store:  # new name
         assert store.info.seed == 6
     with WorldStore(world_path("New World", tmp_path)) as store:
-        store.save(store.load())  # played last
+        store.save(store.load(default_registry(), generator_factory=make_generator))  # played last
     with open_world(data_dir=tmp_path) as store:  # the most recently played
         assert store.info.name == "New World"
     with open_world("Beta", data_dir=tmp_path, read_only=True) as store:

@@ -77,7 +77,7 @@ def test_generation_order_does_not_change_the_world():
     worlds = []
     for order in (keys, shuffled[::-1]):
         clear_cache()
-        world = World(REG, generator=TerrainGenerator(SEED, REG))
+        world = World(REG, generator=TerrainGenerator(REG, SEED))
         for key in order:
             world.chunk(*key)
         worlds.append(world)
@@ -130,7 +130,7 @@ def border_tree(seed: int) -> np.ndarray:
 
 def test_a_tree_crossing_a_chunk_border_is_whole():
     wx, wy, wz, height, _ = border_tree(SEED).tolist()
-    world = World(REG, generator=TerrainGenerator(SEED, REG))
+    world = World(REG, generator=TerrainGenerator(REG, SEED))
     column = [world.get_block(wx, wy + dy, wz) for dy in range(-1, height)]
     assert column == [ID["dirt"]] + [ID["log"]] * height
     top = wy + height - 1
@@ -219,7 +219,7 @@ def test_surface_height_is_where_a_player_stands(region):
 
 
 def test_spawn_point_is_on_dry_ground_with_room_to_stand():
-    gen = TerrainGenerator(SEED, REG)
+    gen = TerrainGenerator(REG, SEED)
     wx, wy, wz = gen.spawn_point()
     world = World(REG, generator=gen)
     assert world.get_block(wx, wy - 1, wz) in GROUND
@@ -233,7 +233,7 @@ def test_spawn_point_is_on_dry_ground_with_room_to_stand():
 
 
 def test_world_generates_a_chunk_on_first_read():
-    gen = TerrainGenerator(SEED, REG)
+    gen = TerrainGenerator(REG, SEED)
     world = World(REG, generator=gen)
     assert not world.is_loaded(0, 2, 0)
     blocks = world.chunk_blocks(0, 2, 0)
@@ -282,8 +282,8 @@ def test_flat_world_with_custom_layers_spanning_chunks():
         (lambda: generate_chunk(1.5, 0, 0, 0, REG), "seed"),
         (lambda: generate_chunk(1, 0, "0", 0, REG), "cy"),
         (lambda: surface_height(1, 0.5, 0), "wx"),
-        (lambda: TerrainGenerator(True, REG), "seed"),
-        (lambda: TerrainGenerator(1, None), "registry"),
+        (lambda: TerrainGenerator(REG, True), "seed"),
+        (lambda: TerrainGenerator(None, 1), "registry"),
         (lambda: FlatGenerator(REG, layers=[("base:stone", -1)]), "thickness"),
         (lambda: generate_region(1, (0, 0, 0), (0, 1, 1), REG), "shape"),
     ],
