@@ -1,9 +1,15 @@
-"""Subprocess of the storage kill test: edit and save one world in a loop until killed.
+"""Subprocesses of the storage tests: the kill test's saving loop, and a game taking turns.
 
-Run as ``python storage_worker.py PATH``. It opens the world, prints ``ready J`` (J = the number
-of saves already in the file, kept in the saved player's x position), then repeats: apply the
-edits of save J+1, save, print ``saved J+1``. Every edit is a pure function of the save number,
-so the test recomputes the exact state of any save with `expected_states`.
+``python storage_worker.py PATH`` (the kill test) opens the world, prints ``ready J`` (J = the
+number of saves already in the file, kept in the saved player's x position), then repeats: apply
+the edits of save J+1, save, print ``saved J+1``. Every edit is a pure function of the save
+number, so the test recomputes the exact state of any save with `expected_states`.
+
+``python storage_worker.py --turns PATH ID`` (the one-writer test) plays a game that shares its
+world with another: it opens the world for writing, or read-only when `WorldLocked` refuses it,
+and prints ``ready rw`` or ``ready ro <message>``. Then for each line ``round N`` on stdin it sets
+the voxels `turn_voxels` (N, ID) to stone, saves, and prints ``saved N`` or ``refused N``; at the
+end of stdin it closes the world and exits.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from numpy.typing import NDArray
 
 from world.blocks import BlockRegistry, default_registry
 from world.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
-from world.storage import PlayerState, WorldStore
+from world.storage import PlayerState, SaveError, WorldLocked, WorldStore
 
 GENERATOR = "killtest"
 SEED = 1234
@@ -108,5 +114,37 @@ def main(path: str) -> None:
         print(f"saved {j}", flush=True)
 
 
+def turn_voxels(n: int, worker: int) -> NDArray[np.int64]:
+    """The voxels worker `worker` sets in round `n`: 20 voxels in chunks both workers edit."""
+    rng = np.random.default_rng([n, worker])
+    xyz = rng.integers(0, 32, (20, 3))
+    xyz[:, 1] = 2 * n + worker  # a row of its own per round and worker: edits never overlap
+    return xyz
+
+
+def take_turns(path: str, worker: int) -> None:
+    """Open the world (read-only if another game writes it) and save a round per stdin line."""
+    try:
+        store = WorldStore(path)
+        print("ready rw", flush=True)
+    except WorldLocked as exc:
+        store = WorldStore(path, read_only=True)
+        print(f"ready ro {exc}", flush=True)
+    with store:
+        world = store.load(default_registry(), generator_factory=factory)
+        for line in sys.stdin:
+            n = int(line.split()[1])
+            world.set_blocks(turn_voxels(n, worker), 1)
+            try:
+                store.save(world)
+            except SaveError:
+                print(f"refused {n}", flush=True)
+            else:
+                print(f"saved {n}", flush=True)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--turns":
+        take_turns(sys.argv[2], int(sys.argv[3]))
+    else:
+        main(sys.argv[1])

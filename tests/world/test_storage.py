@@ -327,6 +327,7 @@ def test_a_missing_block_loads_as_a_placeholder_and_is_saved_back_by_name(
         block = world.registry[world.get_block(1, 2, 3)]
         assert world.get_block(40, 2, 3) == world.get_block(1, 2, 3)
         assert block.name == "unknown:testmod_ruby"
+        assert block.saved_name == "testmod:ruby"  # the block itself remembers, no side table
         assert block.solid and block.pointable
         placeholder = world.registry.id(block.name)
         assert set(world.registry.face_tiles[placeholder].tolist()) == {
@@ -446,7 +447,23 @@ def set_meta(key: str, value: str) -> Callable[[Path], None]:
     return make
 
 
+def swap_air_and_stone(path: Path) -> None:
+    valid_save(path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE block_names SET name = 'tmp' WHERE id = 0")
+        conn.execute("UPDATE block_names SET name = 'air' WHERE id = 1")
+        conn.execute("UPDATE block_names SET name = 'base:stone' WHERE id = 0")
+    conn.close()
+
+
 BAD_FILES = {
+    "air_not_id_0": (swap_air_and_stone, "id 0 is 'base:stone', id 0 must be air"),
+    "far_player": (
+        set_meta("player", '{"position": [1e300, 0, 0]}'),
+        "damaged metadata.*position is outside the world",
+    ),
+    "huge_int_time": (set_meta("created", "1" + "0" * 400), "damaged metadata.*created"),
+    "huge_build_height": (set_meta("build_height", f"[0, {2**70}]"), "damaged metadata.*build"),
     "text": (make_text, "not an SQLite database"),
     "empty": (make_empty, "empty"),
     "foreign": (make_foreign, "not a Blockpick world save"),
@@ -499,6 +516,10 @@ BAD_ROWS = {
     ),
     "format": (corrupt_row(zlib.compress(bytes(CHUNK_VOLUME * 2)), fmt=7), "unknown format 7"),
     "text_data": (corrupt_row("abc"), "not a blob"),
+    "junk_after_stream": (
+        corrupt_row(zlib.compress(bytes(CHUNK_VOLUME * 2)) + b"junk"),
+        "4 bytes of junk after its zlib stream",
+    ),
 }
 
 
