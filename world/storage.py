@@ -51,7 +51,7 @@ from types import TracebackType
 import numpy as np
 from numpy.typing import NDArray
 
-from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType
+from world.blocks import BlockRegistry
 from world.chunks import CHUNK_VOLUME, DEFAULT_BUILD_HEIGHT, ChunkKey, ChunkSource, World
 from world.mod_storage import Value
 from world.save_codec import (
@@ -69,7 +69,6 @@ from world.save_format import (
     GAME_MODES,
     MOD_STORAGE_SCHEMA,
     MOD_STORAGE_TABLE,
-    PLACEHOLDER_GROUP,
     SCHEMA_VERSION,
     SEED_RANGE,
     UPSERT_CHUNK,
@@ -82,11 +81,11 @@ from world.save_format import (
     placeholder_name,
     probe_file,
     random_seed,
-    read_names,
     read_only_uri,
     regular_file,
 )
 from world.save_lock import FileLock, WorldLocked
+from world.save_names import NameTable
 
 __all__ = [
     "APPLICATION_ID",
@@ -166,14 +165,11 @@ class WorldStore:
         World metadata as last loaded or saved.
     player : PlayerState or None
         The saved player, ``None`` before the first save with a player.
-    unknown_blocks : list of str
-        Saved block names the registry of the last `load` lacked (each loads as a placeholder).
     """
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
         self.read_only = read_only
-        self.unknown_blocks: list[str] = []
         self._damage: str | None = None
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
@@ -196,16 +192,11 @@ class WorldStore:
             self._mod_storage = state.mod_storage
             self._schema = state.schema_version
             self._conn = self._connect()
-            self._names: list[str] = []
-            self._name_ids: dict[str, int] = {}
-            self._data_version: object = None
-            self._sync_names(self._conn)
+            self._names = NameTable(self.path)
+            self._names.sync(self._conn)
         except BaseException:
             self.close()
             raise
-        # File id -> runtime id for the registry last bound (by load or save).
-        self._registry: BlockRegistry | None = None
-        self._to_runtime = np.zeros(0, dtype=np.uint16)
 
     @classmethod
     def create(
@@ -298,78 +289,10 @@ class WorldStore:
         mode = "read-only" if self.read_only else "read-write"
         return f"WorldStore({str(self.path)!r}, {mode})"
 
-    # -- block ids ----------------------------------------------------------------------------
-
-    def _sync_names(self, conn: sqlite3.Connection) -> None:
-        """Re-read the name table if another connection changed the file since we last read."""
-        version = conn.execute("PRAGMA data_version").fetchone()[0]
-        if version == self._data_version:
-            return
-        names = read_names(self.path, conn)
-        if names[: len(self._names)] != self._names:
-            raise self._damaged("its block name table was rewritten by another program")
-        self._names.extend(names[len(self._names) :])
-        self._name_ids = {name: i for i, name in enumerate(self._names)}
-        self._data_version = version
-
-    def _bind(self, registry: BlockRegistry) -> None:
-        """Make the file->runtime map cover every saved name, registering placeholders."""
-        if registry is not self._registry:
-            self._registry = registry
-            self._to_runtime = np.zeros(0, dtype=np.uint16)
-            self.unknown_blocks = []
-        known = len(self._to_runtime)
-        if known == len(self._names):
-            return
-        placeholders = {t.saved_name: i for i, t in enumerate(registry) if t.saved_name}
-        missing: list[str] = []
-        extra = np.empty(len(self._names) - known, dtype=np.uint16)
-        for i, name in enumerate(self._names[known:]):
-            if name in placeholders:
-                extra[i] = placeholders[name]
-            elif name in registry:
-                extra[i] = registry.id(name)
-            else:
-                extra[i] = placeholders[name] = _register_placeholder(registry, name)
-            if name in placeholders:
-                missing.append(name)
-        self._to_runtime = np.concatenate([self._to_runtime, extra])
-        if missing:
-            self.unknown_blocks.extend(missing)
-            _log.warning(
-                "%s: %d saved block type(s) are not registered, loaded as placeholder blocks "
-                "and kept under their names when saved: %s",
-                self.path,
-                len(missing),
-                ", ".join(missing),
-            )
-
-    def _to_file_map(
-        self, registry: BlockRegistry, arrays: list[NDArray[np.uint16]]
-    ) -> tuple[NDArray[np.uint16], list[str]]:
-        """Runtime id -> file id, and the names the file must add for the blocks being written.
-
-        Only names that occur in `arrays` are added, so the file's table (which never shrinks)
-        holds no name the world never used.
-        """
-        saved_as = [t.saved_name or t.name for t in registry]
-        file_ids = [self._name_ids.get(name) for name in saved_as]
-        used = np.zeros(len(saved_as), dtype=bool)
-        if None in file_ids:
-            for blocks in arrays:
-                used[blocks] = True
-        new_names: list[str] = []
-        to_file = np.zeros(len(saved_as), dtype=np.uint16)
-        for rid, file_id in enumerate(file_ids):
-            if file_id is None:
-                if not used[rid]:
-                    continue  # not in any row written: it needs no file id
-                file_id = len(self._names) + len(new_names)
-                new_names.append(saved_as[rid])
-            to_file[rid] = file_id
-        if len(self._names) + len(new_names) > MAX_BLOCKS:
-            raise SaveError(self.path, f"more than {MAX_BLOCKS} block names: ids are uint16")
-        return to_file, new_names
+    @property
+    def unknown_blocks(self) -> list[str]:
+        """Saved block names the registry of the last `load` lacked (each a placeholder)."""
+        return self._names.unknown_blocks
 
     # -- chunks -------------------------------------------------------------------------------
 
@@ -379,6 +302,12 @@ class WorldStore:
         self.read_only = True
         return SaveError(self.path, problem)
 
+    def _sync(self, conn: sqlite3.Connection) -> None:
+        try:
+            self._names.sync(conn)
+        except SaveError as exc:
+            raise self._damaged(exc.problem) from None
+
     def _decode(self, key: ChunkKey, fmt: object, data: object) -> NDArray[np.uint16]:
         """File-id blocks of one row, checked (`world.save_codec.decode_blob`, id range)."""
         try:
@@ -386,11 +315,11 @@ class WorldStore:
         except ValueError as exc:
             raise self._damaged(f"chunk {key} {exc}") from None
         top = int(ids.max())
-        if top >= len(self._names):
-            self._sync_names(self._live())  # another program may have added names since
-        if top >= len(self._names):
+        if top >= len(self._names.names):
+            self._sync(self._live())  # another program may have added names since
+        if top >= len(self._names.names):
             raise self._damaged(
-                f"chunk {key} is corrupt: block id {top} is beyond the {len(self._names)} "
+                f"chunk {key} is corrupt: block id {top} is beyond the {len(self._names.names)} "
                 "saved block names"
             )
         return ids
@@ -413,8 +342,7 @@ class WorldStore:
                 ids = self._decode(key, row[0], row[1])
             except sqlite3.Error as exc:
                 raise self._damaged(f"cannot read chunk {key}: {exc}") from None
-            self._bind(registry)
-            return self._to_runtime[ids]
+            return self._names.bind(registry)[ids]
 
     def _keys(self, rows: list[tuple[object, ...]]) -> list[ChunkKey]:
         try:
@@ -470,7 +398,7 @@ class WorldStore:
             raise ValueError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
         with self._lock:
             self._live()
-            self._bind(registry)
+            self._names.bind(registry)
         info = self.info
         base: ChunkSource | None = None
         if info.generator is not None:
@@ -584,10 +512,10 @@ class WorldStore:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 # Inside the write transaction: the name table cannot change under us now.
-                self._sync_names(conn)
-                first_new = len(self._names)
+                self._sync(conn)
                 arrays = [self._blocks_of(world, key) for key in keys]
-                to_file, new_names = self._to_file_map(world.registry, arrays)
+                to_file, new_names = self._names.to_file(world.registry, arrays)
+                first_new = len(self._names.names)
                 identity = bool(np.array_equal(to_file, np.arange(len(to_file), dtype=np.uint16)))
                 rows = [
                     (*key, CHUNK_FORMAT_ZLIB, encode_blob(blocks if identity else to_file[blocks]))
@@ -613,8 +541,7 @@ class WorldStore:
                 raise
         except (sqlite3.Error, OverflowError) as exc:
             raise SaveError(self.path, f"not saved (the previous save is intact): {exc}") from None
-        self._names.extend(new_names)
-        self._name_ids.update((name, first_new + i) for i, name in enumerate(new_names))
+        self._names.added(new_names)
         if "schema_version" in meta:
             self._schema = MOD_STORAGE_SCHEMA
         return len(rows)
@@ -646,22 +573,3 @@ class WorldStore:
                 "generated again"
             )
         return name, seed
-
-
-def _register_placeholder(registry: BlockRegistry, original: str) -> int:
-    """Register the placeholder of a saved block name the registry lacks; its runtime id."""
-    base = placeholder_name(original)
-    candidate, n = base, 1
-    while candidate in registry:
-        n += 1
-        candidate = f"{base}_{n}"
-    return registry.register(
-        BlockType(
-            candidate,
-            description=f"unknown block {original}",
-            solid=True,
-            pointable=True,
-            groups=(PLACEHOLDER_GROUP,),
-            saved_name=original,
-        )
-    )

@@ -95,7 +95,7 @@ def test_a_write_protected_world_is_refused_for_writing_up_front_and_opens_read_
     before = snapshot(path)
     protect(path)
     try:
-        with pytest.raises(SaveError, match="is write-protected.*read-only") as err:
+        with pytest.raises(SaveError, match=r"is write-protected.*read-only") as err:
             WorldStore(path)
         assert err.value.path == path
         with WorldStore(path, read_only=True) as store:

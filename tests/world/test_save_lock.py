@@ -44,7 +44,7 @@ def test_a_second_writer_in_the_same_process_is_refused_naming_the_world(tmp_pat
     path = tmp_path / "w.sqlite"
     new_world(path)
     with WorldStore(path) as first:
-        with pytest.raises(WorldLocked, match="another Blockpick game.*read-only") as err:
+        with pytest.raises(WorldLocked, match=r"another Blockpick game.*read-only") as err:
             WorldStore(path)
         assert isinstance(err.value, SaveError) and err.value.path == path
         assert str(path) in str(err.value)
