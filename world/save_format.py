@@ -11,23 +11,21 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import re
 import secrets
 import sqlite3
 import stat
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from world.blocks import AIR, MAX_BLOCKS, BlockRegistry
-from world.chunks import DEFAULT_BUILD_HEIGHT, ChunkGenerator
+from world.chunks import ChunkGenerator
 from world.mod_storage import ModStorage, Value
 from world.save_codec import CHUNK_FORMAT_ZLIB, RAW_CHUNK_BYTES, ZLIB_LEVEL, decode_mod_rows
-from world.validate import WORLD_LIMIT
+from world.save_meta import GAME_MODES, SEED_RANGE, PlayerState, WorldInfo, random_seed
 
 __all__ = [
     "APPLICATION_ID",
@@ -65,11 +63,8 @@ SCHEMA_VERSION: Final = 2
 FORMAT_NAME: Final = "blockpick-world"
 # Written into the SQLite header (offset 68) so tools and this module recognise the file; "BPKW".
 APPLICATION_ID: Final = 0x42504B57
-GAME_MODES: Final = ("survival", "creative")
 PLACEHOLDER_GROUP: Final = "unknown"
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
-# A seed is a signed 64-bit integer, as in Minecraft, so every tool can hold it.
-SEED_RANGE: Final = (-(2**63), 2**63)
 
 _log = logging.getLogger(__name__)
 
@@ -126,172 +121,10 @@ class SaveError(Exception):
         super().__init__(f"{self.path}: {problem}")
 
 
-def _finite(value: object, name: str, limit: float = math.inf) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    try:
-        number = float(value)
-    except OverflowError:  # an int beyond float's range (math.isfinite would raise it)
-        number = math.inf
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    if abs(number) > limit:
-        raise ValueError(f"{name} is outside the world (|{name}| <= {limit:g}), got {value!r}")
-    return number
-
-
-@dataclass(frozen=True)
-class PlayerState:
-    """The player part of a save: where the player is, where they look, what they hold.
-
-    Parameters
-    ----------
-    position : (float, float, float)
-        Feet position in world coordinates, within ``±WORLD_LIMIT`` (`world.validate`).
-    yaw : float
-        Degrees about the vertical axis.
-    pitch : float
-        Degrees up (+) or down (-), within [-90, 90].
-    hotbar : tuple of (str or None)
-        Block names per slot (names, not ids, so they survive registration changes); ``None``
-        is an empty slot. The game decides what to do with a name it no longer knows.
-    selected : int
-        Index of the selected hotbar slot.
-    flying : bool
-        Whether fly mode is on.
-    """
-
-    position: tuple[float, float, float] = (0.0, 0.0, 0.0)
-    yaw: float = 0.0
-    pitch: float = 0.0
-    hotbar: tuple[str | None, ...] = ()
-    selected: int = 0
-    flying: bool = False
-
-    def __post_init__(self) -> None:
-        position = tuple(self.position)
-        if len(position) != 3:
-            raise ValueError(f"position must hold 3 numbers, got {self.position!r}")
-        xyz = tuple(_finite(v, "position", WORLD_LIMIT) for v in position)
-        object.__setattr__(self, "position", xyz)
-        object.__setattr__(self, "yaw", _finite(self.yaw, "yaw"))
-        pitch = _finite(self.pitch, "pitch")
-        if not -90.0 <= pitch <= 90.0:
-            raise ValueError(f"pitch must be within [-90, 90] degrees, got {pitch!r}")
-        object.__setattr__(self, "pitch", pitch)
-        hotbar = tuple(self.hotbar)
-        for slot in hotbar:
-            if slot is not None and not (isinstance(slot, str) and slot):
-                raise ValueError(f"hotbar slots must be block names or None, got {slot!r}")
-        object.__setattr__(self, "hotbar", hotbar)
-        selected = self.selected
-        if isinstance(selected, bool) or not isinstance(selected, int):
-            raise ValueError(f"selected must be a slot index, got {selected!r}")
-        if not 0 <= selected < max(len(hotbar), 1):
-            raise ValueError(
-                f"selected must be a slot of the hotbar of {len(hotbar)}, got {selected}"
-            )
-        if not isinstance(self.flying, bool):
-            raise ValueError(f"flying must be a bool, got {self.flying!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object stored under the ``player`` metadata key."""
-        return {
-            "position": list(self.position),
-            "yaw": self.yaw,
-            "pitch": self.pitch,
-            "hotbar": list(self.hotbar),
-            "selected": self.selected,
-            "flying": self.flying,
-        }
-
-    @classmethod
-    def from_dict(cls, data: object) -> PlayerState:
-        """Rebuild from `to_dict` output; ``ValueError`` for anything else."""
-        if not isinstance(data, dict):
-            raise ValueError(f"player must be a JSON object, got {type(data).__name__}")
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"player has unknown fields {sorted(unknown)}")
-        for key in ("position", "hotbar"):
-            if key in data and not isinstance(data[key], list):
-                raise ValueError(f"player {key} must be a JSON array, got {data[key]!r}")
-        try:
-            return cls(
-                position=tuple(data.get("position", (0.0, 0.0, 0.0))),
-                yaw=data.get("yaw", 0.0),
-                pitch=data.get("pitch", 0.0),
-                hotbar=tuple(data.get("hotbar", ())),
-                selected=data.get("selected", 0),
-                flying=data.get("flying", False),
-            )
-        except TypeError as exc:
-            raise ValueError(f"player: {exc}") from None
-
-
-@dataclass(frozen=True)
-class WorldInfo:
-    """World-level metadata of a save.
-
-    Parameters
-    ----------
-    name : str
-        Shown in the world list.
-    seed : int
-        Signed 64-bit seed of the generator.
-    generator : str or None
-        Name of the generator that makes chunks never saved (``None``: they are air).
-    build_height : (int, int)
-        Players may place blocks at ``low <= wy < high``.
-    game_mode : str
-        ``"survival"`` or ``"creative"``.
-    created, last_played : float
-        Unix times in seconds.
-    """
-
-    name: str
-    seed: int
-    generator: str | None
-    build_height: tuple[int, int] = DEFAULT_BUILD_HEIGHT
-    game_mode: str = "survival"
-    created: float = field(default_factory=time.time)
-    last_played: float = field(default_factory=time.time)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise ValueError(f"name must be a string, got {self.name!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise ValueError(f"seed must be an integer, got {self.seed!r}")
-        if not SEED_RANGE[0] <= self.seed < SEED_RANGE[1]:
-            raise ValueError(f"seed must fit in a signed 64-bit integer, got {self.seed}")
-        if self.generator is not None and not (isinstance(self.generator, str) and self.generator):
-            raise ValueError(f"generator must be a generator name or None, got {self.generator!r}")
-        low_high = tuple(self.build_height)
-        if (
-            len(low_high) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in low_high)
-            or not -WORLD_LIMIT <= low_high[0] < low_high[1] <= WORLD_LIMIT
-        ):
-            raise ValueError(
-                f"build_height must be (low, high) integers, low < high, within "
-                f"±{WORLD_LIMIT}, got {low_high}"
-            )
-        object.__setattr__(self, "build_height", low_high)
-        if self.game_mode not in GAME_MODES:
-            raise ValueError(f"game_mode must be one of {GAME_MODES}, got {self.game_mode!r}")
-        object.__setattr__(self, "created", _finite(self.created, "created"))
-        object.__setattr__(self, "last_played", _finite(self.last_played, "last_played"))
-
-
 def placeholder_name(original: str) -> str:
     """The block name a missing block loads as: ``"mymod:ruby"`` -> ``"unknown:mymod_ruby"``."""
     flat = re.sub(r"[^a-z0-9_]", "_", original.lower().replace(":", "_", 1))
     return f"unknown:{flat or 'block'}"
-
-
-def random_seed() -> int:
-    """A fresh signed 64-bit seed."""
-    return secrets.randbelow(SEED_RANGE[1] - SEED_RANGE[0]) + SEED_RANGE[0]
 
 
 # -- file probing ----------------------------------------------------------------------------

@@ -15,9 +15,10 @@ from PIL import Image
 
 from game.options import Options
 from game.session import AUTOSAVE_SECONDS, Session
-from world.blocks import AIR
+from world.blocks import AIR, default_registry
 from world.savedirs import create_world, world_path
 from world.storage import SaveError, WorldStore
+from world.terrain import make_generator
 
 Replay = Callable[[Any, str], None]
 DT = 1 / 60
@@ -91,7 +92,9 @@ def test_save_quit_load_restores_the_edited_blocks_and_the_player(
 def saved_block(game: Any, wx: int, wy: int, wz: int) -> int:
     """The block the save file holds at a voxel (read beside the running game)."""
     with WorldStore(game.session.store.path, read_only=True) as store:
-        return store.load(game.world.registry).get_block(wx, wy, wz)
+        return store.load(game.world.registry, generator_factory=make_generator).get_block(
+            wx, wy, wz
+        )
 
 
 def test_autosave_writes_the_edits_every_30_seconds_of_play(
@@ -210,7 +213,7 @@ def test_read_only_with_no_world_to_open_creates_nothing(data_dir: Path) -> None
 def _saved_world(path: Path) -> None:
     """A real save with one edited chunk (the player's spawn column)."""
     with create_world(path, seed=3, generator="flat") as store:
-        world = store.load()
+        world = store.load(default_registry(), generator_factory=make_generator)
         world.set_block(0, 2, 0, 0)
         store.save(world)
 
@@ -260,7 +263,10 @@ def test_a_save_that_cannot_be_opened_is_refused_and_left_byte_identical(
             Session.open(options)
         assert str(path) in str(refused.value)
         assert path.read_bytes() == before
-        assert sorted(p.name for p in path.parent.iterdir()) == ["spoilt.sqlite"]  # no side files
+        # No -wal/-shm side files (the empty -lock file of the save that made it may stay).
+        assert sorted(p.name for p in path.parent.iterdir() if p.suffix != ".sqlite-lock") == [
+            "spoilt.sqlite"
+        ]
     if readable:  # its metadata say it is the last world played: the default is refused too
         with pytest.raises(SaveError, match=problem):
             Session.open(Options())
@@ -328,3 +334,17 @@ def test_save_and_quit_stays_in_the_game_when_the_save_fails(
     monkeypatch.setattr(store, "save", working_save)  # the disk has room again
     game.save_and_quit()
     assert quits == [True] and not game.world.modified
+
+
+def test_a_world_another_game_is_writing_is_refused_naming_it_and_opens_read_only(
+    data_dir: Path,
+) -> None:
+    path = world_path("shared", data_dir)
+    _saved_world(path)
+    with WorldStore(path):  # the other game
+        with pytest.raises(SaveError, match="another Blockpick game") as refused:
+            Session.open(Options(world="shared"))
+        assert str(path) in str(refused.value) and "--read-only" in str(refused.value)
+        looking = Session.open(Options(world="shared", read_only=True))
+        assert not looking.saving
+        looking.close()
