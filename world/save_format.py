@@ -2,8 +2,9 @@
 
 Everything `world.storage.WorldStore` needs to know about the bytes of a file, and nothing about
 worlds in memory: the SQLite schema and the meta keys, `SaveError`, the `PlayerState` and
-`WorldInfo` values kept in the meta table, the read-only probe that validates a file before
-anything may write to it, and the creation of a new file. ``docs/save-format.md`` documents the
+`WorldInfo` values kept in the meta table (`world.save_meta`), the connection a store keeps,
+the read-only probe that validates a file before anything may write to it, and the creation of
+a new file (cleaning what an interrupted creation left). ``docs/save-format.md`` documents the
 format for people.
 """
 
@@ -46,6 +47,7 @@ __all__ = [
     "PlayerState",
     "SaveError",
     "WorldInfo",
+    "connect",
     "create_file",
     "placeholder_name",
     "probe_file",
@@ -135,6 +137,29 @@ def read_only_uri(path: Path, *, immutable: bool) -> str:
     # -wal file holds committed pages, which the caller checks.
     query = "immutable=1" if immutable else "mode=ro"
     return f"{path.resolve().as_uri()}?{query}"
+
+
+def connect(path: Path, *, read_only: bool, immutable: bool = False) -> sqlite3.Connection:
+    """The connection a store keeps: WAL and synced commits for writing, or read-only.
+
+    ``immutable`` (read-only only) reads the main file without creating -wal/-shm files: only
+    right when no writer can be active and no -wal file exists, which the caller checks.
+    """
+    # mode=rw: a file deleted since the probe is an error, not a new empty database.
+    uri = (
+        read_only_uri(path, immutable=immutable)
+        if read_only
+        else f"{path.resolve().as_uri()}?mode=rw"
+    )
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        if not read_only:
+            conn.execute("PRAGMA journal_mode=WAL")
+            # FULL syncs the WAL at each commit: a save that returned survives a power cut.
+            conn.execute("PRAGMA synchronous=FULL")
+    except sqlite3.Error as exc:
+        raise SaveError(path, f"cannot open for writing: {exc} (open it read-only?)") from None
+    return conn
 
 
 def _check_header(path: Path, *, wal_pending: bool) -> None:

@@ -28,8 +28,13 @@ Contract
   write, so a file that fails to open is left byte-identical; a corrupt row found later (rows
   load lazily) turns the store read-only for the rest of the run.
 
-The file's format (schema, metadata values, validation, creation) is `world.save_format`;
-``docs/save-format.md`` documents it for people.
+The jobs around the store live in their own modules: the file's format (schema, validation,
+creation) in `world.save_format`, its metadata values in `world.save_meta`, row bytes in
+`world.save_codec`, the block id space in `world.save_names`, the one-writer lock in
+`world.save_lock`; ``docs/save-format.md`` documents the format for people. This module is the
+one class that holds a file's connection, lock and name table together and keeps them
+consistent across load, lazy chunk reads and the save transaction: about 550 lines, one piece,
+since splitting it further would hand its connection and its lock between modules.
 
 Threads: one store may be used from several threads (a loader thread reading chunks while the
 main thread saves); its connection is guarded by a lock.
@@ -77,11 +82,11 @@ from world.save_format import (
     PlayerState,
     SaveError,
     WorldInfo,
+    connect,
     create_file,
     placeholder_name,
     probe_file,
     random_seed,
-    read_only_uri,
     regular_file,
 )
 from world.save_lock import FileLock, WorldLocked
@@ -191,7 +196,11 @@ class WorldStore:
             self.player = state.player
             self._mod_storage = state.mod_storage
             self._schema = state.schema_version
-            self._conn = self._connect()
+            # Holding the shared lock with no -wal file (no writer is active, nothing to
+            # replay), a reader reads the file as immutable: no -wal/-shm files appear, and a
+            # world on read-only media opens. Without the lock a writer may be active.
+            immutable = self._file_lock.held and not Path(f"{self.path}-wal").exists()
+            self._conn = connect(self.path, read_only=read_only, immutable=immutable)
             self._names = NameTable(self.path)
             self._names.sync(self._conn)
         except BaseException:
@@ -235,28 +244,6 @@ class WorldStore:
             raise SaveError(target, "already exists: a new world is never written over it")
         create_file(target, info)
         return cls(target)
-
-    def _connect(self) -> sqlite3.Connection:
-        if self.read_only:
-            # Holding the shared lock with no -wal file (no writer is active, nothing to replay),
-            # read the file as immutable: no -wal/-shm files appear beside it, and a world on
-            # read-only media opens. Without the lock a writer may be active: a normal reader.
-            immutable = self._file_lock.held and not Path(f"{self.path}-wal").exists()
-            uri = read_only_uri(self.path, immutable=immutable)
-        else:
-            # mode=rw: a file deleted since the probe is an error, not a new empty database.
-            uri = f"{self.path.resolve().as_uri()}?mode=rw"
-        try:
-            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-            if not self.read_only:
-                conn.execute("PRAGMA journal_mode=WAL")
-                # FULL syncs the WAL at each commit: a save that returned survives a power cut.
-                conn.execute("PRAGMA synchronous=FULL")
-        except sqlite3.Error as exc:
-            raise SaveError(
-                self.path, f"cannot open for writing: {exc} (open it read-only?)"
-            ) from None
-        return conn
 
     # -- lifecycle ----------------------------------------------------------------------------
 
