@@ -16,6 +16,7 @@ from world.chunks import CHUNK_VOLUME
 from world.terrain import (
     DEFAULT_FLAT_LAYERS,
     DIRT_DEPTH,
+    GENERATORS,
     SEA_LEVEL,
     TREE_LINE,
     FlatGenerator,
@@ -251,6 +252,25 @@ def test_generators_rebuild_from_the_name_and_seed_a_save_records(name):
     for key in [(0, 0, 0), (1, 2, -1), (0, 3, 0)]:
         a, b = gen(*key), again(*key)
         assert (a is None and b is None) or np.array_equal(a, b)
+
+
+def test_one_table_maps_every_generator_name_to_a_class_built_as_registry_then_seed():
+    assert set(GENERATORS) == {"terrain", "flat"}
+    for name, cls in GENERATORS.items():
+        assert cls.name == name
+        by_keyword = cls(registry=REG, seed=-5)
+        by_position = cls(REG, -5)
+        assert (by_keyword.name, by_keyword.seed) == (by_position.name, by_position.seed)
+        assert type(make_generator(name, -5, REG)) is cls
+        assert np.array_equal(by_keyword(0, 0, 0), by_position(0, 0, 0))
+    with pytest.raises(TypeError):
+        GENERATORS["caves"] = TerrainGenerator  # type: ignore[index]
+
+
+@pytest.mark.parametrize("name", [None, 3, ""])
+def test_a_generator_name_that_is_not_a_name_is_a_value_error(name):
+    with pytest.raises(ValueError, match="unknown generator name"):
+        make_generator(name, 1, REG)
 
 
 def test_unknown_generator_name_is_a_value_error():
