@@ -61,7 +61,7 @@ class SyntheticTerrain:
 def terrain_factory() -> tuple[str, GeneratorFactory, str]:
     """The generator name, its factory, and a line saying which terrain the figures are for."""
     try:
-        from world.terrain import make_generator
+        from world.generators import make_generator
     except ImportError:
 
         def synthetic(name: str, seed: int, registry: BlockRegistry) -> ChunkGenerator:

@@ -26,8 +26,9 @@ import numpy as np
 from bench.common import median_seconds, print_table
 from world import World
 from world.blocks import default_registry
+from world.generators import TerrainGenerator
 from world.mesher import mesh_chunk
-from world.terrain import TerrainGenerator, clear_cache, generate_chunk, surface_height
+from world.terrain import clear_cache, generate_chunk, surface_height
 
 SEED = 1
 SAMPLES = 200

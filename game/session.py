@@ -45,6 +45,7 @@ from game.options import DEFAULT_SEED, Options
 from game.player import Player
 from world.blocks import BlockRegistry
 from world.chunks import World
+from world.generators import FlatGenerator, make_generator
 from world.physics import Body
 from world.savedirs import (
     DEFAULT_GENERATOR,
@@ -55,13 +56,12 @@ from world.savedirs import (
     worlds_dir,
 )
 from world.storage import PlayerState, SaveError, WorldStore
-from world.terrain import FlatGenerator, make_generator
 
 __all__ = ["AUTOSAVE_SECONDS", "SCREENSHOTS", "Session"]
 
 AUTOSAVE_SECONDS = 30.0  # game time between autosaves
 SCREENSHOTS = "screenshots"  # folder in the data folder
-_FLAT = FlatGenerator.name  # `world.terrain.make_generator`'s name for the flat world
+_FLAT = FlatGenerator.name  # `world.generators.make_generator`'s name for the flat world
 
 Spawner = Callable[[], tuple[int, int, int]]
 

@@ -63,13 +63,13 @@ class ChunkGenerator(ChunkSource, Protocol):
     """A `ChunkSource` that a save can record by its name and seed.
 
     Chunks come from their coordinates and the seed alone, and
-    ``world.terrain.make_generator(gen.name, gen.seed, registry)`` rebuilds the generator, so the
+    ``world.generators.make_generator(gen.name, gen.seed, registry)`` rebuilds the generator, so the
     chunks a player never changed are not saved but generated again.
 
     Attributes
     ----------
     name : str
-        The generator's name in ``world.terrain.GENERATORS``.
+        The generator's name in ``world.generators.GENERATORS``.
     seed : int
         Signed 64-bit seed.
     """

@@ -71,7 +71,7 @@ SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 _log = logging.getLogger(__name__)
 
 GeneratorFactory = Callable[[str, int, BlockRegistry], ChunkGenerator]
-"""Rebuilds a chunk generator from its name and seed (``world.terrain.make_generator``)."""
+"""Rebuilds a chunk generator from its name and seed (``world.generators.make_generator``)."""
 
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)",

@@ -49,7 +49,7 @@ __all__ = [
 APP_NAME: Final = "blockpick"
 DATA_DIR_ENV: Final = "BLOCKPICK_DATA_DIR"
 WORLD_SUFFIX: Final = ".sqlite"
-# The name `world.terrain.make_generator` knows for the standard hills-and-trees terrain.
+# The name `world.generators.make_generator` knows for the standard hills-and-trees terrain.
 DEFAULT_GENERATOR: Final = "terrain"
 DEFAULT_WORLD_NAME: Final = "New World"
 # Letters, digits, space, '_', '-', '.'; not starting with a dot or space, not ending with a dot
@@ -209,7 +209,7 @@ def create_world(
     seed : int, optional
         Random when omitted (see `parse_seed` for text seeds).
     generator : str or None
-        Generator name for ``world.terrain.make_generator``.
+        Generator name for ``world.generators.make_generator``.
 
     Raises
     ------

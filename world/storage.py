@@ -14,7 +14,7 @@ Contract
 - `WorldStore.load(registry, generator_factory=...)` returns a `World` whose chunks load lazily
   on first read: a saved chunk comes from its row, a chunk never saved is generated again by the
   generator the caller's factory rebuilds from the saved name and seed (the game passes
-  ``world.terrain.make_generator``). Its ``world.mod_storage`` holds what the mods saved.
+  ``world.generators.make_generator``). Its ``world.mod_storage`` holds what the mods saved.
 - Block ids are written in the file's own id space, a name→id table that only ever grows, so
   rows written years apart stay valid and a save survives any change of registration order. The
   table is re-read whenever another connection changed the file (``PRAGMA data_version``), so a
@@ -28,13 +28,12 @@ Contract
   write, so a file that fails to open is left byte-identical; a corrupt row found later (rows
   load lazily) turns the store read-only for the rest of the run.
 
-The jobs around the store live in their own modules: the file's format (schema, validation,
-creation) in `world.save_format`, its metadata values in `world.save_meta`, row bytes in
-`world.save_codec`, the block id space in `world.save_names`, the one-writer lock in
-`world.save_lock`; ``docs/save-format.md`` documents the format for people. This module is the
-one class that holds a file's connection, lock and name table together and keeps them
-consistent across load, lazy chunk reads and the save transaction: about 550 lines, one piece,
-since splitting it further would hand its connection and its lock between modules.
+The jobs around the store live in their own modules: the open file (lock, connection, name
+table, chunk rows) in `world.save_file`, whose `SaveFile` this store extends with worlds; the
+file's format (schema, validation, creation) in `world.save_format`; its metadata values in
+`world.save_meta`; row bytes in `world.save_codec`; the block id space in `world.save_names`;
+the one-writer lock in `world.save_lock`. ``docs/save-format.md`` documents the format for
+people.
 
 Threads: one store may be used from several threads (a loader thread reading chunks while the
 main thread saves); its connection is guarded by a lock.
@@ -46,12 +45,10 @@ import json
 import logging
 import os
 import sqlite3
-import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from types import TracebackType
 
 import numpy as np
 from numpy.typing import NDArray
@@ -60,13 +57,12 @@ from world.blocks import BlockRegistry
 from world.chunks import CHUNK_VOLUME, DEFAULT_BUILD_HEIGHT, ChunkKey, ChunkSource, World
 from world.mod_storage import Value
 from world.save_codec import (
-    CHUNK_KEY_RANGE,
     ModRow,
     chunk_key,
-    decode_blob,
     encode_blob,
     encode_mod_rows,
 )
+from world.save_file import SaveFile
 from world.save_format import (
     APPLICATION_ID,
     CHUNK_FORMAT_ZLIB,
@@ -82,15 +78,11 @@ from world.save_format import (
     PlayerState,
     SaveError,
     WorldInfo,
-    connect,
     create_file,
     placeholder_name,
-    probe_file,
     random_seed,
-    regular_file,
 )
-from world.save_lock import FileLock, WorldLocked
-from world.save_names import NameTable
+from world.save_lock import WorldLocked
 
 __all__ = [
     "APPLICATION_ID",
@@ -139,7 +131,7 @@ class _SavedChunks:
         return None if self.base is None else self.base(cx, cy, cz)
 
 
-class WorldStore:
+class WorldStore(SaveFile):
     """One world's save file: open or create it, load a lazily filled `World`, save changes.
 
     Parameters
@@ -171,41 +163,6 @@ class WorldStore:
     player : PlayerState or None
         The saved player, ``None`` before the first save with a player.
     """
-
-    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
-        self.path = Path(path)
-        self.read_only = read_only
-        self._damage: str | None = None
-        self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = None
-        if self.path.exists() or self.path.is_symlink():
-            regular_file(self.path)  # before anything opens it: a FIFO would block the open
-        elif read_only:
-            raise SaveError(self.path, "no such world file")
-        else:
-            create_file(self.path, WorldInfo(name=self.path.stem, seed=0, generator=None))
-        if not read_only and not os.access(self.path, os.W_OK):
-            raise SaveError(
-                self.path,
-                "is write-protected, so it cannot be saved: open it read-only (--read-only)",
-            )
-        self._file_lock = FileLock(self.path, write=not read_only)
-        try:
-            state = probe_file(self.path)
-            self.info = state.info
-            self.player = state.player
-            self._mod_storage = state.mod_storage
-            self._schema = state.schema_version
-            # Holding the shared lock with no -wal file (no writer is active, nothing to
-            # replay), a reader reads the file as immutable: no -wal/-shm files appear, and a
-            # world on read-only media opens. Without the lock a writer may be active.
-            immutable = self._file_lock.held and not Path(f"{self.path}-wal").exists()
-            self._conn = connect(self.path, read_only=read_only, immutable=immutable)
-            self._names = NameTable(self.path)
-            self._names.sync(self._conn)
-        except BaseException:
-            self.close()
-            raise
 
     @classmethod
     def create(
@@ -245,123 +202,6 @@ class WorldStore:
         create_file(target, info)
         return cls(target)
 
-    # -- lifecycle ----------------------------------------------------------------------------
-
-    def close(self) -> None:
-        """Close the file (checkpointing the WAL into it) and give up its lock. Idempotent."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
-            if hasattr(self, "_file_lock"):
-                self._file_lock.release()
-
-    def __enter__(self) -> WorldStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def _live(self) -> sqlite3.Connection:
-        if self._conn is None:
-            raise SaveError(self.path, "the world store is closed")
-        return self._conn
-
-    def __repr__(self) -> str:
-        mode = "read-only" if self.read_only else "read-write"
-        return f"WorldStore({str(self.path)!r}, {mode})"
-
-    @property
-    def unknown_blocks(self) -> list[str]:
-        """Saved block names the registry of the last `load` lacked (each a placeholder)."""
-        return self._names.unknown_blocks
-
-    # -- chunks -------------------------------------------------------------------------------
-
-    def _damaged(self, problem: str) -> SaveError:
-        # From now on this run never writes the file: it holds something we cannot read.
-        self._damage = problem
-        self.read_only = True
-        return SaveError(self.path, problem)
-
-    def _sync(self, conn: sqlite3.Connection) -> None:
-        try:
-            self._names.sync(conn)
-        except SaveError as exc:
-            raise self._damaged(exc.problem) from None
-
-    def _decode(self, key: ChunkKey, fmt: object, data: object) -> NDArray[np.uint16]:
-        """File-id blocks of one row, checked (`world.save_codec.decode_blob`, id range)."""
-        try:
-            ids = decode_blob(fmt, data)
-        except ValueError as exc:
-            raise self._damaged(f"chunk {key} {exc}") from None
-        top = int(ids.max())
-        if top >= len(self._names.names):
-            self._sync(self._live())  # another program may have added names since
-        if top >= len(self._names.names):
-            raise self._damaged(
-                f"chunk {key} is corrupt: block id {top} is beyond the {len(self._names.names)} "
-                "saved block names"
-            )
-        return ids
-
-    def _read_chunk(self, key: ChunkKey, registry: BlockRegistry) -> NDArray[np.uint16] | None:
-        low, high = CHUNK_KEY_RANGE
-        if not all(low <= c <= high for c in key):
-            return None  # outside the world limit: no save can hold it
-        with self._lock:
-            try:
-                row = (
-                    self._live()
-                    .execute(
-                        "SELECT format, data FROM chunks WHERE cx = ? AND cy = ? AND cz = ?", key
-                    )
-                    .fetchone()
-                )
-                if row is None:
-                    return None
-                ids = self._decode(key, row[0], row[1])
-            except sqlite3.Error as exc:
-                raise self._damaged(f"cannot read chunk {key}: {exc}") from None
-            return self._names.bind(registry)[ids]
-
-    def _keys(self, rows: list[tuple[object, ...]]) -> list[ChunkKey]:
-        try:
-            return [chunk_key(*row[:3]) for row in rows]
-        except ValueError as exc:
-            raise self._damaged(str(exc)) from None
-
-    def chunk_keys(self) -> Iterator[ChunkKey]:
-        """Coordinates of every saved chunk row (`SaveError` for a key outside the world)."""
-        with self._lock:
-            rows = self._live().execute("SELECT cx, cy, cz FROM chunks").fetchall()
-        return iter(self._keys(rows))
-
-    def chunk_count(self) -> int:
-        """Number of saved chunk rows."""
-        with self._lock:
-            return int(self._live().execute("SELECT count(*) FROM chunks").fetchone()[0])
-
-    def verify(self) -> None:
-        """Check the whole file: SQLite integrity and every chunk row; `SaveError` on a problem."""
-        with self._lock:
-            conn = self._live()
-            try:
-                problems = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
-                if problems != ["ok"]:
-                    raise self._damaged(f"the SQLite database is damaged: {'; '.join(problems)}")
-                for row in conn.execute("SELECT cx, cy, cz, format, data FROM chunks"):
-                    (key,) = self._keys([row])
-                    self._decode(key, row[3], row[4])
-            except sqlite3.Error as exc:
-                raise self._damaged(f"the SQLite database is damaged: {exc}") from None
-
     # -- load and save ------------------------------------------------------------------------
 
     def load(self, registry: BlockRegistry, *, generator_factory: GeneratorFactory) -> World:
@@ -374,7 +214,7 @@ class WorldStore:
             it as placeholder blocks and listed in `unknown_blocks`.
         generator_factory : callable
             ``factory(name, seed, registry) -> generator`` rebuilding the saved generator
-            (``world.terrain.make_generator`` in the game).
+            (``world.generators.make_generator`` in the game).
 
         Raises
         ------

@@ -5,9 +5,8 @@ Contract
 ``generate_chunk(seed, cx, cy, cz, registry)`` returns a chunk's flat uint16 block array (or
 ``None`` when the chunk is all air) computed from the seed and the chunk coordinates ALONE: every
 value is a pure function of world coordinates, so chunks may be generated in any order, on any
-machine, and still join without seams. `TerrainGenerator` and `FlatGenerator` wrap this as the
-``gen(cx, cy, cz)`` callables `world.chunks.World` takes; their ``name`` and ``seed`` are what a
-save records, and `make_generator` rebuilds one from them.
+machine, and still join without seams. ``world.generators.TerrainGenerator`` wraps this as the
+named ``gen(cx, cy, cz)`` a `world.chunks.World` takes and a save records.
 
 Vertical layout (world voxel ``wy``)
 ------------------------------------
@@ -47,9 +46,8 @@ the grass under a trunk turns to dirt, as in Minecraft.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 import numpy as np
 from numpy.typing import NDArray
@@ -61,19 +59,14 @@ from world.validate import integer
 
 __all__ = [
     "COLUMN_CACHE_SIZE",
-    "DEFAULT_FLAT_LAYERS",
     "DIRT_DEPTH",
-    "GENERATORS",
     "SEA_LEVEL",
     "TREE_CELL",
     "TREE_LINE",
-    "FlatGenerator",
-    "Generator",
-    "TerrainGenerator",
     "clear_cache",
     "generate_chunk",
     "generate_region",
-    "make_generator",
+    "spawn_point",
     "surface_height",
     "tree_trunks",
 ]
@@ -431,162 +424,29 @@ def surface_height(seed: int, wx: int, wz: int) -> int:
     return int(ground[0, 0]) + 1
 
 
-def _check_registry(registry: object) -> BlockRegistry:
-    if not isinstance(registry, BlockRegistry):
-        raise ValueError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
-    return registry
+def spawn_point(
+    seed: int, registry: BlockRegistry, search_radius: int = 512
+) -> tuple[int, int, int]:
+    """The dry-land voxel nearest the origin where a player fits: (wx, wy of the feet, wz).
 
-
-class TerrainGenerator:
-    """The seeded terrain as a `world.chunks.ChunkGenerator`: ``World(generator=gen)``.
-
-    Parameters
-    ----------
-    registry : BlockRegistry
-        The world's registry (holding the base blocks).
-    seed : int
-        World seed.
+    Candidates are tried on an 8-block grid out to ``search_radius``; the origin column is
+    returned when no land is found (a world of sea).
     """
-
-    name = "terrain"
-
-    def __init__(self, registry: BlockRegistry, seed: int = 0) -> None:
-        self.registry = _check_registry(registry)
-        self.seed = integer(seed, "seed")
-
-    def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None:
-        return generate_chunk(self.seed, cx, cy, cz, self.registry)
-
-    def surface_height(self, wx: int, wz: int) -> int:
-        """See `surface_height`."""
-        return surface_height(self.seed, wx, wz)
-
-    def spawn_point(self, search_radius: int = 512) -> tuple[int, int, int]:
-        """The dry-land voxel nearest the origin where a player fits: (wx, wy of the feet, wz).
-
-        Candidates are tried on an 8-block grid out to ``search_radius``; the origin column is
-        returned when no land is found (a world of sea).
-        """
-        step = 8
-        offsets = np.arange(-search_radius, search_radius + 1, step, dtype=np.int64)
-        wx, wz = np.meshgrid(offsets, offsets, indexing="ij")
-        ground = _ground(self.seed, wx, wz)
-        land = (ground >= SEA_LEVEL + BEACH_ABOVE + 1) & (ground <= TREE_LINE)
-        order = np.argsort((wx * wx + wz * wz)[land], kind="stable")
-        air = np.uint16(0)
-        for x, z, g in zip(
-            wx[land][order].tolist(),
-            wz[land][order].tolist(),
-            ground[land][order].tolist(),
-            strict=True,
-        ):
-            body = generate_region(self.seed, (x, g + 1, z), (1, 2, 1), self.registry)
-            if np.all((body == air) | (body == self.registry.id("base:tall_grass"))):
-                return (x, g + 1, z)
-        return (0, self.surface_height(0, 0), 0)
-
-    def __repr__(self) -> str:
-        return f"TerrainGenerator(seed={self.seed})"
-
-
-DEFAULT_FLAT_LAYERS: tuple[tuple[str, int], ...] = (
-    ("base:bedrock", 1),
-    ("base:dirt", 2),
-    ("base:grass", 1),
-)
-
-
-class FlatGenerator:
-    """A flat world for tests and builders: block layers stacked up from ``wy = 0``.
-
-    Parameters
-    ----------
-    registry : BlockRegistry
-        The world's registry.
-    seed : int
-        Recorded for saves like any generator's; the flat world does not depend on it.
-    layers : sequence of (block name, thickness)
-        Bottom-up; Minecraft's classic superflat (bedrock, 2 dirt, grass) by default.
-    """
-
-    name = "flat"
-
-    def __init__(
-        self,
-        registry: BlockRegistry,
-        seed: int = 0,
-        *,
-        layers: Sequence[tuple[str, int]] = DEFAULT_FLAT_LAYERS,
-    ) -> None:
-        self.registry = _check_registry(registry)
-        self.seed = integer(seed, "seed")
-        profile: list[int] = []
-        for block, thickness in layers:
-            if integer(thickness, "layer thickness") < 0:
-                raise ValueError(f"layer thickness must be >= 0, got {thickness} for {block!r}")
-            profile += [registry.id(block)] * thickness
-        self.layers = tuple((block, int(thickness)) for block, thickness in layers)
-        self._profile = np.array(profile, dtype=np.uint16)
-
-    def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None:
-        wy0 = integer(cy, "cy") * CHUNK[1]
-        integer(cx, "cx")
-        integer(cz, "cz")
-        if wy0 < 0 or wy0 >= len(self._profile):
-            return None
-        column = np.zeros(CHUNK[1], dtype=np.uint16)
-        part = self._profile[wy0 : wy0 + CHUNK[1]]
-        column[: len(part)] = part
-        if not column.any():
-            return None
-        blocks = np.empty(CHUNK_VOLUME, dtype=np.uint16)
-        blocks.reshape(CHUNK)[...] = column[np.newaxis, :, np.newaxis]
-        return blocks
-
-    def surface_height(self, wx: int, wz: int) -> int:
-        """The y a player stands at: the total thickness of the layers."""
-        integer(wx, "wx")
-        integer(wz, "wz")
-        return len(self._profile)
-
-    def spawn_point(self) -> tuple[int, int, int]:
-        """(0, surface height, 0)."""
-        return (0, len(self._profile), 0)
-
-    def __repr__(self) -> str:
-        return f"FlatGenerator(layers={self.layers!r})"
-
-
-Generator = TerrainGenerator | FlatGenerator
-
-# The one table of generator names (what a save records) -> classes, each built as
-# ``cls(registry, seed)``. Read-only: a name means the same terrain in every run.
-GENERATORS: Mapping[str, Callable[[BlockRegistry, int], Generator]] = MappingProxyType(
-    {TerrainGenerator.name: TerrainGenerator, FlatGenerator.name: FlatGenerator}
-)
-
-
-def make_generator(name: str, seed: int, registry: BlockRegistry) -> Generator:
-    """Build the generator a save (or the command line) names: the one `GeneratorFactory`.
-
-    The game, `world.storage` (through its caller) and the command line all build generators
-    here, so a name always means the same terrain.
-
-    Parameters
-    ----------
-    name : str
-        A key of `GENERATORS` (``"terrain"``, ``"flat"``).
-    seed : int
-        Signed 64-bit seed.
-    registry : BlockRegistry
-        The world's registry.
-
-    Raises
-    ------
-    ValueError
-        If ``name`` is not one of `GENERATORS`, or the seed is not an integer.
-    """
-    factory = GENERATORS.get(name) if isinstance(name, str) else None
-    if factory is None:
-        raise ValueError(f"unknown generator name {name!r}; known: {', '.join(sorted(GENERATORS))}")
-    return factory(registry, seed)
+    seed = integer(seed, "seed")
+    step = 8
+    offsets = np.arange(-search_radius, search_radius + 1, step, dtype=np.int64)
+    wx, wz = np.meshgrid(offsets, offsets, indexing="ij")
+    ground = _ground(seed, wx, wz)
+    land = (ground >= SEA_LEVEL + BEACH_ABOVE + 1) & (ground <= TREE_LINE)
+    order = np.argsort((wx * wx + wz * wz)[land], kind="stable")
+    air = np.uint16(0)
+    for x, z, g in zip(
+        wx[land][order].tolist(),
+        wz[land][order].tolist(),
+        ground[land][order].tolist(),
+        strict=True,
+    ):
+        body = generate_region(seed, (x, g + 1, z), (1, 2, 1), registry)
+        if np.all((body == air) | (body == registry.id("base:tall_grass"))):
+            return (x, g + 1, z)
+    return (0, surface_height(seed, 0, 0), 0)

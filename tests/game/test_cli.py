@@ -19,8 +19,8 @@ from game.hud import HOTBAR_Y, SLOT_GAP, SLOT_SIZE
 from game.play import SKY
 from world.atlas import ATLAS_PATH, tile_pixel_box
 from world.blocks import AIR, default_registry
+from world.generators import make_generator
 from world.storage import WorldStore
-from world.terrain import make_generator
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 800, 600

@@ -16,9 +16,9 @@ from PIL import Image
 from game.options import Options
 from game.session import AUTOSAVE_SECONDS, Session
 from world.blocks import AIR, default_registry
+from world.generators import make_generator
 from world.savedirs import create_world, world_path
 from world.storage import SaveError, WorldStore
-from world.terrain import make_generator
 
 Replay = Callable[[Any, str], None]
 DT = 1 / 60

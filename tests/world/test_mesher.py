@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from world import World
 from world.atlas import tile_uv_rects
 from world.blocks import BlockType, default_registry
+from world.generators import FlatGenerator, TerrainGenerator
 from world.geometry import FACE_NORMALS
 from world.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, MeshData, mesh_chunk
-from world.terrain import FlatGenerator, TerrainGenerator, surface_height
+from world.terrain import surface_height
 
 REG = default_registry()
 AIR = 0

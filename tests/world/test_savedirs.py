@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from world.blocks import default_registry
+from world.generators import make_generator
 from world.savedirs import (
     DATA_DIR_ENV,
     create_world,
@@ -23,7 +24,6 @@ from world.savedirs import (
     worlds_dir,
 )
 from world.storage import SaveError, WorldStore
-from world.terrain import make_generator
 
 
 @pytest.fixture

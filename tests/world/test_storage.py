@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 from tests.world import storage_worker
 from world.blocks import BASE_BLOCKS, MISSING_TILE, BlockRegistry, BlockType, default_registry
 from world.chunks import CHUNK, CHUNK_VOLUME, ChunkKey, World
+from world.generators import make_generator
 from world.storage import (
     CHUNK_FORMAT_ZLIB,
     SCHEMA_VERSION,
@@ -35,7 +36,6 @@ from world.storage import (
     WorldStore,
     placeholder_name,
 )
-from world.terrain import make_generator
 
 N_BASE = len(default_registry())
 

@@ -13,18 +13,20 @@ from hypothesis import strategies as st
 from world import World
 from world.blocks import default_registry
 from world.chunks import CHUNK_VOLUME
-from world.terrain import (
+from world.generators import (
     DEFAULT_FLAT_LAYERS,
-    DIRT_DEPTH,
     GENERATORS,
-    SEA_LEVEL,
-    TREE_LINE,
     FlatGenerator,
     TerrainGenerator,
+    make_generator,
+)
+from world.terrain import (
+    DIRT_DEPTH,
+    SEA_LEVEL,
+    TREE_LINE,
     clear_cache,
     generate_chunk,
     generate_region,
-    make_generator,
     surface_height,
     tree_trunks,
 )

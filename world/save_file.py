@@ -1,0 +1,223 @@
+"""One save file held open: its lock, its connection, its name table, its chunk rows.
+
+Contract
+--------
+- `SaveFile(path, read_only=...)` refuses, before anything opens the file, a path that is not a
+  regular file (a FIFO would block the open forever) and, for writing, a write-protected file;
+  creates a missing file (for writing); takes the one-writer lock (`world.save_lock`: a second
+  writer gets `WorldLocked`); validates the file through a read-only probe
+  (`world.save_format.probe_file`), so a refused file stays byte-identical; and only then
+  connects.
+- Chunk rows are decoded (`world.save_codec`) and checked when read: a corrupt row, an id beyond
+  the name table (re-read first, in case another connection added names) or a key outside the
+  world limit raises `SaveError` naming the file and the chunk, and turns the file read-only for
+  the rest of the run, so a run that found damage never overwrites it.
+- `world.storage.WorldStore` builds on it: worlds in memory, load and save.
+
+Threads: the connection is guarded by a re-entrant lock; every method takes it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import numpy as np
+from numpy.typing import NDArray
+
+from world.blocks import BlockRegistry
+from world.chunks import ChunkKey
+from world.save_codec import CHUNK_KEY_RANGE, chunk_key, decode_blob
+from world.save_format import SaveError, WorldInfo, connect, create_file, probe_file, regular_file
+from world.save_lock import FileLock
+from world.save_names import NameTable
+
+__all__ = ["SaveFile"]
+
+
+class SaveFile:
+    """A save file open for reading, or for writing by this store alone.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The SQLite file; a missing one is created (unless `read_only`) with no generator.
+    read_only : bool
+        Never write the file.
+
+    Raises
+    ------
+    WorldLocked
+        Opened for writing while another store (another game) has it open for writing.
+    SaveError
+        The file is not a regular file, not SQLite, SQLite but not a Blockpick save, has a
+        newer schema version, is damaged, is write-protected (when opened for writing), or
+        cannot be read or created. The file is left byte-identical.
+
+    Attributes
+    ----------
+    path : Path
+    read_only : bool
+        True when opened read-only, or after a corrupt row was found.
+    info : WorldInfo
+        World metadata as last loaded or saved.
+    player : PlayerState or None
+        The saved player, ``None`` before the first save with a player.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+        self._damage: str | None = None
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        if self.path.exists() or self.path.is_symlink():
+            regular_file(self.path)  # before anything opens it: a FIFO would block the open
+        elif read_only:
+            raise SaveError(self.path, "no such world file")
+        else:
+            create_file(self.path, WorldInfo(name=self.path.stem, seed=0, generator=None))
+        if not read_only and not os.access(self.path, os.W_OK):
+            raise SaveError(
+                self.path,
+                "is write-protected, so it cannot be saved: open it read-only (--read-only)",
+            )
+        self._file_lock = FileLock(self.path, write=not read_only)
+        try:
+            state = probe_file(self.path)
+            self.info = state.info
+            self.player = state.player
+            self._mod_storage = state.mod_storage
+            self._schema = state.schema_version
+            # Holding the shared lock with no -wal file (no writer is active, nothing to
+            # replay), a reader reads the file as immutable: no -wal/-shm files appear, and a
+            # world on read-only media opens. Without the lock a writer may be active.
+            immutable = self._file_lock.held and not Path(f"{self.path}-wal").exists()
+            self._conn = connect(self.path, read_only=read_only, immutable=immutable)
+            self._names = NameTable(self.path)
+            self._names.sync(self._conn)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the file (checkpointing the WAL into it) and give up its lock. Idempotent."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            if hasattr(self, "_file_lock"):
+                self._file_lock.release()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _live(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise SaveError(self.path, "the world store is closed")
+        return self._conn
+
+    def __repr__(self) -> str:
+        mode = "read-only" if self.read_only else "read-write"
+        return f"{type(self).__name__}({str(self.path)!r}, {mode})"
+
+    @property
+    def unknown_blocks(self) -> list[str]:
+        """Saved block names the registry of the last `load` lacked (each a placeholder)."""
+        return self._names.unknown_blocks
+
+    # -- chunks -------------------------------------------------------------------------------
+
+    def _damaged(self, problem: str) -> SaveError:
+        # From now on this run never writes the file: it holds something we cannot read.
+        self._damage = problem
+        self.read_only = True
+        return SaveError(self.path, problem)
+
+    def _sync(self, conn: sqlite3.Connection) -> None:
+        try:
+            self._names.sync(conn)
+        except SaveError as exc:
+            raise self._damaged(exc.problem) from None
+
+    def _decode(self, key: ChunkKey, fmt: object, data: object) -> NDArray[np.uint16]:
+        """File-id blocks of one row, checked (`world.save_codec.decode_blob`, id range)."""
+        try:
+            ids = decode_blob(fmt, data)
+        except ValueError as exc:
+            raise self._damaged(f"chunk {key} {exc}") from None
+        top = int(ids.max())
+        if top >= len(self._names.names):
+            self._sync(self._live())  # another program may have added names since
+        if top >= len(self._names.names):
+            raise self._damaged(
+                f"chunk {key} is corrupt: block id {top} is beyond the {len(self._names.names)} "
+                "saved block names"
+            )
+        return ids
+
+    def _read_chunk(self, key: ChunkKey, registry: BlockRegistry) -> NDArray[np.uint16] | None:
+        low, high = CHUNK_KEY_RANGE
+        if not all(low <= c <= high for c in key):
+            return None  # outside the world limit: no save can hold it
+        with self._lock:
+            try:
+                row = (
+                    self._live()
+                    .execute(
+                        "SELECT format, data FROM chunks WHERE cx = ? AND cy = ? AND cz = ?", key
+                    )
+                    .fetchone()
+                )
+                if row is None:
+                    return None
+                ids = self._decode(key, row[0], row[1])
+            except sqlite3.Error as exc:
+                raise self._damaged(f"cannot read chunk {key}: {exc}") from None
+            return self._names.bind(registry)[ids]
+
+    def _keys(self, rows: list[tuple[object, ...]]) -> list[ChunkKey]:
+        try:
+            return [chunk_key(*row[:3]) for row in rows]
+        except ValueError as exc:
+            raise self._damaged(str(exc)) from None
+
+    def chunk_keys(self) -> Iterator[ChunkKey]:
+        """Coordinates of every saved chunk row (`SaveError` for a key outside the world)."""
+        with self._lock:
+            rows = self._live().execute("SELECT cx, cy, cz FROM chunks").fetchall()
+        return iter(self._keys(rows))
+
+    def chunk_count(self) -> int:
+        """Number of saved chunk rows."""
+        with self._lock:
+            return int(self._live().execute("SELECT count(*) FROM chunks").fetchone()[0])
+
+    def verify(self) -> None:
+        """Check the whole file: SQLite integrity and every chunk row; `SaveError` on a problem."""
+        with self._lock:
+            conn = self._live()
+            try:
+                problems = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
+                if problems != ["ok"]:
+                    raise self._damaged(f"the SQLite database is damaged: {'; '.join(problems)}")
+                for row in conn.execute("SELECT cx, cy, cz, format, data FROM chunks"):
+                    (key,) = self._keys([row])
+                    self._decode(key, row[3], row[4])
+            except sqlite3.Error as exc:
+                raise self._damaged(f"the SQLite database is damaged: {exc}") from None
