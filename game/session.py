@@ -19,7 +19,8 @@ Which world `Session.open` plays (from the command line):
 A save that cannot be opened (not a world, a newer version, damaged — `world.storage.SaveError`;
 every chunk row is checked up front by `WorldStore.verify` on a read-only connection) is
 refused: `Session.open` raises, the game says why in the terminal and on screen and exits with
-status 1, and the file is never written. ``--read-only`` plays a readable world without ever
+status 1, and the file is never written. So is a world another game is playing (one writer per
+world, `world.save_lock.WorldLocked`): the message names it and points to ``--read-only``. ``--read-only`` plays a readable world without ever
 writing it (a file you may not change, or a look around without risk); edits then live only
 in memory.
 
