@@ -20,9 +20,9 @@ A save that cannot be opened (not a world, a newer version, damaged — `world.s
 every chunk row is checked up front by `WorldStore.verify` on a read-only connection) is
 refused: `Session.open` raises, the game says why in the terminal and on screen and exits with
 status 1, and the file is never written. So is a world another game is playing (one writer per
-world, `world.save_lock.WorldLocked`): the message names it and points to ``--read-only``. ``--read-only`` plays a readable world without ever
-writing it (a file you may not change, or a look around without risk); edits then live only
-in memory.
+world, `world.save_lock.WorldLocked`): the message names it and points to ``--read-only``.
+``--read-only`` plays a readable world without ever writing it (a file you may not change, a
+world another game is playing, or a look around without risk); edits then live only in memory.
 
 Saving writes the edited chunks, the player (`world.storage.PlayerState`: feet position, yaw,
 pitch, hotbar block names, selected slot, flying) and the mode, in one transaction

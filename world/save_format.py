@@ -82,7 +82,7 @@ _SCHEMA = (
 MOD_STORAGE_SCHEMA: Final = 2  # the first schema version with the mod_storage table
 MOD_STORAGE_TABLE: Final = (
     "CREATE TABLE IF NOT EXISTS mod_storage (mod TEXT NOT NULL, key TEXT NOT NULL, "
-    "kind TEXT NOT NULL, value NOT NULL, PRIMARY KEY (mod, key))"
+    "kind TEXT NOT NULL, value NOT NULL, PRIMARY KEY (mod, key)) WITHOUT ROWID"
 )
 _META_KEYS = (
     "format",
