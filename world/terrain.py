@@ -433,20 +433,15 @@ def spawn_point(
     returned when no land is found (a world of sea).
     """
     seed = integer(seed, "seed")
-    step = 8
-    offsets = np.arange(-search_radius, search_radius + 1, step, dtype=np.int64)
+    offsets = np.arange(-search_radius, search_radius + 1, 8, dtype=np.int64)
     wx, wz = np.meshgrid(offsets, offsets, indexing="ij")
     ground = _ground(seed, wx, wz)
     land = (ground >= SEA_LEVEL + BEACH_ABOVE + 1) & (ground <= TREE_LINE)
     order = np.argsort((wx * wx + wz * wz)[land], kind="stable")
-    air = np.uint16(0)
-    for x, z, g in zip(
-        wx[land][order].tolist(),
-        wz[land][order].tolist(),
-        ground[land][order].tolist(),
-        strict=True,
-    ):
+    tall_grass = registry.id("base:tall_grass")
+    columns = (wx[land][order], wz[land][order], ground[land][order])
+    for x, z, g in zip(*(c.tolist() for c in columns), strict=True):
         body = generate_region(seed, (x, g + 1, z), (1, 2, 1), registry)
-        if np.all((body == air) | (body == registry.id("base:tall_grass"))):
+        if np.all((body == 0) | (body == tall_grass)):
             return (x, g + 1, z)
     return (0, surface_height(seed, 0, 0), 0)
