@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.world import storage_worker
-from world.blocks import default_registry
+from world.blocks import BlockType, default_registry
 from world.save_lock import lock_path
 from world.storage import SaveError, WorldLocked, WorldStore
 
@@ -110,3 +110,19 @@ def test_a_killed_game_never_blocks_the_next_start(tmp_path: Path) -> None:
     with WorldStore(path) as store:
         world = store.load(default_registry(), generator_factory=storage_worker.factory)
         assert (world.get_blocks(storage_worker.turn_voxels(3, 0)) == 1).all()
+
+
+def test_a_reader_beside_the_writer_reads_rows_with_names_added_after_it_opened(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "w.sqlite"
+    new_world(path)
+    registry = default_registry()
+    ruby = registry.register(BlockType("testmod:ruby"))
+    with WorldStore(path) as writer, WorldStore(path, read_only=True) as reader:
+        seen = reader.load(registry, generator_factory=storage_worker.factory)
+        world = writer.load(registry, generator_factory=storage_worker.factory)
+        world.set_block(3, 4, 5, ruby)  # a name the reader's copy of the table lacks
+        writer.save(world)
+        assert seen.get_block(3, 4, 5) == ruby  # not "block id beyond the saved names"
+        assert reader.unknown_blocks == []
