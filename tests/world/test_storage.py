@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import random
 import signal
 import sqlite3
@@ -32,7 +31,6 @@ from world.storage import (
     SCHEMA_VERSION,
     PlayerState,
     SaveError,
-    WorldInfo,
     WorldStore,
     placeholder_name,
 )
@@ -626,31 +624,6 @@ def test_metadata_round_trips(tmp_path: Path) -> None:
     meta = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM meta")}
     conn.close()
     assert meta["schema_version"] == SCHEMA_VERSION and meta["format"] == "blockpick-world"
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"pitch": 90.5}, "pitch"),
-        ({"position": (0.0, math.nan, 0.0)}, "position"),
-        ({"position": (0.0, 1.0)}, "position"),
-        ({"hotbar": ("base:stone",), "selected": 1}, "selected"),
-        ({"hotbar": (3,)}, "hotbar"),
-        ({"yaw": math.inf}, "yaw"),
-    ],
-)
-def test_player_state_validates_its_fields(kwargs: dict[str, object], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        PlayerState(**kwargs)  # type: ignore[arg-type]
-
-
-def test_world_info_validates_its_fields() -> None:
-    with pytest.raises(ValueError, match="seed"):
-        WorldInfo(name="w", seed=2**63, generator=None)
-    with pytest.raises(ValueError, match="game_mode"):
-        WorldInfo(name="w", seed=0, generator=None, game_mode="hardcore")
-    with pytest.raises(ValueError, match="build_height"):
-        WorldInfo(name="w", seed=0, generator=None, build_height=(5, 5))
 
 
 def test_chunks_load_from_another_thread_while_saving(tmp_path: Path) -> None:

@@ -1,0 +1,47 @@
+"""Tests for world.save_meta: the world and player values a save holds check every field."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from world.save_meta import PlayerState, WorldInfo
+from world.validate import WORLD_LIMIT
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"pitch": 90.5}, "pitch"),
+        ({"position": (0.0, math.nan, 0.0)}, "position"),
+        ({"position": (0.0, 1.0)}, "position"),
+        ({"hotbar": ("base:stone",), "selected": 1}, "selected"),
+        ({"hotbar": (3,)}, "hotbar"),
+        ({"yaw": math.inf}, "yaw"),
+    ],
+)
+def test_player_state_validates_its_fields(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        PlayerState(**kwargs)  # type: ignore[arg-type]
+
+
+def test_world_info_validates_its_fields() -> None:
+    with pytest.raises(ValueError, match="seed"):
+        WorldInfo(name="w", seed=2**63, generator=None)
+    with pytest.raises(ValueError, match="game_mode"):
+        WorldInfo(name="w", seed=0, generator=None, game_mode="hardcore")
+    with pytest.raises(ValueError, match="build_height"):
+        WorldInfo(name="w", seed=0, generator=None, build_height=(5, 5))
+
+
+@pytest.mark.parametrize("position", [(WORLD_LIMIT + 1.0, 0.0, 0.0), (0.0, -1e300, 0.0)])
+def test_a_player_beyond_the_world_limit_is_refused(position: tuple[float, ...]) -> None:
+    with pytest.raises(ValueError, match="position is outside the world"):
+        PlayerState(position=position)
+
+
+def test_huge_integers_in_metadata_are_value_errors_not_overflow() -> None:
+    with pytest.raises(ValueError, match="yaw"):
+        PlayerState.from_dict({"yaw": 10**400})
+    assert PlayerState(position=(WORLD_LIMIT, -WORLD_LIMIT, 0)).position[0] == WORLD_LIMIT
