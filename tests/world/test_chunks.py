@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from world import CHUNK, Chunk, World
 from world.blocks import default_registry
 from world.chunks import CHUNK_VOLUME, chunk_index, local_index
+from world.validate import WORLD_LIMIT
 
 REG = default_registry()
 STONE = REG.id("base:stone")
@@ -158,7 +159,7 @@ def test_chunk_rejects_wrong_arrays():
 
 def test_far_apart_voxels_in_one_batch_land_in_their_own_chunks():
     w = World()
-    far = 2**25
+    far = WORLD_LIMIT - 1  # the world's last voxel on each side
     w.set_blocks(np.array([[0, 0, 0], [far, far, far], [-far, 3, far]]), np.array([1, 2, 3]))
     assert w.get_block(far, far, far) == 2 and w.get_block(-far, 3, far) == 3
     assert w.get_block(0, 0, 0) == 1 and len(w.chunks) == 3
