@@ -88,6 +88,8 @@ def position(value: object, name: str) -> Int3:
 
 def number(value: object, name: str) -> float:
     """A real number (int or float, not a bool or string) as a float; NaN and inf pass."""
+    if type(value) is float:  # the common case, without the slow abstract-class check
+        return value
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number, got {value!r}")
     try:
@@ -98,13 +100,24 @@ def number(value: object, name: str) -> float:
 
 def vec3(value: object, name: str, *, limit: float = math.inf) -> Vec3:
     """Three finite real numbers, each of magnitude at most ``limit``."""
-    items = value if type(value) is tuple or type(value) is list else _triple(value)
-    if items is None or len(items) != 3:
+    if (type(value) is tuple or type(value) is list) and len(value) == 3:
+        x, y, z = value
+        # Plain floats in range (every call on a hot path) are answered here: the generic checks
+        # below cost a microsecond. NaN fails every comparison.
+        if (
+            type(x) is float
+            and type(y) is float
+            and type(z) is float
+            and (x - x) + (y - y) + (z - z) == 0.0
+            and -limit <= x <= limit
+            and -limit <= y <= limit
+            and -limit <= z <= limit
+        ):
+            return (x, y, z)
+    items = _triple(value)
+    if items is None:
         raise ValueError(f"{name} must be 3 numbers, got {value!r}")
-    x, y, z = items
-    # Plain floats (every call on a hot path) skip the generic checks, which cost microseconds.
-    if not (type(x) is float and type(y) is float and type(z) is float):
-        x, y, z = (number(v, name) for v in items)
+    x, y, z = (number(v, name) for v in items)
     # x - x is 0.0 for every finite x and NaN for inf and NaN: one test for all three.
     if (x - x) + (y - y) + (z - z) != 0.0:
         raise ValueError(f"{name} must be finite, got {(x, y, z)}")
