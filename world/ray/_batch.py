@@ -213,7 +213,8 @@ def raycast_many(
         raise ValueError(f"origins {o.T.shape} and directions {d.T.shape} must have the same shape")
     n = o.shape[1]
     # The same norm and the same power-of-two rescaling of extreme directions as the scalar path.
-    norm2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+    with np.errstate(over="ignore"):  # an overflow to inf marks the row extreme: rescaled below
+        norm2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
     extreme = ~((norm2 > 1e-200) & (norm2 < 1e200))
     if extreme.any():
         zero = extreme & ~d.any(axis=0)
@@ -331,7 +332,7 @@ def _march_many(
     cell = np.where(neg, np.ceil(o) - 1, np.floor(o))
     step = pos.astype(np.float64) - neg
     bound = np.where(neg, cell, cell + 1)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # inf: that axis is never crossed
         tx, ty, tz = (bound - o) / d
     on_face = (pos & (o == cell)) | (neg & (o == cell + 1))
     idx = region.index(cell.astype(np.int64))
@@ -348,7 +349,7 @@ def _march_many(
     t_enter = np.zeros(len(rows))
     live = np.ones(len(rows), dtype=np.bool_)
     exact: list[NDArray[np.int64]] = []
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         while True:
             got = (region.read(idx) != _PASS) & live
             if got.any():
