@@ -1,9 +1,14 @@
-"""Chunked voxel storage: `Chunk` (one flat uint16 array) and the unbounded `World`.
+"""Chunked voxel storage: `Chunk` (one flat uint16 array) and the `World` of chunks.
 
 A chunk is ``CHUNK = (16, 16, 16)`` voxels in ONE flat numpy array; local voxel (lx, ly, lz) is at
-``lx*wy*wz + ly*wz + lz``. The world is a dict of chunks keyed by chunk coordinates, unbounded in
-all three axes; world voxel coordinates map to chunk coordinates by floor division
-(``-1 // 16 == -1``). A chunk that was never written nor generated is air and costs no array.
+``lx*wy*wz + ly*wz + lz``. The world is a dict of chunks keyed by chunk coordinates; world voxel
+coordinates map to chunk coordinates by floor division (``-1 // 16 == -1``). A chunk that was
+never written nor generated is air and costs no array.
+
+The world limit (`world.validate`): voxel coordinates lie within ``±(WORLD_LIMIT - 1)`` on every
+axis, chunk coordinates within ``±CHUNK_LIMIT``. Every public method checks its coordinates there,
+before any cast (a uint64 2^64 - 1 is refused, never wrapped to -1), and refuses anything else with
+a `ValueError` naming the argument (``wx``, ``xyz``, ``cx``, ``key``, ``ids``, ``block_id``).
 
 Two kinds of change tracking:
 
@@ -168,7 +173,7 @@ def _key_of(key: object, name: str) -> ChunkKey:
 
 
 class World:
-    """An unbounded voxel world of 16³ chunks.
+    """A voxel world of 16³ chunks, ``±WORLD_LIMIT`` voxels on every axis.
 
     Parameters
     ----------
@@ -177,7 +182,7 @@ class World:
     generator : callable, optional
         ``generator(cx, cy, cz) -> blocks or None`` fills a chunk the first time it is read.
     build_height : (int, int)
-        Players may place blocks at ``low <= wy < high``; storage itself is unbounded.
+        Players may place blocks at ``low <= wy < high``; storage holds the whole world limit.
     """
 
     def __init__(
@@ -374,7 +379,7 @@ class World:
             raise ValueError("ids must be a flat sequence of integer block ids") from None
         if values.dtype.kind not in "iu" and values.size:
             raise ValueError(f"ids must hold integer block ids, got dtype {values.dtype}")
-        if values.ndim > 1 or (values.ndim == 1 and len(values) != len(cells)):
+        if values.ndim > 1 or (values.ndim == 1 and len(values) not in (1, len(cells))):
             raise ValueError(
                 f"ids must be one id or {len(cells)} ids (one per voxel of xyz), "
                 f"got shape {values.shape}"
