@@ -16,6 +16,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+from tests.world.test_validate import integers_of_any_kind
 from world import World
 from world.ray import MAX_REACH, raycast, raycast_many, segment_voxels, traverse
 from world.ray._exact import exact_form, first_axis
@@ -221,3 +222,34 @@ def test_raycast_many_refuses_far_origins_and_long_reaches_by_row():
         raycast_many(w, [(0, 0, 0)] * 2, [(1, 0, 0)] * 2, [5, MAX_REACH * 2])
     with pytest.raises(ValueError, match="origins"):
         raycast_many(w, np.array([[10**30, 0, 0]], dtype=object), [(1, 0, 0)], 5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(integers_of_any_kind(), integers_of_any_kind(), integers_of_any_kind())
+def test_integer_origins_of_any_kind_are_answered_or_refused_by_name(cx, cy, cz):
+    (x, vx), (y, vy), (z, vz) = cx, cy, cz
+    w = World()
+    # One numpy dtype for the batch when all three share it; else a list of the objects.
+    kinds = {type(x), type(y), type(z)}
+    same = len(kinds) == 1 and int not in kinds
+    array = np.array([[vx, vy, vz]], dtype=kinds.pop()) if same else [[x, y, z]]
+    if max(abs(vx), abs(vy), abs(vz)) <= WORLD_LIMIT:
+        below = (vx, vy - 3, vz)
+        if all(abs(c) < WORLD_LIMIT for c in below):
+            w.set_block(*below, STONE)  # a hit for the rays looking down, where one fits
+        want = raycast(w, (float(vx), float(vy), float(vz)), (0, -1, 0), 5.0)
+        assert raycast(w, (x, y, z), (0, -1, 0), 5) == want
+        assert raycast_many(w, array, [(0, -1, 0)], 5).hit.tolist() == [want is not None]
+        assert [s.cell for s in traverse((x, y, z), (0, -1, 0), 5)] == [
+            s.cell for s in traverse((float(vx), float(vy), float(vz)), (0, -1, 0), 5.0)
+        ]
+        assert segment_voxels((x, y, z), (x, y, z))[0][1] == (float(vx), float(vy), float(vz))
+        return
+    with pytest.raises(ValueError, match="origin"):
+        raycast(w, (x, y, z), (1, 0, 0), 5)
+    with pytest.raises(ValueError, match="origins"):
+        raycast_many(w, array, [(1, 0, 0)], 5)
+    with pytest.raises(ValueError, match="origin"):
+        traverse((x, y, z), (1, 0, 0), 5)
+    with pytest.raises(ValueError, match="start"):
+        segment_voxels((x, y, z), (0, 0, 0))
