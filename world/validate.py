@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -40,6 +41,7 @@ __all__ = [
 ]
 
 WORLD_LIMIT = 1 << 25  # |voxel coordinate| < WORLD_LIMIT on every axis; |float position| <= it
+_FLOAT_MAX = sys.float_info.max
 CHUNK_LIMIT = WORLD_LIMIT >> 3  # |chunk coordinate| <= CHUNK_LIMIT: twice the world's extent
 
 
@@ -100,15 +102,19 @@ def number(value: object, name: str) -> float:
 
 def vec3(value: object, name: str, *, limit: float = math.inf) -> Vec3:
     """Three finite real numbers, each of magnitude at most ``limit``."""
-    if (type(value) is tuple or type(value) is list) and len(value) == 3:
-        x, y, z = value
-        # Plain floats in range (every call on a hot path) are answered here: the generic checks
-        # below cost a microsecond. NaN fails every comparison.
+    if limit > _FLOAT_MAX:  # without a limit, finite is the whole test
+        limit = _FLOAT_MAX
+    # Three plain floats (every call on a hot path) are answered here, by comparisons alone (NaN
+    # and inf fail them); the generic checks below cost a microsecond.
+    if type(value) is tuple or type(value) is list:
+        try:
+            x, y, z = value
+        except ValueError:
+            x = y = z = None
         if (
             type(x) is float
             and type(y) is float
             and type(z) is float
-            and (x - x) + (y - y) + (z - z) == 0.0
             and -limit <= x <= limit
             and -limit <= y <= limit
             and -limit <= z <= limit
