@@ -253,3 +253,17 @@ def test_integer_origins_of_any_kind_are_answered_or_refused_by_name(cx, cy, cz)
         traverse((x, y, z), (1, 0, 0), 5)
     with pytest.raises(ValueError, match="start"):
         segment_voxels((x, y, z), (0, 0, 0))
+
+
+def test_a_wrong_world_or_hits_is_refused_naming_it():
+    ray = ((0.5, 0.5, 0.5), (1, 0, 0), 5.0)
+    for bad_world in (None, "world", 5):
+        with pytest.raises(TypeError, match="world"):
+            raycast(bad_world, *ray)
+        with pytest.raises(TypeError, match="world"):
+            raycast_many(bad_world, [ray[0]], [ray[1]], 5.0)
+    with pytest.raises(TypeError, match="hits"):
+        raycast(World(), *ray, hits="junk")
+    for bad_hits in ("junk", [[1, 2], [3]], np.zeros(2, dtype=bool)):
+        with pytest.raises(ValueError, match="hits"):
+            raycast_many(World(), [ray[0]], [ray[1]], 5.0, hits=bad_hits)

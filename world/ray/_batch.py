@@ -225,9 +225,16 @@ def raycast_many(
         d[:, extreme] = np.ldexp(d[:, extreme], shift)
         norm2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
     reach_arr = _reaches(reach, n)
-    mask = (
-        world.registry.pointable if hits is None else np.asarray(hits, dtype=np.bool_).reshape(-1)
-    )
+    if not isinstance(world, World):
+        raise TypeError(f"world must be a World, got {type(world).__name__}")
+    try:
+        mask = (
+            world.registry.pointable
+            if hits is None
+            else np.asarray(hits, dtype=np.bool_).reshape(-1)
+        )
+    except (ValueError, TypeError):
+        raise ValueError("hits must be an array of bools, one per block id") from None
     if len(mask) < len(world.registry):
         raise ValueError(f"hits must have one entry per block id ({len(world.registry)})")
     out = RayBatch(

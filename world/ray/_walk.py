@@ -331,11 +331,17 @@ def raycast(
         Naming ``origin``, ``direction`` or ``reach`` when it is not numbers, NaN or infinite,
         the origin is outside the world, the direction is zero, or the reach is negative or
         beyond `MAX_REACH`.
+    TypeError
+        When ``world`` is not a `World` or ``hits`` is not callable.
     """
     reach = _reach(reach, "reach", allow_inf=False)
     o = vec3(origin, "origin", limit=_LIMIT)
     dx, dy, dz, norm = _direction(direction)
     d = (dx, dy, dz)
+    if not isinstance(world, World):
+        raise TypeError(f"world must be a World, got {type(world).__name__}")
+    if hits is not None and not callable(hits):
+        raise TypeError(f"hits must be a callable taking a block id, got {hits!r}")
     registry = world.registry
     accept = (
         registry.pointable_list
