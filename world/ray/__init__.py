@@ -33,9 +33,9 @@ huge or tiny, which is exact.
 Performance: one loop iteration per voxel crossed, so every call's work is bounded by
 ``min(reach, MAX_REACH)``: at most ``sqrt(3) * reach + 4`` voxels. `raycast` is a scalar loop
 that caches the current chunk (a reach-5 ray costs a few microseconds in CPython; the longest,
-a reach-1024 diagonal with a tie at every step, about 3 ms); `raycast_many` runs the same float
+a reach-1024 diagonal with a tie at every step, about 1 ms); `raycast_many` runs the same float
 steps for N rays at once in numpy, and hands the rare rays that met a near-tie, or may reach the
-world's edge, to `raycast`, so both give identical answers.
+world's edge, and groups of fewer than 64 rays, to `raycast`, so both give identical answers.
 """
 
 from __future__ import annotations

@@ -205,7 +205,8 @@ def raycast_many(
     (voxels crossed by the longest ray) numpy passes over the live rays. Rays that meet a
     near-tie between two crossings, or a crossing within rounding of the reach, are answered by
     the scalar `raycast` (exact); they are rare outside axis-diagonal rays. So are rays that may
-    reach the world's edge, where the walk stops.
+    reach the world's edge, where the walk stops, and any group of fewer than 64 rays, for which
+    numpy's per-step overhead would cost more than the scalar walk.
 
     Raises
     ------
