@@ -1,9 +1,14 @@
-"""Chunked voxel storage: `Chunk` (one flat uint16 array) and the unbounded `World`.
+"""Chunked voxel storage: `Chunk` (one flat uint16 array) and the `World` of chunks.
 
 A chunk is ``CHUNK = (16, 16, 16)`` voxels in ONE flat numpy array; local voxel (lx, ly, lz) is at
-``lx*wy*wz + ly*wz + lz``. The world is a dict of chunks keyed by chunk coordinates, unbounded in
-all three axes; world voxel coordinates map to chunk coordinates by floor division
-(``-1 // 16 == -1``). A chunk that was never written nor generated is air and costs no array.
+``lx*wy*wz + ly*wz + lz``. The world is a dict of chunks keyed by chunk coordinates; world voxel
+coordinates map to chunk coordinates by floor division (``-1 // 16 == -1``). A chunk that was
+never written nor generated is air and costs no array.
+
+The world limit (`world.validate`): voxel coordinates lie within ``±(WORLD_LIMIT - 1)`` on every
+axis, chunk coordinates within ``±CHUNK_LIMIT``. Every public method checks its coordinates there,
+before any cast (a uint64 2^64 - 1 is refused, never wrapped to -1), and refuses anything else with
+a `ValueError` naming the argument (``wx``, ``xyz``, ``cx``, ``key``, ``ids``, ``block_id``).
 
 Two kinds of change tracking:
 
@@ -19,7 +24,7 @@ Memory: 2 bytes per voxel of an allocated chunk (8 KiB per 16³ chunk), nothing 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -27,6 +32,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from world.blocks import AIR, BlockRegistry, default_registry
 from world.mod_storage import ModStorage
+from world.validate import CHUNK_LIMIT, chunk_coord, coords, voxel
 
 __all__ = [
     "CHUNK",
@@ -36,7 +42,6 @@ __all__ = [
     "ChunkKey",
     "ChunkSource",
     "World",
-    "as_coords",
     "chunk_index",
     "local_index",
 ]
@@ -51,6 +56,9 @@ STRIDE_Y = CHUNK[2]
 DEFAULT_BUILD_HEIGHT = (0, 256)  # placing is allowed for 0 <= wy < 256, as in Minecraft 1.17-
 
 ChunkKey = tuple[int, int, int]
+
+# The old name of `world.validate.coords`, kept importable only for world.interaction.
+as_coords = coords
 
 
 class ChunkSource(Protocol):
@@ -125,27 +133,15 @@ class Chunk:
         return f"Chunk({self.key}, {np.count_nonzero(self.blocks)} non-air)"
 
 
-def as_coords(xyz: ArrayLike, name: str) -> NDArray[np.int64]:
-    """(N, 3) integer voxel coordinates as int64; an empty input is (0, 3). Names ``name``."""
-    arr = np.asarray(xyz)
-    if arr.size == 0:
-        return np.zeros((0, 3), dtype=np.int64)
-    if arr.ndim != 2 or arr.shape[1] != 3:
-        raise ValueError(f"{name} must have shape (N, 3), got {arr.shape}")
-    if arr.dtype.kind not in "iu" and arr.size:
-        raise ValueError(f"{name} must hold integers, got dtype {arr.dtype}")
-    return arr.astype(np.int64, copy=False)
-
-
 def _by_chunk(
-    coords: NDArray[np.int64],
+    cells: NDArray[np.int64],
 ) -> tuple[list[tuple[ChunkKey, NDArray[np.intp]]], NDArray[np.int64]]:
     """Group (N, 3) world voxels by chunk.
 
-    Returns each chunk's key with the positions (into ``coords``, in their original order) of its
+    Returns each chunk's key with the positions (into ``cells``, in their original order) of its
     voxels, and every voxel's flat index in its chunk. O(N log N), no per-voxel Python loop.
     """
-    keys = coords >> CHUNK_SHIFT
+    keys = cells >> CHUNK_SHIFT
     low = keys.min(axis=0)
     span = keys.max(axis=0) - low + 1
     if float(np.prod(span.astype(np.float64))) < 2.0**62:
@@ -167,18 +163,37 @@ def _by_chunk(
     order = np.argsort(inverse, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(inverse, minlength=len(unique)))))
     groups = [(key, order[bounds[n] : bounds[n + 1]]) for n, key in enumerate(unique)]
-    local = coords & CHUNK_MASK
+    local = cells & CHUNK_MASK
     return groups, local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
 
 
-def _check_int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be an integer voxel coordinate, got {value!r}")
-    return int(value)
+def _key(cx: object, cy: object, cz: object) -> ChunkKey:
+    """Checked chunk coordinates (`world.validate.chunk_coord`); plain ints in range go fast."""
+    if (
+        type(cx) is int
+        and type(cy) is int
+        and type(cz) is int
+        and -CHUNK_LIMIT <= cx <= CHUNK_LIMIT
+        and -CHUNK_LIMIT <= cy <= CHUNK_LIMIT
+        and -CHUNK_LIMIT <= cz <= CHUNK_LIMIT
+    ):
+        return cx, cy, cz
+    return chunk_coord(cx, "cx"), chunk_coord(cy, "cy"), chunk_coord(cz, "cz")
+
+
+def _key_of(key: object, name: str) -> ChunkKey:
+    """A chunk key given as one (cx, cy, cz) argument, checked."""
+    if isinstance(key, str | bytes) or not isinstance(key, Sequence) or len(key) != 3:
+        raise ValueError(f"{name} must be 3 integer chunk coordinates, got {key!r}")
+    return (
+        chunk_coord(key[0], f"{name}.cx"),
+        chunk_coord(key[1], f"{name}.cy"),
+        chunk_coord(key[2], f"{name}.cz"),
+    )
 
 
 class World:
-    """An unbounded voxel world of 16³ chunks.
+    """A voxel world of 16³ chunks, ``±WORLD_LIMIT`` voxels on every axis.
 
     Parameters
     ----------
@@ -187,7 +202,7 @@ class World:
     generator : callable, optional
         ``generator(cx, cy, cz) -> blocks or None`` fills a chunk the first time it is read.
     build_height : (int, int)
-        Players may place blocks at ``low <= wy < high``; storage itself is unbounded.
+        Players may place blocks at ``low <= wy < high``; storage holds the whole world limit.
     """
 
     def __init__(
@@ -215,7 +230,7 @@ class World:
 
     def chunk(self, cx: int, cy: int, cz: int) -> Chunk | None:
         """The chunk at chunk coordinates, generating it on first read; ``None`` when all air."""
-        key = (cx, cy, cz)
+        key = _key(cx, cy, cz)
         chunk = self.chunks.get(key)
         if chunk is not None or key in self._air:
             return chunk
@@ -235,7 +250,7 @@ class World:
 
     def is_loaded(self, cx: int, cy: int, cz: int) -> bool:
         """True when the chunk is in memory (or known air): reading it costs no generation."""
-        key = (cx, cy, cz)
+        key = _key(cx, cy, cz)
         return key in self.chunks or key in self._air
 
     def chunk_blocks(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
@@ -250,6 +265,7 @@ class World:
 
     def put_chunk(self, key: ChunkKey, blocks: NDArray[np.uint16] | None) -> None:
         """Install a whole chunk (as a loader does); not marked modified, marked dirty."""
+        key = _key_of(key, "key")
         self.chunks.pop(key, None)
         self._air.discard(key)
         if blocks is None or not blocks.any():
@@ -261,7 +277,7 @@ class World:
 
     def unload_chunk(self, cx: int, cy: int, cz: int) -> bool:
         """Forget a chunk that has no unsaved change; returns False (and keeps it) otherwise."""
-        key = (cx, cy, cz)
+        key = _key(cx, cy, cz)
         if key in self.modified:
             return False
         self.chunks.pop(key, None)
@@ -298,18 +314,18 @@ class World:
 
     def get_block(self, wx: int, wy: int, wz: int) -> int:
         """The block id at a world voxel (air where nothing was written or generated)."""
-        wx = _check_int(wx, "wx")
-        wy = _check_int(wy, "wy")
-        wz = _check_int(wz, "wz")
+        wx = voxel(wx, "wx")
+        wy = voxel(wy, "wy")
+        wz = voxel(wz, "wz")
         key, idx = chunk_index(wx, wy, wz)
         chunk = self.chunk(*key)
         return AIR if chunk is None else int(chunk.blocks[idx])
 
     def set_block(self, wx: int, wy: int, wz: int, block_id: int) -> None:
         """Write one block id; marks the chunk (and touched neighbours) dirty when it changed."""
-        wx = _check_int(wx, "wx")
-        wy = _check_int(wy, "wy")
-        wz = _check_int(wz, "wz")
+        wx = voxel(wx, "wx")
+        wy = voxel(wy, "wy")
+        wz = voxel(wz, "wz")
         block_id = self._check_id(block_id)
         key, idx = chunk_index(wx, wy, wz)
         chunk = self.chunk(*key)
@@ -373,11 +389,11 @@ class World:
         -------
         ndarray of uint16, shape (N,)
         """
-        coords = as_coords(xyz, "xyz")
-        out = np.zeros(len(coords), dtype=np.uint16)
-        if not len(coords):
+        cells = coords(xyz, "xyz")
+        out = np.zeros(len(cells), dtype=np.uint16)
+        if not len(cells):
             return out
-        groups, idx = _by_chunk(coords)
+        groups, idx = _by_chunk(cells)
         for key, sel in groups:
             chunk = self.chunk(*key)
             if chunk is not None:
@@ -392,15 +408,24 @@ class World:
         xyz : array_like of int, shape (N, 3)
         ids : array_like of int, shape (N,) or a scalar id for all
         """
-        coords = as_coords(xyz, "xyz")
-        values = np.asarray(ids)
+        cells = coords(xyz, "xyz")
+        try:
+            values = np.asarray(ids)
+        except (ValueError, TypeError, OverflowError):
+            raise ValueError("ids must be a flat sequence of integer block ids") from None
         if values.dtype.kind not in "iu" and values.size:
             raise ValueError(f"ids must hold integer block ids, got dtype {values.dtype}")
-        values = np.broadcast_to(values, (len(coords),)).astype(np.int64)
-        self._check_ids(values, "ids")
-        if not len(coords):
+        if values.ndim > 1 or (values.ndim == 1 and len(values) not in (1, len(cells))):
+            raise ValueError(
+                f"ids must be one id or {len(cells)} ids (one per voxel of xyz), "
+                f"got shape {values.shape}"
+            )
+        if values.size:  # on the caller's dtype, before any cast: a uint64 2^64 - 1 is refused
+            self._check_ids(values, "ids")
+        values = np.broadcast_to(values, (len(cells),)).astype(np.int64)
+        if not len(cells):
             return
-        groups, idx = _by_chunk(coords)
+        groups, idx = _by_chunk(cells)
         for key, sel in groups:
             chunk = self.chunk(*key)
             if chunk is None:

@@ -63,6 +63,7 @@ from numpy.typing import NDArray
 from world.atlas import tile_uv_rects
 from world.chunks import CHUNK, World
 from world.geometry import FACE_NORMALS
+from world.validate import chunk_coord
 
 __all__ = ["AO_LEVELS", "FACE_SHADE", "PLANT_SHADE", "UV_INSET_PX", "MeshData", "mesh_chunk"]
 
@@ -206,12 +207,6 @@ def _padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16
     return padded
 
 
-def _check_int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be an integer chunk coordinate, got {value!r}")
-    return int(value)
-
-
 def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     """The visible faces of one chunk.
 
@@ -227,9 +222,9 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     MeshData
         Chunk-local geometry (see the module docstring for the face rules and conventions).
     """
-    cx = _check_int(cx, "cx")
-    cy = _check_int(cy, "cy")
-    cz = _check_int(cz, "cz")
+    cx = chunk_coord(cx, "cx")
+    cy = chunk_coord(cy, "cy")
+    cz = chunk_coord(cz, "cz")
     if world.chunk(cx, cy, cz) is None:
         return MeshData.empty()
     registry = world.registry

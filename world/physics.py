@@ -19,6 +19,10 @@ Contract
   (a block placed into it by a mod, say) may move out of it but not deeper into another.
 - A body falling onto a floor stops with its feet exactly on the floor's top face (an integer y),
   ``on_ground`` true and no vertical speed.
+- The world's edge is a wall: a move never takes the box's min corner (a body's feet, nearly)
+  beyond ``±WORLD_LIMIT`` on any axis; it stops there, blocked on that axis (`world.collision`).
+  A body placed (teleported) beyond the limit, or with a non-finite position or velocity, is
+  refused (`ValueError` naming ``pos`` or ``vel``).
 
 Conventions
 -----------
@@ -34,10 +38,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-import numpy as np
-from numpy.typing import NDArray
-
-from world.chunks import CHUNK, CHUNK_SHIFT, World
+from world.chunks import World
+from world.collision import EPS, MAX_BOX, move_aabb
+from world.validate import WORLD_LIMIT, vec3
 
 __all__ = [
     "AIR_ACCEL",
@@ -49,6 +52,7 @@ __all__ = [
     "GROUND_ACCEL",
     "JUMP_HEIGHT",
     "JUMP_SPEED",
+    "MAX_BOX",
     "MAX_FRAME_DT",
     "PLAYER_HEIGHT",
     "PLAYER_WIDTH",
@@ -85,7 +89,7 @@ GROUND_ACCEL = 25.0
 AIR_ACCEL = 5.0
 TICK = 1.0 / 60.0  # fixed physics step: smaller than the 1/20 s of Minecraft, for smooth motion
 MAX_FRAME_DT = 0.25  # a longer frame (a stall, a breakpoint) is simulated as this long
-EPS = 1e-7  # overlaps and gaps thinner than this count as touching (float rounding of the box)
+_LIMIT = float(WORLD_LIMIT)
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,10 @@ class Body:
     on_ground: bool = False
     flying: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pos", vec3(self.pos, "pos", limit=_LIMIT))
+        object.__setattr__(self, "vel", vec3(self.vel, "vel"))
+
     @property
     def eye(self) -> Vec3:
         """The eye position, ``EYE_HEIGHT`` above the feet."""
@@ -173,130 +181,6 @@ def look_direction(yaw: float, pitch: float) -> Vec3:
     pitch_r = math.radians(pitch)
     cos_p = math.cos(pitch_r)
     return (math.sin(yaw_r) * cos_p, -math.sin(pitch_r), math.cos(yaw_r) * cos_p)
-
-
-def _solid_grid(
-    world: World, lo: list[float], hi: list[float]
-) -> tuple[NDArray[np.bool_], tuple[int, int, int]]:
-    """Solid flags around the box [lo, hi] (one voxel of margin) and the grid's origin voxel.
-
-    Copied chunk by chunk with numpy slices: a body's box spans one to eight chunks.
-    """
-    start = [math.floor(v) - 1 for v in lo]
-    stop = [math.floor(v) + 2 for v in hi]
-    solid_of = world.registry.solid
-    grid = np.zeros([b - a for a, b in zip(start, stop, strict=True)], dtype=np.bool_)
-    spans = [
-        range(a >> CHUNK_SHIFT, ((b - 1) >> CHUNK_SHIFT) + 1)
-        for a, b in zip(start, stop, strict=True)
-    ]
-    for cx in spans[0]:
-        for cy in spans[1]:
-            for cz in spans[2]:
-                origin = (cx << CHUNK_SHIFT, cy << CHUNK_SHIFT, cz << CHUNK_SHIFT)
-                # The overlap of the grid and the chunk, in world voxels.
-                w0 = [max(a, o) for a, o in zip(start, origin, strict=True)]
-                w1 = [min(b, o + n) for b, o, n in zip(stop, origin, CHUNK, strict=True)]
-                blocks = world.chunk_blocks(cx, cy, cz).reshape(CHUNK)
-                grid[
-                    w0[0] - start[0] : w1[0] - start[0],
-                    w0[1] - start[1] : w1[1] - start[1],
-                    w0[2] - start[2] : w1[2] - start[2],
-                ] = solid_of[
-                    blocks[
-                        w0[0] - origin[0] : w1[0] - origin[0],
-                        w0[1] - origin[1] : w1[1] - origin[1],
-                        w0[2] - origin[2] : w1[2] - origin[2],
-                    ]
-                ]
-    return grid, (start[0], start[1], start[2])
-
-
-def _sweep(
-    solid: NDArray[np.bool_],
-    origin: tuple[int, int, int],
-    lo: list[float],
-    hi: list[float],
-    axis: int,
-    delta: float,
-) -> tuple[float | None, bool]:
-    """How far the box may move along one axis: (new min coordinate or None if free, blocked)."""
-    if delta == 0.0:
-        return None, False
-    # Voxel index ranges (grid-relative) the box overlaps on the two other axes.
-    index: list[slice | int] = []
-    for other in range(3):
-        if other == axis:
-            index.append(slice(None))
-            continue
-        first = math.floor(lo[other] + EPS) - origin[other]
-        last = math.ceil(hi[other] - EPS) - origin[other]
-        index.append(slice(first, last))
-    column = solid[tuple(index)]
-    # Collapse the two other axes: is any voxel of each slab along `axis` solid?
-    other_axes = tuple(a for a in range(column.ndim) if a != axis)
-    slabs: NDArray[np.bool_] = np.asarray(column.any(axis=other_axes))
-    if delta > 0.0:
-        # Slabs ahead of the leading face, up to where the leading face would end.
-        first = math.ceil(hi[axis] - EPS)
-        end = math.ceil(hi[axis] + delta - EPS)
-        if end <= first:
-            return None, False
-        ahead = np.flatnonzero(slabs[first - origin[axis] : end - origin[axis]])
-        if not len(ahead):
-            return None, False
-        wall = first + int(ahead[0])
-        return wall - (hi[axis] - lo[axis]), True
-    first = math.floor(lo[axis] + EPS) - 1
-    end = math.floor(lo[axis] + delta + EPS)
-    if end > first:
-        return None, False
-    behind = np.flatnonzero(slabs[end - origin[axis] : first + 1 - origin[axis]])
-    if not len(behind):
-        return None, False
-    wall = end + int(behind[-1])
-    return float(wall + 1), True
-
-
-def move_aabb(
-    world: World, lo: Vec3, hi: Vec3, delta: Vec3
-) -> tuple[Vec3, tuple[bool, bool, bool]]:
-    """Move a box by ``delta`` through the world's solid voxels, one axis at a time (y, x, z).
-
-    Parameters
-    ----------
-    world : World
-        Voxels; ``world.registry.solid`` decides what collides.
-    lo, hi : tuple of 3 float
-        The box's min and max corners.
-    delta : tuple of 3 float
-        The wanted displacement; any length (the sweep covers every voxel on the way).
-
-    Returns
-    -------
-    new_lo : tuple of 3 float
-        The box's min corner after the move (the max corner keeps its offset). A blocked axis
-        ends exactly on the blocking face (an integer coordinate for that side of the box).
-    blocked : tuple of 3 bool
-        Per axis, whether a solid voxel stopped the move.
-    """
-    for name, vec in (("lo", lo), ("hi", hi), ("delta", delta)):
-        if len(vec) != 3 or not all(math.isfinite(v) for v in vec):
-            raise ValueError(f"{name} must be 3 finite numbers, got {vec!r}")
-    if any(h < low for low, h in zip(lo, hi, strict=True)):
-        raise ValueError(f"hi must be >= lo on every axis, got lo={lo!r} hi={hi!r}")
-    reach_lo = [min(a, a + d) for a, d in zip(lo, delta, strict=True)]
-    reach_hi = [max(b, b + d) for b, d in zip(hi, delta, strict=True)]
-    solid, origin = _solid_grid(world, reach_lo, reach_hi)
-    size = [h - low for low, h in zip(lo, hi, strict=True)]
-    cur_lo = list(lo)
-    cur_hi = list(hi)
-    blocked = [False, False, False]
-    for axis in (1, 0, 2):
-        stop, blocked[axis] = _sweep(solid, origin, cur_lo, cur_hi, axis, delta[axis])
-        cur_lo[axis] = cur_lo[axis] + delta[axis] if stop is None else stop
-        cur_hi[axis] = cur_lo[axis] + size[axis]
-    return (cur_lo[0], cur_lo[1], cur_lo[2]), (blocked[0], blocked[1], blocked[2])
 
 
 def _approach(current: float, target: float, rate: float, dt: float) -> float:

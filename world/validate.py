@@ -9,13 +9,17 @@ The world limit. Voxel coordinates on every axis lie in ``[-WORLD_LIMIT + 1, WOR
 (±33,554,431, a little beyond Minecraft's ±30,000,000), and float positions (ray origins, the
 player) within ``±WORLD_LIMIT``. Within it float64 positions carry 2^-27 of a block, chunk keys
 and flat indices fit int64 with room to spare, and every voxel can be saved; outside it a voxel
-could be set but never saved, so it is refused up front.
+could be set but never saved, so it is refused up front. Chunk coordinates lie within
+``±CHUNK_LIMIT`` (2^22 chunks, twice the world's extent): a game streams, meshes and collides with
+chunks a little beyond the world's edge (never written, so never saved), and chunk keys times the
+chunk size stay far inside int64.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,7 +29,9 @@ from numpy.typing import ArrayLike, NDArray
 from world.geometry import Int3, Vec3
 
 __all__ = [
+    "CHUNK_LIMIT",
     "WORLD_LIMIT",
+    "chunk_coord",
     "coords",
     "integer",
     "number",
@@ -35,6 +41,8 @@ __all__ = [
 ]
 
 WORLD_LIMIT = 1 << 25  # |voxel coordinate| < WORLD_LIMIT on every axis; |float position| <= it
+_FLOAT_MAX = sys.float_info.max
+CHUNK_LIMIT = WORLD_LIMIT >> 3  # |chunk coordinate| <= CHUNK_LIMIT: twice the world's extent
 
 
 def _triple(value: object) -> tuple[object, ...] | None:
@@ -62,6 +70,16 @@ def voxel(value: object, name: str) -> int:
     return v
 
 
+def chunk_coord(value: object, name: str) -> int:
+    """An integer chunk coordinate within ``±CHUNK_LIMIT``."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer chunk coordinate, got {value!r}")
+    c = int(value)
+    if not -CHUNK_LIMIT <= c <= CHUNK_LIMIT:
+        raise ValueError(f"{name} is outside the world (|{name}| <= {CHUNK_LIMIT}), got {c}")
+    return c
+
+
 def position(value: object, name: str) -> Int3:
     """Three integer voxel coordinates within the world limit, as an `Int3`."""
     items = _triple(value)
@@ -72,6 +90,8 @@ def position(value: object, name: str) -> Int3:
 
 def number(value: object, name: str) -> float:
     """A real number (int or float, not a bool or string) as a float; NaN and inf pass."""
+    if type(value) is float:  # the common case, without the slow abstract-class check
+        return value
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number, got {value!r}")
     try:
@@ -82,6 +102,24 @@ def number(value: object, name: str) -> float:
 
 def vec3(value: object, name: str, *, limit: float = math.inf) -> Vec3:
     """Three finite real numbers, each of magnitude at most ``limit``."""
+    if limit > _FLOAT_MAX:  # without a limit, finite is the whole test
+        limit = _FLOAT_MAX
+    # Three plain floats (every call on a hot path) are answered here, by comparisons alone (NaN
+    # and inf fail them); the generic checks below cost a microsecond.
+    if type(value) is tuple or type(value) is list:
+        try:
+            x, y, z = value
+        except ValueError:
+            x = y = z = None
+        if (
+            type(x) is float
+            and type(y) is float
+            and type(z) is float
+            and -limit <= x <= limit
+            and -limit <= y <= limit
+            and -limit <= z <= limit
+        ):
+            return (x, y, z)
     items = _triple(value)
     if items is None:
         raise ValueError(f"{name} must be 3 numbers, got {value!r}")
@@ -102,13 +140,17 @@ def coords(xyz: ArrayLike, name: str) -> NDArray[np.int64]:
     """
     try:
         arr: NDArray[Any] = np.asarray(xyz)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         raise ValueError(f"{name} must be an (N, 3) integer array, got a ragged sequence") from None
     if arr.size == 0:
         return np.zeros((0, 3), dtype=np.int64)
     if arr.ndim != 2 or arr.shape[1] != 3:
         raise ValueError(f"{name} must have shape (N, 3), got {arr.shape}")
-    if arr.dtype.kind not in "iu":
+    # numpy keeps Python integers beyond int64 as objects: range-checked below like any other.
+    plain_ints = arr.dtype.kind == "O" and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in arr.flat
+    )
+    if arr.dtype.kind not in "iu" and not plain_ints:
         raise ValueError(f"{name} must hold integers, got dtype {arr.dtype}")
     low, high = arr.min(), arr.max()
     if not (int(low) > -WORLD_LIMIT and int(high) < WORLD_LIMIT):

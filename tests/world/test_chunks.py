@@ -7,9 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.world.test_validate import DTYPES, MAGNITUDES, integers_of_any_kind
 from world import CHUNK, Chunk, World
 from world.blocks import default_registry
 from world.chunks import CHUNK_VOLUME, chunk_index, local_index
+from world.validate import CHUNK_LIMIT, WORLD_LIMIT
 
 REG = default_registry()
 STONE = REG.id("base:stone")
@@ -158,7 +160,7 @@ def test_chunk_rejects_wrong_arrays():
 
 def test_far_apart_voxels_in_one_batch_land_in_their_own_chunks():
     w = World()
-    far = 2**25
+    far = WORLD_LIMIT - 1  # the world's last voxel on each side
     w.set_blocks(np.array([[0, 0, 0], [far, far, far], [-far, 3, far]]), np.array([1, 2, 3]))
     assert w.get_block(far, far, far) == 2 and w.get_block(-far, 3, far) == 3
     assert w.get_block(0, 0, 0) == 1 and len(w.chunks) == 3
@@ -173,3 +175,116 @@ def test_floats_are_never_truncated_into_block_ids():
         World(generator=lambda cx, cy, cz: np.full(CHUNK_VOLUME, 1.0)).get_block(0, 0, 0)
     w.set_blocks(np.zeros((0, 3), dtype=np.int64), [])  # nothing to write is fine
     assert w.chunks == {}
+
+
+# -- the world limit -----------------------------------------------------------------------------
+
+
+magnitude = st.sampled_from(MAGNITUDES) | st.integers(-(2**66), 2**66)
+
+
+def inside(*values: int) -> bool:
+    return all(abs(v) < WORLD_LIMIT for v in values)
+
+
+@settings(max_examples=300, deadline=None)
+@given(integers_of_any_kind(), integers_of_any_kind(), integers_of_any_kind())
+def test_voxel_coordinates_of_any_integer_kind_are_answered_or_refused_by_name(cx, cy, cz):
+    (x, vx), (y, vy), (z, vz) = cx, cy, cz
+    w = World()
+    if inside(vx, vy, vz):
+        w.set_block(x, y, z, 1)
+        assert w.get_block(x, y, z) == 1 and w.get_block(vx, vy, vz) == 1
+        w.set_block(x, y, z, 0)
+        assert w.get_block(x, y, z) == 0
+        return
+    for call in (lambda: w.set_block(x, y, z, 1), lambda: w.get_block(x, y, z)):
+        with pytest.raises(ValueError, match=r"wx|wy|wz"):
+            call()
+    assert w.chunks == {} and w.modified == set()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(*[st.sampled_from(MAGNITUDES) | st.integers(-(2**66), 2**66)] * 3),
+        min_size=1,
+        max_size=4,
+    ),
+    st.sampled_from([*DTYPES, int]),
+)
+def test_voxel_arrays_of_any_integer_dtype_are_answered_or_refused_by_name(rows, kind):
+    if kind is not int:
+        info = np.iinfo(kind)
+        rows = [r for r in rows if all(info.min <= v <= info.max for v in r)] or [(0, 0, 0)]
+        xyz = np.array(rows, dtype=kind)
+    else:
+        xyz = [list(r) for r in rows]
+    w = World()
+    if inside(*(v for r in rows for v in r)):
+        w.set_blocks(xyz, np.full(len(rows), 2, dtype=np.uint64))
+        assert w.get_blocks(xyz).tolist() == [2] * len(rows)
+        assert all(w.get_block(*r) == 2 for r in rows)
+        return
+    for call in (lambda: w.set_blocks(xyz, 1), lambda: w.get_blocks(xyz)):
+        with pytest.raises(ValueError, match="xyz"):
+            call()
+    assert w.chunks == {} and w.modified == set()
+
+
+@settings(max_examples=200, deadline=None)
+@given(integers_of_any_kind(), integers_of_any_kind(), integers_of_any_kind())
+def test_chunk_coordinates_of_any_integer_kind_are_answered_or_refused_by_name(cx, cy, cz):
+    (x, vx), (y, vy), (z, vz) = cx, cy, cz
+    w = World()
+    calls = [w.chunk, w.is_loaded, w.chunk_blocks, w.unload_chunk]
+    if all(abs(v) <= CHUNK_LIMIT for v in (vx, vy, vz)):
+        w.put_chunk((x, y, z), np.ones(CHUNK_VOLUME, dtype=np.uint16))
+        assert w.is_loaded(x, y, z) and w.chunk_blocks(x, y, z)[0] == 1
+        assert w.chunk(x, y, z) is w.chunks[(vx, vy, vz)]
+        assert w.unload_chunk(x, y, z) and not w.is_loaded(vx, vy, vz)
+        return
+    for call in calls:
+        with pytest.raises(ValueError, match=r"cx|cy|cz"):
+            call(x, y, z)
+    with pytest.raises(ValueError, match="key"):
+        w.put_chunk((x, y, z), None)
+
+
+def test_set_blocks_refuses_ids_beyond_the_registry_before_any_cast():
+    w = World()
+    with pytest.raises(ValueError, match="ids"):
+        w.set_blocks([[0, 0, 0]], np.array([2**64 - 1], dtype=np.uint64))
+    with pytest.raises(ValueError, match="block_id"):
+        w.set_block(0, 0, 0, np.uint64(2**64 - 1))
+    with pytest.raises(ValueError, match="wx"):
+        w.set_block(np.uint64(2**64 - 1), 0, 0, 1)
+    assert w.chunks == {}
+
+
+@pytest.mark.parametrize(
+    ("xyz", "ids", "name"),
+    [
+        ([[0, 0, 0], [1, 1]], [1, 1], "xyz"),  # ragged
+        ([[0, 0, 0], [1, 1, 1]], [1, 1, 1], "ids"),  # one id too many
+        ([[0, 0, 0], [1, 1, 1]], [], "ids"),
+        ([[0, 0, 0], [1, 1, 1]], [[1], [1, 2]], "ids"),  # ragged
+        ([[0, 0, 0], [1, 1, 1]], [[1, 1]], "ids"),
+        ([[0, 0, 0]], ["1"], "ids"),
+        ([[0, 0, 0]], [True], "ids"),
+    ],
+)
+def test_set_blocks_errors_name_xyz_or_ids(xyz, ids, name):
+    w = World()
+    with pytest.raises(ValueError, match=name):
+        w.set_blocks(xyz, ids)
+    assert w.chunks == {}
+
+
+def test_a_voxel_set_far_out_is_refused_so_saves_never_overflow():
+    w = World()
+    with pytest.raises(ValueError, match="wx"):
+        w.set_block(10**30, 0, 0, 1)
+    with pytest.raises(ValueError, match="wx"):
+        w.get_block(2**70, 0, 0)
+    assert w.modified == set()

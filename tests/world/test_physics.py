@@ -30,6 +30,7 @@ from world.physics import (
     step,
     with_flying,
 )
+from world.validate import WORLD_LIMIT
 
 REGISTRY = default_registry()
 STONE = REGISTRY.id("base:stone")
@@ -490,3 +491,27 @@ def test_the_body_never_overlaps_a_solid_voxel(
         assert all(c <= SIZE + EPS for c in body.aabb[1])
         if body.on_ground:
             assert body.pos[1] == math.floor(body.pos[1])
+
+
+# -- the world's limit -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"pos": (WORLD_LIMIT + 1.0, 0.0, 0.0)}, "pos"),
+        ({"pos": (0.0, -1e300, 0.0)}, "pos"),
+        ({"pos": (math.nan, 0.0, 0.0)}, "pos"),
+        ({"pos": ("1", 0.0, 0.0)}, "pos"),
+        ({"pos": (0.0, 0.0, 0.0), "vel": (math.inf, 0.0, 0.0)}, "vel"),
+    ],
+)
+def test_a_body_beyond_the_world_or_not_finite_is_refused(kwargs: dict, name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        Body(**kwargs)
+
+
+def test_a_body_falling_out_of_the_world_lands_on_its_edge() -> None:
+    body = Body(pos=(0.5, -WORLD_LIMIT + 1.0, 0.5), vel=(0.0, -TERMINAL_SPEED, 0.0))
+    body = step(World(REGISTRY), body, Controls(), MAX_FRAME_DT)
+    assert body.pos[1] == -WORLD_LIMIT and body.on_ground and body.vel[1] == 0.0

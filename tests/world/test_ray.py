@@ -380,10 +380,10 @@ def test_raycast_many_validates():
 
 def test_raycast_many_over_far_apart_rays():
     w = world_with((0, 0, 3, STONE), (100000, 0, 3, STONE), (-50000, 70000, 3, STONE))
-    origins = [(0.5, 0.5, 0.5), (100000.5, 0.5, 0.5), (-49999.5, 70000.5, 0.5)]
-    batch = raycast_many(w, origins, [(0, 0, 1)] * 3, 5)
+    origins = [(0.5, 0.5, 0.5), (100000.5, 0.5, 0.5), (-49999.5, 70000.5, 0.5)] * 40
+    batch = raycast_many(w, origins, [(0, 0, 1)] * len(origins), 5)  # enough rays for a batch
     assert batch.hit.all()
-    assert batch.block.tolist() == [[0, 0, 3], [100000, 0, 3], [-50000, 70000, 3]]
+    assert batch.block.tolist() == [[0, 0, 3], [100000, 0, 3], [-50000, 70000, 3]] * 40
 
 
 def test_world_raycast_is_the_function_and_world_ray_the_module():

@@ -12,22 +12,44 @@ The ray is ``p(t) = origin + t * direction`` for ``t >= 0``; voxel (i, j, k) is 
 - Distances are Euclidean, from the origin to the entry point; a voxel whose entry distance equals
   the reach is within reach.
 
-Exactness. The parameter of the next crossing on each axis is computed afresh from the boundary
-coordinate, ``(boundary - o) / d``, never accumulated, so nothing drifts over long rays. Those two
-float operations are each correctly rounded, so the float order of two crossings can only be wrong
-when they lie within a few ulps of each other; such near-ties (and distances within a few ulps of
-the reach) are decided again with exact rational arithmetic (`fractions.Fraction`) on the input
-floats. Exact ties (the ray passes through an edge or a corner) go to the lower axis, x before y
-before z. Direction vectors are rescaled by a power of two when huge or tiny, which is exact.
+Limits. Origins (and `segment_voxels`' ends) lie within ``±WORLD_LIMIT`` (`world.validate`); a
+reach, ``max_distance`` or segment length is at most `MAX_REACH` = 1024 blocks (cells), far
+beyond any player's reach; `traverse` also takes ``max_distance = inf`` and stays lazy. Voxels
+outside the world (a coordinate with ``|c| >= WORLD_LIMIT``) are never entered: the walk ends at
+the world's edge (a start voxel outside it gives no step and no hit). Coordinates and reaches are
+real numbers: strings, bools, NaN and inf (but that ``max_distance``) are refused. Every refusal
+is a `ValueError` naming the argument, and `raycast_many` refuses and answers as `raycast` does.
 
-Performance: `raycast` is a scalar loop that caches the current chunk (a reach-5 ray costs a few
-microseconds in CPython); `raycast_many` runs the same float steps for N rays at once in numpy,
-and hands the rare rays that met a near-tie to `raycast`, so both give identical answers.
+Exactness. The parameter of the next crossing on each axis is computed afresh from the boundary
+coordinate, ``(boundary - o) / d``, never accumulated, so nothing drifts over long rays (within
+the world, ``boundary - o`` never rounds to zero, so every step advances). Those two float
+operations are each correctly rounded, so the float order of two crossings can only be wrong when
+they lie within a few ulps of each other; such near-ties are decided again exactly on the input
+floats, by comparing integer products (`world.ray._exact`), and distances within a few ulps of
+the reach with `fractions.Fraction`. Exact ties (the ray passes through an edge or a corner) go
+to the lower axis, x before y before z. Direction vectors are rescaled by a power of two when
+huge or tiny, which is exact.
+
+Performance: one loop iteration per voxel crossed, so every call's work is bounded by
+``min(reach, MAX_REACH)``: at most ``sqrt(3) * reach + 4`` voxels. `raycast` is a scalar loop
+that caches the current chunk (a reach-5 ray costs a few microseconds in CPython; the longest,
+a reach-1024 diagonal with a tie at every step, about 1 ms); `raycast_many` runs the same float
+steps for N rays at once in numpy, and hands the rare rays that met a near-tie, or may reach the
+world's edge, and groups of fewer than 64 rays, to `raycast`, so both give identical answers.
 """
 
 from __future__ import annotations
 
 from world.ray._batch import RayBatch, raycast_many
-from world.ray._walk import Hit, Step, raycast, segment_voxels, traverse
+from world.ray._walk import MAX_REACH, Hit, Step, raycast, segment_voxels, traverse
 
-__all__ = ["Hit", "RayBatch", "Step", "raycast", "raycast_many", "segment_voxels", "traverse"]
+__all__ = [
+    "MAX_REACH",
+    "Hit",
+    "RayBatch",
+    "Step",
+    "raycast",
+    "raycast_many",
+    "segment_voxels",
+    "traverse",
+]

@@ -9,13 +9,15 @@ finished rays are dropped from the arrays once they are the majority.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
-from world.ray._walk import _NEAR, raycast
+from world.ray._exact import NEAR
+from world.ray._walk import MAX_REACH, raycast
+from world.validate import WORLD_LIMIT, number
 
 __all__ = ["RayBatch", "raycast_many"]
 
@@ -35,6 +37,11 @@ class RayBatch(NamedTuple):
 _MAX_REGION = 1 << 25
 _PASS, _STOP, _UNREAD = 0, 1, 2
 _SLICE = 16384  # rays marched together; measured best of 8k, 16k, 32k and all at once
+# Fewer rays than this are walked one by one by the scalar `raycast`: a batch step costs about
+# 25 µs of numpy calls however few rays are live, a scalar step about 0.5 µs per ray, and the
+# dense region costs its size (measured: 32 rays of reach 1024 took 300 ms batched, 16 ms one by
+# one; 64 rays of reach 5, 7 ms and 0.6 ms).
+_MIN_BATCH = 64
 
 
 class _Region:
@@ -117,16 +124,53 @@ class _Region:
         return values
 
 
-def _columns(value: ArrayLike, name: str) -> NDArray[np.float64]:
-    """An (N, 3) array of finite floats, returned transposed as contiguous (3, N) rows."""
-    arr = np.asarray(value, dtype=np.float64)
+def _numbers(value: object, name: str) -> NDArray[np.float64]:
+    """An array of real numbers as float64: never strings, bools or other objects."""
+    try:
+        raw: NDArray[Any] = np.asarray(value)
+    except (ValueError, TypeError, OverflowError):
+        raise ValueError(f"{name} must be an array of numbers, got a ragged sequence") from None
+    if raw.dtype.kind == "O":  # e.g. Python integers beyond int64: each checked and converted
+        flat = [number(v, name) for v in raw.flat]
+        return np.array(flat, dtype=np.float64).reshape(raw.shape)
+    if raw.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold numbers, got dtype {raw.dtype}")
+    return raw.astype(np.float64)
+
+
+def _columns(value: object, name: str, limit: float = np.inf) -> NDArray[np.float64]:
+    """An (N, 3) array of finite floats within ``±limit``, as contiguous (3, N) rows (a copy)."""
+    arr = _numbers(value, name)
     if arr.ndim != 2 or arr.shape[1] != 3:
         raise ValueError(f"{name} must have shape (N, 3), got {arr.shape}")
     cols = np.array(arr.T, order="C")  # a copy: rescaling directions never touches the caller's
-    if not np.isfinite(cols).all():
-        bad = ~np.isfinite(cols).all(axis=0)
+    bad = ~np.isfinite(cols).all(axis=0)
+    if bad.any():
         raise ValueError(f"{name} must be finite: row {int(np.flatnonzero(bad)[0])} is not")
+    far = np.abs(cols).max(axis=0, initial=0.0) > limit
+    if far.any():
+        raise ValueError(
+            f"{name} must lie within the world (|{name}| <= {limit:g}): "
+            f"row {int(np.flatnonzero(far)[0])} does not"
+        )
     return cols
+
+
+def _reaches(value: object, n: int) -> NDArray[np.float64]:
+    """One reach per ray, each in [0, MAX_REACH]."""
+    arr = _numbers(value, "reach")
+    try:
+        reach = np.broadcast_to(arr, (n,))
+    except ValueError:
+        raise ValueError(f"reach must be one number or {n}, got shape {arr.shape}") from None
+    bad = ~((reach >= 0.0) & (reach <= MAX_REACH))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"reach must be in [0, MAX_REACH = {MAX_REACH:g}] for every ray: "
+            f"row {row} is {reach[row]}"
+        )
+    return reach
 
 
 def raycast_many(
@@ -143,8 +187,9 @@ def raycast_many(
     ----------
     world : World
     origins, directions : array_like of float, shape (N, 3)
+        Origins within ``±WORLD_LIMIT``; finite, non-zero directions.
     reach : float or array_like of float, shape (N,)
-        Inclusive maximum Euclidean entry distance per ray; finite and >= 0.
+        Inclusive maximum Euclidean entry distance per ray, in [0, `MAX_REACH`].
     hits : array_like of bool, shape (len(registry),), optional
         Which block ids stop a ray; the registry's ``pointable`` table by default.
 
@@ -159,15 +204,23 @@ def raycast_many(
     Each loop iteration advances every live ray by one voxel, so the cost is about
     (voxels crossed by the longest ray) numpy passes over the live rays. Rays that meet a
     near-tie between two crossings, or a crossing within rounding of the reach, are answered by
-    the scalar `raycast` (exact); they are rare outside axis-diagonal rays.
+    the scalar `raycast` (exact); they are rare outside axis-diagonal rays. So are rays that may
+    reach the world's edge, where the walk stops, and any group of fewer than 64 rays, for which
+    numpy's per-step overhead would cost more than the scalar walk.
+
+    Raises
+    ------
+    ValueError
+        As `raycast` does, naming ``origins``, ``directions`` or ``reach`` (and the row).
     """
-    o = _columns(origins, "origins")
+    o = _columns(origins, "origins", WORLD_LIMIT)
     d = _columns(directions, "directions")
     if o.shape != d.shape:
         raise ValueError(f"origins {o.T.shape} and directions {d.T.shape} must have the same shape")
     n = o.shape[1]
     # The same norm and the same power-of-two rescaling of extreme directions as the scalar path.
-    norm2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+    with np.errstate(over="ignore"):  # an overflow to inf marks the row extreme: rescaled below
+        norm2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
     extreme = ~((norm2 > 1e-200) & (norm2 < 1e200))
     if extreme.any():
         zero = extreme & ~d.any(axis=0)
@@ -177,12 +230,17 @@ def raycast_many(
         shift = -np.frexp(np.abs(d[:, extreme]).max(axis=0))[1]
         d[:, extreme] = np.ldexp(d[:, extreme], shift)
         norm2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
-    reach_arr = np.broadcast_to(np.asarray(reach, dtype=np.float64), (n,))
-    if (np.isnan(reach_arr) | (reach_arr < 0) | np.isinf(reach_arr)).any():
-        raise ValueError("reach must be finite and >= 0 for every ray")
-    mask = (
-        world.registry.pointable if hits is None else np.asarray(hits, dtype=np.bool_).reshape(-1)
-    )
+    reach_arr = _reaches(reach, n)
+    if not isinstance(world, World):
+        raise TypeError(f"world must be a World, got {type(world).__name__}")
+    try:
+        mask = (
+            world.registry.pointable
+            if hits is None
+            else np.asarray(hits, dtype=np.bool_).reshape(-1)
+        )
+    except (ValueError, TypeError):
+        raise ValueError("hits must be an array of bools, one per block id") from None
     if len(mask) < len(world.registry):
         raise ValueError(f"hits must have one entry per block id ({len(world.registry)})")
     out = RayBatch(
@@ -192,7 +250,13 @@ def raycast_many(
         np.full(n, np.inf),
         np.zeros(n, dtype=np.int64),
     )
-    _batch(world, o, d, np.sqrt(norm2), reach_arr, mask, np.arange(n), out)
+    norm = np.sqrt(norm2)
+    # Rays that may reach the world's edge stop there: the scalar walk answers them, exactly.
+    ends = o + d * (reach_arr / norm)
+    edge = np.maximum(np.abs(o), np.abs(ends)).max(axis=0, initial=0.0) >= WORLD_LIMIT - 2
+    rows = np.arange(n)
+    _batch(world, o, d, norm, reach_arr, mask, rows[~edge], out)
+    _scalar(world, o, d, reach_arr, mask, rows[edge], rows[edge], out)
     return out
 
 
@@ -211,14 +275,14 @@ def _batch(
         return
     if len(rows) < o.shape[1]:
         o, d, norm, reach = o[:, rows], d[:, rows], norm[rows], reach[rows]
+    if len(rows) < _MIN_BATCH:  # a few rays (or one long one) need no box at all
+        _scalar(world, o, d, reach, mask, rows, np.arange(len(rows)), out)
+        return
     ends = o + d * (reach / norm)
     lo = (np.floor(np.minimum(o, ends).min(axis=1)).astype(np.int64) - 1) >> CHUNK_SHIFT
     hi = (np.floor(np.maximum(o, ends).max(axis=1)).astype(np.int64) + 1) >> CHUNK_SHIFT
     extent = hi - lo + 1
     if float(np.prod(extent.astype(np.float64))) * CHUNK_VOLUME > _MAX_REGION:
-        if len(rows) == 1:  # one long ray: the scalar walk needs no box at all
-            _scalar(world, o, d, reach, mask, rows, np.zeros(1, dtype=np.int64), out)
-            return
         axis = int(np.argmax(extent))
         order = np.argsort(o[axis], kind="stable")
         half = len(rows) // 2
@@ -251,8 +315,13 @@ def _scalar(
     out: RayBatch,
 ) -> None:
     """Answer the rays ``rows`` (columns ``columns`` of o, d) with the exact scalar `raycast`."""
-    for r, i in zip(rows.tolist(), columns.tolist(), strict=True):
-        hit = raycast(world, o[:, i], d[:, i], float(reach[i]), hits=lambda b: bool(mask[b]))
+    if not len(rows):
+        return
+    hits = tuple(mask[: len(world.registry)].tolist()).__getitem__  # stops, by block id
+    origins, directions = o[:, columns].T.tolist(), d[:, columns].T.tolist()  # plain floats
+    reaches = reach[columns].tolist()
+    for r, oi, di, ri in zip(rows.tolist(), origins, directions, reaches, strict=True):
+        hit = raycast(world, oi, di, ri, hits=hits)
         if hit is not None:
             out.hit[r] = True
             out.block[r] = hit.block
@@ -281,7 +350,7 @@ def _march_many(
     cell = np.where(neg, np.ceil(o) - 1, np.floor(o))
     step = pos.astype(np.float64) - neg
     bound = np.where(neg, cell, cell + 1)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # inf: that axis is never crossed
         tx, ty, tz = (bound - o) / d
     on_face = (pos & (o == cell)) | (neg & (o == cell + 1))
     idx = region.index(cell.astype(np.int64))
@@ -294,11 +363,11 @@ def _march_many(
     # The axis of the face a ray entered its voxel through (-1: none).
     face_axis = np.where(on_face[0], 0, np.where(on_face[1], 1, np.where(on_face[2], 2, -1)))
     t_max = reach / norm
-    t_in, t_out = t_max * (1.0 - _NEAR), t_max * (1.0 + _NEAR)
+    t_in, t_out = t_max * (1.0 - NEAR), t_max * (1.0 + NEAR)
     t_enter = np.zeros(len(rows))
     live = np.ones(len(rows), dtype=np.bool_)
     exact: list[NDArray[np.int64]] = []
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         while True:
             got = (region.read(idx) != _PASS) & live
             if got.any():
@@ -316,7 +385,7 @@ def _march_many(
             ax0 = tx == t
             ax1 = (ty == t) > ax0
             ax2 = ~(ax0 | ax1)
-            near = t + t * _NEAR
+            near = t + t * NEAR
             ties = (tx <= near).view(np.uint8) + (ty <= near).view(np.uint8) + (tz <= near).view(
                 np.uint8
             ) > 1
