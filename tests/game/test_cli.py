@@ -16,7 +16,7 @@ from PIL import Image
 
 from game.hotbar import SLOTS
 from game.hud import HOTBAR_Y, SLOT_GAP, SLOT_SIZE
-from game.play import SKY
+from game.scene import SKY
 from world.atlas import ATLAS_PATH, tile_pixel_box
 from world.blocks import AIR, default_registry
 from world.storage import WorldStore
