@@ -16,6 +16,7 @@ from world.ray import Hit, raycast, traverse
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
 GROUND = 4
+DT = 1 / 60
 
 
 @pytest.mark.parametrize(
@@ -48,6 +49,35 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
         "Mode: creative, flying",
         "Mods (2, 1 error): base, quiet",
     ]
+
+
+def test_the_overlay_asks_for_a_snapshot_only_when_shown_and_due(app: Any) -> None:
+    from game.debug import REFRESH_SECONDS, DebugOverlay, DebugSnapshot
+
+    taken: list[int] = []
+
+    def snapshot() -> DebugSnapshot:
+        taken.append(1)
+        return DebugSnapshot(
+            python_ms=0.0, position=(0.5, 4.0, 0.5), yaw=0.0, pitch=0.0, target=None,
+            target_name=None, loaded=len(taken), meshed=0, queued=0, creative=False,
+            flying=False, mods=(), mod_errors=0,
+        )  # fmt: skip
+
+    overlay = DebugOverlay(snapshot)
+    try:
+        frames = round(1 / DT)  # one second of frames
+        for _ in range(frames):
+            overlay.update(DT)
+        assert taken == []  # hidden: the game is never read
+        overlay.toggle()
+        assert len(taken) == 1 and "1 loaded" in overlay.text  # shown at once
+        for _ in range(frames):
+            overlay.update(DT)
+        assert abs(len(taken) - 1 - 1 / REFRESH_SECONDS) <= 1  # then every REFRESH_SECONDS
+        assert f"{len(taken)} loaded" in overlay.text
+    finally:
+        overlay.destroy()
 
 
 def test_traced_cells_are_traverse_up_to_the_hit() -> None:
