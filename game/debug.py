@@ -1,8 +1,9 @@
 """F3's debug overlay (text) and F4's view of the voxels the last ray traversed.
 
-The overlay reads the running game (frame rate, position, chunk, facing, target, chunk counts,
-mods) and rewrites its text `REFRESH_SECONDS` apart while shown: rebuilding a text every frame
-would cost more than the numbers are worth. `debug_text` is the whole text, readable in tests.
+The overlay shows a `DebugSnapshot` of the running game (position, chunk, facing, target, chunk
+counts, mode, mods), asked for through a callable, with its own frame rate count, and rewrites
+its text `REFRESH_SECONDS` apart while shown: rebuilding a text every frame would cost more
+than the numbers are worth. `debug_text` is the whole text for a snapshot, readable in tests.
 
 Facing names: yaw 0 looks along +z and yaw 90 along +x, clockwise seen from above as on a map,
 so +z is called north, +x east, -z south and -x west (the ursina world is left-handed: with +z
@@ -18,8 +19,8 @@ as a yellow line, on top of the world so a ray running into the ground stays vis
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -34,14 +35,13 @@ from ursina import Entity, Text, camera, color, destroy, window
 
 from game.geometry import interleaved_format
 from world.chunks import CHUNK_SHIFT
+from world.geometry import Int3, Vec3
 from world.ray import Hit, traverse
-
-if TYPE_CHECKING:
-    from game.play import Game
 
 __all__ = [
     "REFRESH_SECONDS",
     "DebugOverlay",
+    "DebugSnapshot",
     "TracedCells",
     "compass",
     "debug_text",
@@ -72,58 +72,72 @@ def face_name(face: Sequence[int]) -> str:
     return _FACES[(int(face[0]), int(face[1]), int(face[2]))]
 
 
-def _chunk_counts(game: Game) -> str:
-    """Loaded, meshed and queued chunks, from whatever the chunk view exposes."""
-    parts = [f"{len(game.world.chunks)} loaded"]
-    meshed = getattr(game.chunks, "entities", None)
-    if meshed is not None:
-        parts.append(f"{len(meshed)} meshed")
-    pending = getattr(game.chunks, "pending", None)
-    if isinstance(pending, int):
-        parts.append(f"{pending} queued")
-    return ", ".join(parts)
+@dataclass(frozen=True)
+class DebugSnapshot:
+    """What F3 shows, taken from the game when the text is due (the overlay never sees it).
+
+    ``target_name``: the targeted block's name (None with no target); ``meshed`` / ``queued``:
+    chunks drawn / waiting to be generated or meshed; ``mods``: the loaded mods' names.
+    """
+
+    python_ms: float
+    position: Vec3
+    yaw: float
+    pitch: float
+    target: Hit | None
+    target_name: str | None
+    loaded: int
+    meshed: int
+    queued: int
+    creative: bool
+    flying: bool
+    mods: tuple[str, ...]
+    mod_errors: int
 
 
-def debug_text(game: Game, fps: float) -> str:
-    """Every line of the F3 overlay for the game's current state."""
-    player = game.player
-    x, y, z = player.body.pos
+def debug_text(snapshot: DebugSnapshot, fps: float) -> str:
+    """Every line of the F3 overlay for a snapshot of the game."""
+    s = snapshot
+    x, y, z = s.position
     wx, wy, wz = math.floor(x), math.floor(y), math.floor(z)
     cx, cy, cz = wx >> CHUNK_SHIFT, wy >> CHUNK_SHIFT, wz >> CHUNK_SHIFT
-    target = game.target
+    target = s.target
     if target is None:
         aimed = "Target: nothing in reach"
     else:
-        name = game.world.registry.name(target.block_id)
         bx, by, bz = target.block
+        fx, fy, fz = target.face
         aimed = (
-            f"Target: {name} at {bx} {by} {bz}, {face_name(target.face)} face "
-            f"({target.face[0]}, {target.face[1]}, {target.face[2]}), {target.distance:.2f} away"
+            f"Target: {s.target_name} at {bx} {by} {bz}, {face_name(target.face)} face "
+            f"({fx}, {fy}, {fz}), {target.distance:.2f} away"
         )
-    mode = "creative" if player.creative else "survival"
-    if player.body.flying:
+    mode = "creative" if s.creative else "survival"
+    if s.flying:
         mode += ", flying"
-    mods = game.mods
-    count = len(mods.errors)
+    count = s.mod_errors
     errors = f", {count} error{'' if count == 1 else 's'}" if count else ""
     return "\n".join(
         (
-            f"Blockpick  {fps:.0f} fps, {game.python_ms:.1f} ms Python a frame",
+            f"Blockpick  {fps:.0f} fps, {s.python_ms:.1f} ms Python a frame",
             f"XYZ: {x:.3f} / {y:.3f} / {z:.3f}",
             f"Block: {wx} {wy} {wz}   Chunk: {cx} {cy} {cz}",
-            f"Facing: {compass(player.yaw)}  yaw {player.yaw:.1f}  pitch {player.pitch:.1f}",
+            f"Facing: {compass(s.yaw)}  yaw {s.yaw:.1f}  pitch {s.pitch:.1f}",
             aimed,
-            f"Chunks: {_chunk_counts(game)}",
+            f"Chunks: {s.loaded} loaded, {s.meshed} meshed, {s.queued} queued",
             f"Mode: {mode}",
-            f"Mods ({len(mods)}{errors}): {', '.join(mods.names)}",
+            f"Mods ({len(s.mods)}{errors}): {', '.join(s.mods)}",
         )
     )
 
 
 class DebugOverlay:
-    """F3: the debug text at the top left, over a dark backing, hidden until toggled."""
+    """F3: the debug text at the top left, over a dark backing, hidden until toggled.
 
-    def __init__(self) -> None:
+    ``snapshot`` is called for the game's state when the text is due (not every frame).
+    """
+
+    def __init__(self, snapshot: Callable[[], DebugSnapshot]) -> None:
+        self.snapshot = snapshot
         self.root = Entity(parent=camera.ui, name="debug overlay", enabled=False)
         self.root.setShaderOff(1)  # fixed-function, as the HUD (software GL)
         left, top = -window.aspect_ratio / 2 + 0.01, 0.49
@@ -150,13 +164,13 @@ class DebugOverlay:
         """The text on screen."""
         return str(self.label.text)
 
-    def toggle(self, game: Game) -> None:
+    def toggle(self) -> None:
         """Show or hide; showing draws the current state at once."""
         self.root.enabled = not self.root.enabled
         if self.root.enabled:
-            self.refresh(game)
+            self.refresh()
 
-    def update(self, dt: float, game: Game) -> None:
+    def update(self, dt: float) -> None:
         """Count the frame; rewrite the text when shown and due."""
         self._frames += 1
         self._elapsed += dt
@@ -165,12 +179,12 @@ class DebugOverlay:
             self._frames, self._elapsed = 0, 0.0
         self._since_refresh += dt
         if self.shown and self._since_refresh >= REFRESH_SECONDS:
-            self.refresh(game)
+            self.refresh()
 
-    def refresh(self, game: Game) -> None:
+    def refresh(self) -> None:
         """Rewrite the text now."""
         self._since_refresh = 0.0
-        text = debug_text(game, self.fps)
+        text = debug_text(self.snapshot(), self.fps)
         if text != self.label.text:
             self.label.text = text
             self.backing.scale = (self.label.width + 0.01, self.label.height + 0.01)
@@ -187,11 +201,11 @@ def traced_cells(
 
     Returns an array of shape (N, 3), in the order the ray enters them.
     """
-    cells: list[tuple[int, int, int]] = []
-    stop = None if hit is None else tuple(hit.block)
+    cells: list[Int3] = []
+    stop = None if hit is None else Int3(*hit.block)
     for step in traverse(origin, direction, reach):
-        cells.append(tuple(step.cell))  # type: ignore[arg-type]
-        if tuple(step.cell) == stop:
+        cells.append(step.cell)
+        if step.cell == stop:
             break
     return np.array(cells, dtype=np.int64).reshape(-1, 3)
 

@@ -1,14 +1,16 @@
-"""The game's composition root: world, mods, player, chunk view, HUD, and input mapped to actions.
+"""The game's composition root and frame loop: world, mods, player, chunk view, HUD, controls.
 
-Input maps to `world.interaction` calls and nothing else decides a rule here: left click is
-`break_block` once `world.breaking.BreakProgress` says the held button has lasted the target's
-``break_time`` (instant in creative, with a repeat delay), right click `use_block` (a mod's
-use, or placing the selected block), middle click `pick_block`. Every frame the view is
-raycast (`world.ray`) from the eye for the target, so the same code path serves a player's
-mouse and a script's actions (`game.runner`), headless or not. Around that: the crack on the
-block being broken (`game.crack`), the Esc pause menu (`game.menu`) whose settings are
-remembered (`game.settings`), F3's debug text and F4's traced voxels (`game.debug`), and a mod's
-error shown once when it first happens.
+`game.controls.Controls` turns keys and buttons into intents and times the held buttons; the
+game carries the intents out, the actions through `world.interaction` and nothing else: a
+break is `break_block` (once the held button has lasted the target's ``break_time``: instant
+in creative, with a repeat delay), right click `use_block` (a mod's use, or placing the
+selected block), middle click `pick_block`. Every frame the view is raycast (`world.ray`) from
+the eye for the target and the camera follows the player's eye (`game.player.Player` is pure),
+so the same code path serves a player's mouse and a script's actions (`game.runner`), headless
+or not. Around that: the crack on the block being broken (`game.crack`), the Esc pause menu
+(`game.menu`) whose settings are remembered (`game.settings`), F3's debug text (`game.debug`,
+fed a `DebugSnapshot`) and F4's traced voxels, and a mod's error shown once when it first
+happens. The game mode is the player's (`Player.creative`); the settings show it.
 
 The world comes from a `game.session.Session` (a save, or an unsaved world); the chunks around
 the player stream in and out (`game.chunk_view`), and the body is held still until the column
@@ -23,6 +25,7 @@ from __future__ import annotations
 import math
 import sys
 import time as wallclock
+from collections.abc import Iterable
 from dataclasses import replace
 
 from panda3d.core import Filename, SamplerState
@@ -31,30 +34,28 @@ from ursina import (
     Entity,
     Texture,
     application,
-    camera,
-    color,
     destroy,
     held_keys,
     mouse,
-    scene,
     window,
 )
 from ursina import time as utime
 
 from game.chunk_view import ChunkView
+from game.controls import Act, Aim, Controls, Intent
 from game.crack import CrackOverlay
-from game.debug import DebugOverlay, TracedCells
+from game.debug import DebugOverlay, DebugSnapshot, TracedCells
 from game.engine import save_screenshot
-from game.hotbar import SLOTS, Hotbar
+from game.hotbar import Hotbar
 from game.hud import ERROR_SECONDS, Hud
 from game.menu import PauseMenu
 from game.options import Options
 from game.outline import BlockOutline
 from game.player import HeldInput, Player
+from game.scene import follow, set_view
 from game.session import Session
 from game.settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.atlas import ATLAS_PATH
-from world.breaking import BreakProgress
 from world.interaction import (
     Actor,
     Outcome,
@@ -68,14 +69,8 @@ from world.ray import Hit, raycast
 
 __all__ = ["Game"]
 
-SKY = color.rgb(0.62, 0.78, 1.0)
-REPEAT_SECONDS = 0.25  # a held right button repeats placing (Minecraft: 4 ticks)
-DOUBLE_TAP_SECONDS = 0.3  # two presses of space this close toggle flying
-MOUSE_SENSITIVITY = 80.0  # degrees per screen height of mouse travel, at 100% in the settings
 STREAM_BUDGET_S = 0.003  # per frame, for generating and meshing chunks coming into view
 START_LOAD_S = 1.0  # a window's first frame waits this long at most for chunks
-_KEYS_FORWARD = (("w", 1.0), ("s", -1.0), ("up arrow", 1.0), ("down arrow", -1.0))
-_KEYS_STRAFE = (("d", 1.0), ("a", -1.0), ("right arrow", 1.0), ("left arrow", -1.0))
 
 
 def load_atlas() -> PandaTexture:
@@ -115,7 +110,9 @@ class Game:
     ) -> None:
         # A window's run starts from the remembered settings, an offscreen one from the defaults
         # (scripts and pictures come out the same everywhere); the command line wins either way.
-        self.settings, options = with_command_line(load_settings() if live else Settings(), options)
+        self._settings, options = with_command_line(
+            load_settings() if live else Settings(), options
+        )
         self.options = options
         self.live = live  # read the keyboard and mouse (False: a script drives `held`)
         self.captured = False  # the mouse is captured for looking (live play only)
@@ -123,20 +120,13 @@ class Game:
         self.mods: Mods = load_mods((DEFAULT_MODS_DIR, *options.mods))
         registry = make_registry(self.mods)
         self.world = self.session.load_world(registry)
-        self.player = Player(self.world, self.session.spawn(), creative=self.session.creative)
+        self.player = Player(self.world, self.session.spawn())
         self.hotbar = Hotbar.default(registry)
-        self.session.attach(self.player, self.hotbar)
-        self.settings = replace(self.settings, creative=self.player.creative)
-        self.held = HeldInput()
+        self.session.attach(self.player, self.hotbar)  # the saved mode, look, flying, hotbar
+        self.controls = Controls()
         self.time = 0.0
         self.target: Hit | None = None
         self.last_outcome: Outcome | None = None
-        self.breaking = BreakProgress()
-        self._repeat_left = 0.0
-        self._last_space = -math.inf
-        # Buttons pressed as actions and not yet released: a press that captured the mouse or
-        # closed the menu is not one, so holding it on does not start breaking.
-        self._acting: set[str] = set()
         self.python_ms = 0.0  # time spent in `update` last frame
 
         self.atlas = load_atlas()
@@ -147,7 +137,7 @@ class Game:
         self.hud = Hud(registry, self.hotbar, Texture(ATLAS_PATH))
         self.outline = BlockOutline()
         self.crack = CrackOverlay(registry, self.atlas)
-        self.debug = DebugOverlay()
+        self.debug = DebugOverlay(self._debug_snapshot)
         self.traced = TracedCells()
         self.menu = PauseMenu(
             self.settings,
@@ -165,28 +155,28 @@ class Game:
         # Offscreen pictures and scripts wait for the whole view; a window shows the nearest
         # chunks within START_LOAD_S and streams in the rest (view distance 16 takes 3.6 s).
         self.chunks.load_all(self.player.eye, START_LOAD_S if live else math.inf)
-        self.player.sync_camera()
+        follow(self.player.eye, self.player.yaw, self.player.pitch)
         self._retarget()
         self._driver = _Driver(self)
 
     def _set_scene(self) -> None:
         """Sky colour, fog up to the view distance, field of view."""
-        far = self.chunks.view_distance * 16
-        window.color = SKY
-        scene.fog_color = SKY
-        scene.fog_density = (far * 0.55, far * 0.95)
-        camera.clip_plane_far = far + 24
-        camera.clip_plane_near = 0.05
-        # ursina's fov is horizontal; the option is vertical, as Minecraft's.
-        half = math.radians(self.options.fov) / 2
-        camera.fov = math.degrees(2 * math.atan(math.tan(half) * window.aspect_ratio))
-        # Panda3D keeps the horizontal fov when the window is resized: `update` redoes this.
-        self._aspect = window.aspect_ratio
+        self._aspect = set_view(self.chunks.view_distance, self.options.fov)
 
     @property
     def reach(self) -> float:
         """How far the player reaches."""
         return self._actor().reach
+
+    @property
+    def held(self) -> HeldInput:
+        """What is held down this frame (`Controls.held`; a script fills it directly)."""
+        return self.controls.held
+
+    @property
+    def settings(self) -> Settings:
+        """The settings in effect, with the player's game mode."""
+        return replace(self._settings, creative=self.player.creative)
 
     # -- every frame ---------------------------------------------------------------------------
 
@@ -197,111 +187,108 @@ class Game:
         if window.aspect_ratio != self._aspect:  # the window was resized: keep the vertical fov
             self._set_scene()
         if self.live:
-            self._read_devices()
+            turn = self.controls.read(
+                held_keys,
+                mouse.velocity,
+                captured=self.captured,
+                sensitivity=self._settings.mouse_sensitivity,
+            )
+            if self.captured:
+                self.player.turn(*turn)
         # The pause menu stops the world, as single-player Minecraft's does.
         if not self.paused and self.chunks.ready_at(self.player.body.pos):  # else held until
             self.player.update(dt, self.held)  # the ground under it is loaded
-        self.player.sync_camera()
+        follow(self.player.eye, self.player.yaw, self.player.pitch)
         self._retarget()
         if not self.paused:
-            self._hold_buttons(dt)
+            self._carry_out(self.controls.hold(dt, self._aim()))
             self.mods.tick(self.world, dt)
         self.chunks.update(self.player.eye, STREAM_BUDGET_S)
         self.session.tick(dt)
         self._show_new_mod_errors()
         self.hud.update(dt)
-        self.debug.update(dt, self)
+        self.debug.update(dt)
         self.python_ms = (wallclock.perf_counter() - started) * 1000.0
-
-    def _read_devices(self) -> None:
-        """Fill `held` from the keyboard and mouse, and turn with the mouse."""
-        held = self.held
-        held.forward = sum(v for k, v in _KEYS_FORWARD if held_keys[k])
-        held.strafe = sum(v for k, v in _KEYS_STRAFE if held_keys[k])
-        held.jump = bool(held_keys["space"])
-        held.sneak = bool(held_keys["left shift"])
-        held.sprint = bool(held_keys["left control"])
-        held.attack = bool(held_keys["left mouse"]) and "left mouse" in self._acting
-        held.use = bool(held_keys["right mouse"]) and "right mouse" in self._acting
-        if self.captured:
-            speed = MOUSE_SENSITIVITY * self.settings.mouse_sensitivity / 100.0
-            self.player.turn(mouse.velocity[0] * speed, -mouse.velocity[1] * speed)
 
     def _retarget(self) -> None:
         """Raycast the view for the targeted block and move the outline."""
         self.target = raycast(self.world, self.player.eye, self.player.direction, self.reach)
         self.outline.show(self.target)
 
-    def _hold_buttons(self, dt: float) -> None:
-        """Held buttons: breaking progress, and placing repeated while the right one is held."""
-        self._repeat_left -= dt
-        self._advance_break(dt, holding=self.held.attack)
-        if self.held.use and self._repeat_left <= 0.0:
-            self._repeat_left = REPEAT_SECONDS
-            self._do_use()
+    def _aim(self) -> Aim:
+        """The target and the seconds the rules say it takes to break (inf: never)."""
+        target = self.target
+        seconds = break_time(self.world, target, self._actor())
+        return Aim(None if target is None else target.block, seconds)
 
-    def _advance_break(self, dt: float, *, holding: bool) -> bool:
-        """Feed the target and the button to the break progress; True when the block broke."""
-        target = self.target if holding else None
-        duration = break_time(self.world, target, self._actor())  # inf: nothing to break
-        block = None if target is None else target.block
-        broke = self.breaking.update(block, holding, duration, dt)
-        if broke:
-            self._do_break()
-        self.crack.show(self.breaking.target, self.breaking.stage)
-        return broke
+    def _debug_snapshot(self) -> DebugSnapshot:
+        """What F3 shows, now."""
+        player, target = self.player, self.target
+        return DebugSnapshot(
+            python_ms=self.python_ms,
+            position=player.body.pos,
+            yaw=player.yaw,
+            pitch=player.pitch,
+            target=target,
+            target_name=None if target is None else self.world.registry.name(target.block_id),
+            loaded=len(self.world.chunks),
+            meshed=len(self.chunks.entities),
+            queued=self.chunks.pending,
+            creative=player.creative,
+            flying=player.body.flying,
+            mods=tuple(self.mods.names),
+            mod_errors=len(self.mods.errors),
+        )
 
     # -- actions -------------------------------------------------------------------------------
 
     def input(self, key: str) -> None:
-        """Map one key or button event to an action."""
-        if key.endswith("mouse up"):
-            self._acting.discard(key.removesuffix(" up"))
-        if key == "escape":
-            if self.paused:
-                self.resume()
-            else:
-                self.pause()
-            return
-        if self.paused:
-            return  # the menu's buttons take the clicks
-        if self.live and not self.captured and key.endswith("mouse down"):
-            self.capture_mouse(True)  # the click that captures the mouse does nothing else
-            return
-        if key.endswith("mouse down"):
-            self._acting.add(key.removesuffix(" down"))
-            self._retarget()  # the click acts on what is under the crosshair now
-            self._trace_ray()
-        if key == "left mouse down":
-            self.breaking.cooldown = 0.0  # a new click starts at once; the delay paces holding
-            if not self._advance_break(0.0, holding=True) and self.breaking.target is None:
-                self._do_break()  # nothing breakable there (bedrock, sky): the rules say why
-        elif key == "left mouse up":
-            self._advance_break(0.0, holding=False)
-        elif key == "right mouse down":
-            self._repeat_left = REPEAT_SECONDS
-            self._do_use()
-        elif key == "middle mouse down":
-            self._do_pick()
-        elif key in ("scroll up", "scroll down"):
-            self.hotbar.scroll(-1 if key == "scroll up" else 1)
-            self.hud.refresh_hotbar()
-        elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= SLOTS:
-            self.hotbar.select(int(key) - 1)
-            self.hud.refresh_hotbar()
-        elif key == "f2":
-            self.take_screenshot()
-        elif key == "f3":
-            self.debug.toggle(self)
-        elif key == "f4":
-            self.traced.toggle()
-            self._trace_ray()
-        elif key == "space":
-            if self.time - self._last_space <= DOUBLE_TAP_SECONDS:
-                self.toggle_fly()
-                self._last_space = -math.inf
-            else:
-                self._last_space = self.time
+        """Carry out what one key or button event means (`Controls.key`)."""
+        grab = self.live and not self.captured
+        self._carry_out(self.controls.key(key, now=self.time, paused=self.paused, grab=grab))
+
+    def _carry_out(self, intents: Iterable[Intent]) -> None:
+        """Do what the intents ask, in order; then draw the breaking progress."""
+        for intent in intents:
+            match intent.act:
+                case Act.PAUSE:
+                    self.pause()
+                case Act.RESUME:
+                    self.resume()
+                case Act.CAPTURE:
+                    self.capture_mouse(True)
+                case Act.AIM:
+                    self._retarget()
+                    self._trace_ray()
+                case Act.ATTACK:
+                    self._carry_out(self.controls.attack(self._aim()))
+                case Act.BREAK:
+                    self._do_break()
+                case Act.USE:
+                    self._do_use()
+                case Act.PICK:
+                    self._do_pick()
+                case Act.SELECT:
+                    self.hotbar.select(intent.value)
+                    self.hud.refresh_hotbar()
+                case Act.SCROLL:
+                    self.hotbar.scroll(intent.value)
+                    self.hud.refresh_hotbar()
+                case Act.SCREENSHOT:
+                    self.take_screenshot()
+                case Act.DEBUG:
+                    self.debug.toggle()
+                case Act.TRACE:
+                    self.traced.toggle()
+                    self._trace_ray()
+                case Act.FLY:
+                    self.toggle_fly()
+        self._show_crack()
+
+    def _show_crack(self) -> None:
+        """The crack on the block being broken, at its stage (hidden when none is)."""
+        breaking = self.controls.breaking
+        self.crack.show(breaking.target, breaking.stage)
 
     def capture_mouse(self, captured: bool) -> None:
         """Capture the mouse for looking (hidden, centred), or let it go."""
@@ -375,9 +362,8 @@ class Game:
 
     def pause(self) -> None:
         """Esc: open the pause menu and let the mouse go."""
-        self._advance_break(0.0, holding=False)
-        self._acting.clear()
-        self.settings = replace(self.settings, creative=self.player.creative)
+        self.controls.release()
+        self._show_crack()
         self.menu.open(self.settings)
         if self.live:
             self.capture_mouse(False)
@@ -391,10 +377,9 @@ class Game:
     def apply_settings(self, settings: Settings) -> None:
         """Settings changed in the menu: apply them now and remember them for the next runs."""
         changed = changed_fields(self.settings, settings)
-        self.settings = settings
+        self._settings = settings
         if self.player.creative != settings.creative:
-            self.player.creative = settings.creative
-            self.player.set_flying(self.player.body.flying)  # survival ends a flight
+            self.player.set_creative(settings.creative)  # survival ends a flight
         self.options = replace(self.options, fov=settings.fov)
         if settings.view_distance != self.chunks.view_distance:
             self.set_view_distance(settings.view_distance)

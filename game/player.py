@@ -1,24 +1,25 @@
-"""The player: a `world.physics` body, a facing, and the camera that follows them."""
+"""The player: a `world.physics` body, a facing, a game mode, and the actor the rules see.
+
+Pure: nothing here imports the engine (the game moves the camera to `Player.eye` every frame),
+so saves (`game.session`), scripts and tests use a player without a window.
+
+The game mode lives here and only here: `Player.creative`. The session restores it from the
+save (or the command line) when it attaches the player and writes it back when saving; the
+pause menu shows it and changes it through `Player.set_creative`; the rules read it through
+`Player.actor`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ursina import camera
-
+from world import physics
 from world.chunks import World
+from world.geometry import Vec3
 from world.interaction import Actor
-from world.physics import (
-    EYE_HEIGHT,
-    Body,
-    Controls,
-    FixedStep,
-    Vec3,
-    look_direction,
-    with_flying,
-)
+from world.physics import EYE_HEIGHT, Body, FixedStep, look_direction, with_flying
 
-__all__ = ["HeldInput", "Player"]
+__all__ = ["PLAYER_NAME", "HeldInput", "Player"]
 
 PLAYER_NAME = "player"
 
@@ -37,9 +38,12 @@ class HeldInput:
 
 
 class Player:
-    """The body moved by fixed physics ticks, a yaw and a pitch (pitch clamped to ±90°)."""
+    """The body moved by fixed physics ticks, a yaw and a pitch (pitch clamped to ±90°).
 
-    def __init__(self, world: World, body: Body, *, creative: bool) -> None:
+    ``creative``: the game mode (survival when False); flying needs it.
+    """
+
+    def __init__(self, world: World, body: Body, *, creative: bool = False) -> None:
         self.world = world
         self.body = body
         self.creative = creative
@@ -61,6 +65,11 @@ class Player:
         self.body = with_flying(self.body, flying and self.creative)
         return self.body.flying
 
+    def set_creative(self, creative: bool) -> None:
+        """Switch the game mode; survival ends a flight."""
+        self.creative = creative
+        self.set_flying(self.body.flying)
+
     def teleport(self, feet: Vec3) -> None:
         """Put the feet at a position, at rest."""
         self.body = Body(pos=feet, flying=self.body.flying)
@@ -68,7 +77,7 @@ class Player:
 
     def update(self, dt: float, held: HeldInput) -> None:
         """Run the physics ticks this frame's time allows."""
-        controls = Controls(
+        steering = physics.Controls(
             forward=held.forward,
             strafe=held.strafe,
             yaw=self.yaw,
@@ -76,7 +85,7 @@ class Player:
             descend=held.sneak,
             sprint=held.sprint,
         )
-        self.body = self.clock.advance(self.world, self.body, controls, dt)
+        self.body = self.clock.advance(self.world, self.body, steering, dt)
 
     @property
     def eye(self) -> Vec3:
@@ -89,11 +98,6 @@ class Player:
         """The unit view vector."""
         return look_direction(self.yaw, self.pitch)
 
-    def sync_camera(self) -> None:
-        """Put the camera at the eye, facing the view."""
-        camera.position = self.eye
-        camera.rotation = (self.pitch, self.yaw, 0.0)
-
     def actor(self, selected: int | None) -> Actor:
-        """The player as `world.interaction` sees them."""
+        """The player as `world.interaction` sees them, holding the block id ``selected``."""
         return Actor.at(PLAYER_NAME, self.body.pos, creative=self.creative, selected=selected)

@@ -81,7 +81,7 @@ class Session:
         notices: tuple[str, ...] = (),
     ) -> None:
         self.store = store
-        self.creative = creative
+        self._creative = creative  # the mode it opens in; `attach` hands it to the player
         self.data_dir = default_data_dir() if data_dir is None else Path(data_dir)
         self.seed = seed  # of the unsaved world (a store has its own)
         self.flat = flat
@@ -206,8 +206,13 @@ class Session:
         return Body(pos=(wx + 0.5, float(wy), wz + 0.5))
 
     def attach(self, player: Player, hotbar: Hotbar) -> None:
-        """Restore the saved look, flying and hotbar onto them; they are what saves write."""
+        """Restore the game mode, the saved look, flying and hotbar onto them.
+
+        From then on they are what saves write: the game mode is the player's
+        (`Player.creative`); the session only remembers the mode the world opened in.
+        """
         self.player, self.hotbar = player, hotbar
+        player.creative = self._creative
         state = None if self.store is None else self.store.player
         if state is None:
             return

@@ -1,4 +1,9 @@
-"""Game tests run ursina headless: one offscreen app per test session (ursina is a singleton)."""
+"""Game tests run ursina headless: one offscreen app per test session (ursina is a singleton).
+
+Games are built with a small view distance (`TEST_VIEW_DISTANCE`, 13 chunk columns instead of
+the default's 197): meshing the view is most of a game's start-up. A test that needs more asks
+for it (``make_game(view_distance=...)``).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import Any
 import pytest
 
 SIZE = (400, 300)
+TEST_VIEW_DISTANCE = 2
 
 
 @pytest.fixture(scope="session")
@@ -31,14 +37,15 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 @pytest.fixture
 def make_game(app: Any) -> Iterator[Callable[..., Any]]:
-    """Build games from option keywords; each is destroyed after the test."""
+    """Build games from option keywords (view distance `TEST_VIEW_DISTANCE` unless given); each
+    is destroyed after the test."""
     from game.options import Options
     from game.play import Game
 
     games: list[Any] = []
 
     def make(**options: Any) -> Any:
-        game = Game(Options(**options))
+        game = Game(Options(**{"view_distance": TEST_VIEW_DISTANCE, **options}))
         games.append(game)
         return game
 

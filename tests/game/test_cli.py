@@ -16,7 +16,7 @@ from PIL import Image
 
 from game.hotbar import SLOTS
 from game.hud import HOTBAR_Y, SLOT_GAP, SLOT_SIZE
-from game.play import SKY
+from game.scene import SKY
 from world.atlas import ATLAS_PATH, tile_pixel_box
 from world.blocks import AIR, default_registry
 from world.generators import make_generator
@@ -75,7 +75,8 @@ def test_screenshot_and_script_work_with_no_display(tmp_path: Path) -> None:
     shot = tmp_path / "from-script.png"
     final = tmp_path / "final.png"
     script.write_text(f"look 30 20\nmove 1 0 20\nscreenshot {shot}\nbreak\nwait 2\n")
-    result = blockpick(tmp_path, "--script", str(script), "--screenshot", str(final))
+    args = ("--script", str(script), "--screenshot", str(final), "--view-distance", "3")
+    result = blockpick(tmp_path, *args)  # 3 chunks of terrain fill the picture to the fog
     assert result.returncode == 0, result.stderr
     for path in (shot, final):
         check_frame(path)
@@ -100,12 +101,13 @@ def test_a_run_on_a_named_world_saves_it_and_the_next_run_carries_on(tmp_path: P
     world = tmp_path / "mine.sqlite"
     edit = tmp_path / "edit.txt"
     edit.write_text("look 0 90\nwait 1\nbreak\nselect 4\nteleport 5.5 4 2.5\nlook 45 -10\nwait 2\n")
-    args = ("--new", "--world", str(world), "--flat", "--seed", "3", "--creative")
+    near = ("--view-distance", "2")  # what is saved does not depend on what is shown
+    args = ("--new", "--world", str(world), "--flat", "--seed", "3", "--creative", *near)
     made = blockpick(tmp_path, *args, "--script", str(edit))
     assert made.returncode == 0, made.stderr
     idle = tmp_path / "idle.txt"
     idle.write_text("wait 5\n")
-    again = blockpick(tmp_path, "--world", str(world), "--script", str(idle))
+    again = blockpick(tmp_path, "--world", str(world), "--script", str(idle), *near)
     assert again.returncode == 0, again.stderr
     with WorldStore(world, read_only=True) as store:
         assert store.info.seed == 3 and store.info.generator == "flat"

@@ -16,6 +16,7 @@ from world.ray import Hit, raycast, traverse
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
 GROUND = 4
+DT = 1 / 60
 
 
 @pytest.mark.parametrize(
@@ -27,6 +28,56 @@ def test_compass_names_the_nearest_direction(yaw: float, name: str) -> None:
     from game.debug import compass
 
     assert compass(yaw) == name
+
+
+def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
+    from game.debug import DebugSnapshot, debug_text
+
+    hit = Hit(Int3(20, 3, -4), Int3(0, 1, 0), 1.5, (20.5, 4.0, -3.5), 2)
+    snapshot = DebugSnapshot(
+        python_ms=1.25, position=(20.5, 4.0, -3.5), yaw=90.0, pitch=60.0, target=hit,
+        target_name="base:grass", loaded=40, meshed=13, queued=2, creative=True, flying=True,
+        mods=("base", "quiet"), mod_errors=1,
+    )  # fmt: skip
+    assert debug_text(snapshot, 59.6).splitlines() == [
+        "Blockpick  60 fps, 1.2 ms Python a frame",
+        "XYZ: 20.500 / 4.000 / -3.500",
+        "Block: 20 4 -4   Chunk: 1 0 -1",
+        "Facing: east (+x)  yaw 90.0  pitch 60.0",
+        "Target: base:grass at 20 3 -4, top face (0, 1, 0), 1.50 away",
+        "Chunks: 40 loaded, 13 meshed, 2 queued",
+        "Mode: creative, flying",
+        "Mods (2, 1 error): base, quiet",
+    ]
+
+
+def test_the_overlay_asks_for_a_snapshot_only_when_shown_and_due(app: Any) -> None:
+    from game.debug import REFRESH_SECONDS, DebugOverlay, DebugSnapshot
+
+    taken: list[int] = []
+
+    def snapshot() -> DebugSnapshot:
+        taken.append(1)
+        return DebugSnapshot(
+            python_ms=0.0, position=(0.5, 4.0, 0.5), yaw=0.0, pitch=0.0, target=None,
+            target_name=None, loaded=len(taken), meshed=0, queued=0, creative=False,
+            flying=False, mods=(), mod_errors=0,
+        )  # fmt: skip
+
+    overlay = DebugOverlay(snapshot)
+    try:
+        frames = round(1 / DT)  # one second of frames
+        for _ in range(frames):
+            overlay.update(DT)
+        assert taken == []  # hidden: the game is never read
+        overlay.toggle()
+        assert len(taken) == 1 and "1 loaded" in overlay.text  # shown at once
+        for _ in range(frames):
+            overlay.update(DT)
+        assert abs(len(taken) - 1 - 1 / REFRESH_SECONDS) <= 1  # then every REFRESH_SECONDS
+        assert f"{len(taken)} loaded" in overlay.text
+    finally:
+        overlay.destroy()
 
 
 def test_traced_cells_are_traverse_up_to_the_hit() -> None:

@@ -1,0 +1,71 @@
+"""The player without a window: facing, flying only in creative, the mode the rules see, and a
+game shell whose saves and player load no engine."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from game.player import HeldInput, Player
+from world.blocks import default_registry
+from world.chunks import World
+from world.physics import Body
+
+
+def make_player(*, creative: bool) -> Player:
+    return Player(World(default_registry()), Body(pos=(0.5, 10.0, 0.5)), creative=creative)
+
+
+def test_importing_the_session_player_and_controls_loads_no_engine() -> None:
+    code = (
+        "import sys, game.session, game.player, game.controls\n"
+        "engine = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('ursina', 'panda3d', 'direct'))\n"
+        "print(engine)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(("yaw", "pitch", "facing"), [(370, 120, (10, 90)), (-90, -95, (270, -90))])
+def test_the_view_wraps_the_yaw_and_clamps_the_pitch(
+    yaw: float, pitch: float, facing: tuple[float, float]
+) -> None:
+    player = make_player(creative=False)
+    player.look(yaw, pitch)
+    assert (player.yaw, player.pitch) == pytest.approx(facing)
+    player.turn(-20, 5)
+    assert (player.yaw, player.pitch) == pytest.approx(
+        ((facing[0] - 20) % 360, min(facing[1] + 5, 90))
+    )
+
+
+def test_only_creative_players_fly_and_survival_ends_a_flight() -> None:
+    survivor = make_player(creative=False)
+    assert not survivor.set_flying(True) and not survivor.body.flying
+    player = make_player(creative=True)
+    assert player.set_flying(True) and player.body.flying
+    player.set_creative(False)
+    assert not player.creative and not player.body.flying
+
+
+def test_the_rules_see_the_players_mode_and_feet() -> None:
+    player = make_player(creative=True)
+    actor = player.actor(None)
+    assert actor.creative and actor.body_min[1] == player.body.pos[1]
+    player.set_creative(False)
+    survivor = player.actor(None)
+    assert not survivor.creative and survivor.reach < actor.reach  # creative reaches further
+
+
+def test_the_body_falls_in_fixed_ticks_and_the_eye_follows() -> None:
+    player = make_player(creative=False)
+    eye = player.eye
+    for _ in range(30):
+        player.update(1 / 60, HeldInput())
+    assert player.body.pos[1] < 10.0  # nothing under it: it falls
+    assert player.eye[1] < eye[1] and player.eye[0] == eye[0]
