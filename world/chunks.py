@@ -1,4 +1,4 @@
-"""Chunked voxel storage: `Chunk` (one flat uint16 array) and the `World` of chunks.
+"""Chunked voxel storage: the `World` of chunks (the chunk layout is `world.chunk_layout`).
 
 A chunk is ``CHUNK = (16, 16, 16)`` voxels in ONE flat numpy array; local voxel (lx, ly, lz) is at
 ``lx*wy*wz + ly*wz + lz``. The world is a dict of chunks keyed by chunk coordinates; world voxel
@@ -25,18 +25,38 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from world.blocks import AIR, BlockRegistry, default_registry
+from world.chunk_layout import (
+    CHUNK,
+    CHUNK_MASK,
+    CHUNK_SHIFT,
+    CHUNK_VOLUME,
+    DEFAULT_BUILD_HEIGHT,
+    STRIDE_X,
+    STRIDE_Y,
+    Chunk,
+    ChunkGenerator,
+    ChunkKey,
+    ChunkSource,
+    chunk_index,
+    local_index,
+)
 from world.mod_storage import ModStorage
 from world.validate import CHUNK_LIMIT, chunk_coord, coords, voxel
 
 __all__ = [
     "CHUNK",
+    "CHUNK_MASK",
+    "CHUNK_SHIFT",
     "CHUNK_VOLUME",
+    "DEFAULT_BUILD_HEIGHT",
+    "STRIDE_X",
+    "STRIDE_Y",
     "Chunk",
     "ChunkGenerator",
     "ChunkKey",
@@ -46,91 +66,8 @@ __all__ = [
     "local_index",
 ]
 
-CHUNK: tuple[int, int, int] = (16, 16, 16)
-CHUNK_SHIFT = 4  # 16 == 1 << 4: floor division by a power of two is an arithmetic shift
-CHUNK_MASK = 15
-CHUNK_VOLUME = CHUNK[0] * CHUNK[1] * CHUNK[2]
-# Strides of the flat index: x*wy*wz + y*wz + z.
-STRIDE_X = CHUNK[1] * CHUNK[2]
-STRIDE_Y = CHUNK[2]
-DEFAULT_BUILD_HEIGHT = (0, 256)  # placing is allowed for 0 <= wy < 256, as in Minecraft 1.17-
-
-ChunkKey = tuple[int, int, int]
-
 # The old name of `world.validate.coords`, kept importable only for world.interaction.
 as_coords = coords
-
-
-class ChunkSource(Protocol):
-    """Fills a chunk the first time it is read: its flat uint16 blocks, or ``None`` for air."""
-
-    def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None: ...
-
-
-class ChunkGenerator(ChunkSource, Protocol):
-    """A `ChunkSource` that a save can record by its name and seed.
-
-    Chunks come from their coordinates and the seed alone, and
-    ``world.generators.make_generator(gen.name, gen.seed, registry)`` rebuilds the generator, so the
-    chunks a player never changed are not saved but generated again.
-
-    Attributes
-    ----------
-    name : str
-        The generator's name in ``world.generators.GENERATORS``.
-    seed : int
-        Signed 64-bit seed.
-    """
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def seed(self) -> int: ...
-
-
-def local_index(lx: int, ly: int, lz: int) -> int:
-    """Flat index of a local voxel in a chunk's array."""
-    return lx * STRIDE_X + ly * STRIDE_Y + lz
-
-
-def chunk_index(wx: int, wy: int, wz: int) -> tuple[ChunkKey, int]:
-    """The chunk holding a world voxel, and the voxel's flat index in it."""
-    return (wx >> CHUNK_SHIFT, wy >> CHUNK_SHIFT, wz >> CHUNK_SHIFT), (
-        (wx & CHUNK_MASK) * STRIDE_X + (wy & CHUNK_MASK) * STRIDE_Y + (wz & CHUNK_MASK)
-    )
-
-
-class Chunk:
-    """One 16³ block of voxels.
-
-    Attributes
-    ----------
-    key : tuple of int
-        Chunk coordinates (cx, cy, cz).
-    blocks : ndarray of uint16, shape (4096,)
-        Block ids, local (lx, ly, lz) at ``lx*256 + ly*16 + lz``.
-    """
-
-    __slots__ = ("blocks", "key")
-
-    def __init__(self, key: ChunkKey, blocks: NDArray[np.uint16] | None = None) -> None:
-        if blocks is None:
-            blocks = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
-        elif blocks.dtype != np.uint16 or blocks.shape != (CHUNK_VOLUME,):
-            raise ValueError(
-                f"blocks must be a flat uint16 array of {CHUNK_VOLUME}, "
-                f"got {blocks.dtype} {blocks.shape}"
-            )
-        self.key = key
-        self.blocks = blocks
-
-    def view3d(self) -> NDArray[np.uint16]:
-        """The blocks as a (16, 16, 16) view indexed [lx, ly, lz] (no copy)."""
-        return self.blocks.reshape(CHUNK)
-
-    def __repr__(self) -> str:
-        return f"Chunk({self.key}, {np.count_nonzero(self.blocks)} non-air)"
 
 
 def _by_chunk(
