@@ -1,6 +1,6 @@
 """The game's composition root: world, mods, player, chunk view, HUD, and input mapped to actions.
 
-Input maps to `world.interaction` calls and nothing else decides a rule here: left click is
+Input maps to `world.rules` calls and nothing else decides a rule here: left click is
 `break_block` once `world.breaking.BreakProgress` says the held button has lasted the target's
 ``break_time`` (instant in creative, with a repeat delay), right click `use_block` (a mod's
 use, or placing the selected block), middle click `pick_block`. Every frame the view is
@@ -55,16 +55,12 @@ from game.session import Session
 from game.settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.atlas import ATLAS_PATH
 from world.breaking import BreakProgress
-from world.interaction import (
-    Actor,
-    Outcome,
-    break_block,
-    break_time,
-    pick_block,
-    use_block,
-)
-from world.mods import DEFAULT_MODS_DIR, Mods, load_mods, make_registry
+from world.mod_loader import DEFAULT_MODS_DIR, load_mods
+from world.mods import Mods
+from world.outcome import Actor, Outcome
 from world.ray import Hit, raycast
+from world.registration import make_registry
+from world.rules import Rules
 
 __all__ = ["Game"]
 
@@ -123,6 +119,7 @@ class Game:
         self.mods: Mods = load_mods((DEFAULT_MODS_DIR, *options.mods))
         registry = make_registry(self.mods)
         self.world = self.session.load_world(registry)
+        self.rules = Rules(self.world, self.mods)
         self.player = Player(self.world, self.session.spawn(), creative=self.session.creative)
         self.hotbar = Hotbar.default(registry)
         self.session.attach(self.player, self.hotbar)
@@ -205,7 +202,7 @@ class Game:
         self._retarget()
         if not self.paused:
             self._hold_buttons(dt)
-            self.mods.tick(self.world, dt)
+            self.rules.tick(dt)
         self.chunks.update(self.player.eye, STREAM_BUDGET_S)
         self.session.tick(dt)
         self._show_new_mod_errors()
@@ -243,7 +240,7 @@ class Game:
     def _advance_break(self, dt: float, *, holding: bool) -> bool:
         """Feed the target and the button to the break progress; True when the block broke."""
         target = self.target if holding else None
-        duration = break_time(self.world, target, self._actor())  # inf: nothing to break
+        duration = self.rules.break_time(target, self._actor())  # inf: nothing to break
         block = None if target is None else target.block
         broke = self.breaking.update(block, holding, duration, dt)
         if broke:
@@ -321,15 +318,15 @@ class Game:
 
     def _do_break(self) -> None:
         """Break the target through the rules."""
-        self._after(break_block(self.world, self.target, self._actor(), mods=self.mods))
+        self._after(self.rules.break_block(self.target, self._actor()))
 
     def _do_use(self) -> None:
         """Right click through the rules: a mod's use, or placing the selected block."""
-        self._after(use_block(self.world, self.target, self._actor(), mods=self.mods))
+        self._after(self.rules.use_block(self.target, self._actor()))
 
     def _do_pick(self) -> None:
         """Middle click: the target's block into the hotbar."""
-        block_id = pick_block(self.world, self.target)
+        block_id = self.rules.pick_block(self.target)
         if block_id is not None:
             self.hotbar.pick(block_id)
             self.hud.refresh_hotbar()
@@ -445,6 +442,7 @@ class Game:
     def destroy(self) -> None:
         """Remove every entity the game made (tests build several games in one process)."""
         destroy(self._driver)
+        self.rules.close()
         self.chunks.destroy()
         self.hud.destroy()
         self.outline.destroy()

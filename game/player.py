@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ursina import camera
 
 from world.chunks import World
-from world.interaction import Actor
+from world.outcome import Actor
 from world.physics import (
     EYE_HEIGHT,
     Body,
@@ -95,5 +95,5 @@ class Player:
         camera.rotation = (self.pitch, self.yaw, 0.0)
 
     def actor(self, selected: int | None) -> Actor:
-        """The player as `world.interaction` sees them."""
+        """The player as `world.rules` sees them."""
         return Actor.at(PLAYER_NAME, self.body.pos, creative=self.creative, selected=selected)

@@ -23,7 +23,7 @@ from world.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.geometry import Int3
-    from world.interaction import Actor
+    from world.outcome import Actor
 
 description = "areas where only their owner may break or place blocks"
 
