@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from world.blocks import AIR
+from world.chunks import chunk_index
 from world.geometry import FACE_NORMALS, Int3
 from world.hooks import CALLING, Policy
 from world.mod_world import Change, ModWorld
@@ -109,9 +110,16 @@ class Transaction:
 
     # -- changes ------------------------------------------------------------------------------
 
+    def read(self, pos: Int3) -> int:
+        """The block id at a checked position (without the public API's argument checks: the
+        neighbour loop reads six voxels per change)."""
+        key, idx = chunk_index(*pos)
+        chunk = self.world.chunk(*key)
+        return AIR if chunk is None else int(chunk.blocks[idx])
+
     def set(self, pos: Int3, block_id: int) -> None:
         """Set one voxel (a checked position and id), journalled and queued."""
-        old = self.world.get_block(*pos)
+        old = self.read(pos)
         if old == block_id:
             return
         self.world.set_block(*pos, block_id)
@@ -228,7 +236,7 @@ class Transaction:
             old, new = types[entry.old], types[entry.new]
             for normal in FACE_NORMALS:
                 pos = entry.pos + normal
-                block_id = world.get_block(*pos)
+                block_id = self.read(pos)
                 if block_id == AIR:
                     continue
                 kwargs = {
