@@ -565,6 +565,8 @@ def test_a_kept_world_view_refuses_writes_after_its_action():
     )
     with pytest.raises(RuntimeError, match="over"):
         kept[0].set_block(1, 1, 1, "base:dirt")
+    with pytest.raises(RuntimeError, match="storage"):
+        kept[0].storage["x"] = 1
     assert kept[0].get_block(1, 1, 1) == 0  # reading stays possible
 
 
@@ -606,3 +608,80 @@ def test_the_players_ctrl_c_during_a_hook_still_quits_and_restores_the_world():
 def test_reach_follows_the_mode():
     assert Actor.at("p", (0.5, 0.0, 0.5), creative=True).reach == 5.0
     assert Actor.at("p", (0.5, 0.0, 0.5)).reach == 4.5
+
+
+# -- hand-made hits and bad arguments ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("face", [(0, 100, 0), (1, 1, 0), (0, -2, 0), (1, 0, -1)])
+def test_a_hit_with_a_face_no_ray_could_enter_is_refused(face):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    before = snapshot(world)
+    hit = Hit(Int3(0, 0, 0), Int3(*face), 1.0, (0.5, 1.0, 0.5), STONE)
+    for call in (
+        lambda: place_block(world, hit, "base:dirt", actor()),
+        lambda: use_block(world, hit, actor(selected="base:dirt")),
+        lambda: Rules(world, loaded()).place_block(hit, "base:dirt", actor()),
+        lambda: break_block(world, hit, actor()),
+    ):
+        with pytest.raises(ValueError, match=r"hit\.face"):
+            call()
+    assert snapshot(world) == before
+
+
+def test_mods_is_not_an_argument_of_the_actions():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    with pytest.raises(TypeError, match="mods"):
+        place_block(world, hit_at(world, (0, 0, 0)), "base:dirt", actor(), mods="junk")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="mods"):
+        Rules(world, "junk")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="world"):
+        Rules("junk")  # type: ignore[arg-type]
+
+
+anything = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=3),
+    st.tuples(st.integers(), st.integers()),
+    st.tuples(st.integers(), st.integers(), st.integers()),
+    st.tuples(st.floats(), st.floats(), st.floats()),
+    st.tuples(st.text(max_size=1), st.text(max_size=1), st.text(max_size=1)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    block=anything, face=anything, action=st.sampled_from(["break", "place", "use", "pick", "time"])
+)
+def test_any_hand_made_hit_is_answered_or_refused_with_a_value_or_type_error(block, face, action):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    hit = Hit(block, face, 1.0, (0.5, 1.0, 0.5), STONE)  # type: ignore[arg-type]
+    rules = Rules(world)
+    calls = {
+        "break": lambda: rules.break_block(hit, actor()),
+        "place": lambda: rules.place_block(hit, "base:dirt", actor()),
+        "use": lambda: rules.use_block(hit, actor(selected="base:dirt")),
+        "pick": lambda: rules.pick_block(hit),
+        "time": lambda: rules.break_time(hit, actor()),
+    }
+    try:
+        calls[action]()
+    except (ValueError, TypeError) as exc:
+        assert "hit" in str(exc)
+
+
+def test_a_place_beyond_the_world_limit_is_denied():
+    from world.validate import WORLD_LIMIT
+
+    edge = WORLD_LIMIT - 1
+    world = World()
+    world.set_block(edge, 0, 0, STONE)
+    hit = Hit(Int3(edge, 0, 0), Int3(1, 0, 0), 1.0, (edge + 1.0, 0.5, 0.5), STONE)
+    outcome = place_block(world, hit, "base:dirt", actor((edge - 5.5, 0.0, 0.5)))
+    assert not outcome and outcome.reason == "outside the world"
