@@ -10,7 +10,11 @@ The watchdog. A hook that runs longer than `HOOK_TIME_LIMIT` seconds is interrup
 thread, awake only while the rules run hooks (`HookGuard.arm`), polls every `POLL` seconds and
 raises `HookTimeout` in the thread running the late hook with CPython's
 ``PyThreadState_SetAsyncExc``; the rules then roll the hook's action back and the game goes on.
-A hook is stopped within ``HOOK_TIME_LIMIT + POLL`` plus one interpreter switch interval (5 ms).
+A hook is late once it has run for the limit *and* its thread spent at least half of that
+computing (the thread's CPU clock, where POSIX offers one), or once it has run twice the limit
+whatever it does (a loop that sleeps): a game starved of CPU for a moment by other programs does
+not stop an innocent hook, and a busy loop is stopped within ``HOOK_TIME_LIMIT + 2 * POLL``
+plus one interpreter switch interval (5 ms).
 
 Why a thread and an asynchronous exception rather than ``signal.setitimer``/``SIGALRM``: it
 works on every platform (Windows has no ``SIGALRM``) and in any thread (signals only reach the
@@ -84,6 +88,8 @@ class HookGuard:
         # hook asks for a check (ModWorld.may_break) that runs other hooks.
         self._running: list[list[float | int | bool]] = []
         self._interrupts = 0  # the player's Ctrl-C seen while armed
+        self._seen: list[float | int | bool] | None = None  # the call the watchdog last saw
+        self._seen_cpu: float | None = None  # its thread's CPU clock then
         self._previous_sigint: object = None
 
     # -- arming: around a whole action or tick ------------------------------------------------
@@ -196,13 +202,31 @@ class HookGuard:
         """The watchdog's look: interrupt the innermost hook call when it is late."""
         with self._lock:
             if not self._running:
+                self._seen = None
                 return
             call = self._running[-1]
-            if time.perf_counter() < float(call[0]):
+            cpu = _cpu_seconds(int(call[1]))
+            if call is not self._seen:  # first sight: CPU time is counted from here
+                self._seen, self._seen_cpu = call, cpu
+            late = time.perf_counter() - (float(call[0]) - self.limit)  # seconds running
+            if cpu is None or self._seen_cpu is None:
+                stop = late >= self.limit
+            else:
+                busy = cpu - self._seen_cpu
+                stop = (late >= self.limit and busy >= self.limit / 2) or late >= 2 * self.limit
+            if not stop:
                 return
             call[2] = True
             if _set_async_exc is not None:
                 _set_async_exc(ctypes.c_ulong(int(call[1])), ctypes.py_object(HookTimeout))
+
+
+def _cpu_seconds(thread_id: int) -> float | None:
+    """CPU seconds a thread has used, where the platform tells (POSIX), else None."""
+    try:
+        return time.clock_gettime(time.pthread_getcpuclockid(thread_id))
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 def _watch(guard_ref: weakref.ref[HookGuard], armed: threading.Event) -> None:

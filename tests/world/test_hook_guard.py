@@ -22,6 +22,7 @@ from world.rules import Rules
 REG = default_registry()
 STONE = REG.id("base:stone")
 DIRT = REG.id("base:dirt")
+DT_SECONDS = 1 / 60
 
 
 def loaded(**plugins):
@@ -53,9 +54,10 @@ class Forever:
                     pass
             except BaseException:  # the point: a mod that swallows everything
                 return
+        n = 0
         while True:
             try:
-                time.sleep(0)
+                n += 1
             except Exception:  # a mod's ordinary catch-all does not swallow the timeout
                 continue
 
@@ -180,3 +182,20 @@ def test_no_watchdog_thread_without_mods():
     world.set_block(0, 0, 0, STONE)
     assert Rules(world).break_block(hit_at(world, (0, 0, 0)), Actor.at("p", (9, 9, 9)))
     assert threading.active_count() == before
+
+
+def test_a_hook_that_sleeps_forever_in_short_naps_is_stopped_too():
+    class Napper:
+        @hookimpl
+        def on_tick(self, world):
+            world.set_block(1, 1, 1, "base:dirt")
+            while True:
+                time.sleep(0.01)
+
+    world = World()
+    mods = loaded(napper=Napper())
+    started = time.perf_counter()
+    assert Rules(world, mods).tick(DT_SECONDS) == ()
+    assert time.perf_counter() - started < 2 * HOOK_TIME_LIMIT + 3 * POLL
+    assert world.get_block(1, 1, 1) == 0
+    assert [e.mod for e in mods.errors] == ["napper"]
