@@ -126,10 +126,12 @@ class ModWorld:
         self._writable()
         coords = validate.coords(xyz, "xyz")
         if isinstance(block, str | int | np.integer):
-            block_id = self.registry.resolve(block if isinstance(block, str) else int(block))
-            ids = np.full(len(coords), block_id, dtype=np.int64)
+            ids = np.full(len(coords), self.registry.resolve(block), dtype=np.int64)
         else:
-            ids = np.asarray(block)
+            try:
+                ids = np.asarray(block)
+            except (ValueError, TypeError):
+                raise ValueError("block must be a block name, an id or a list of ids") from None
             if (ids.dtype.kind not in "iu" and ids.size) or ids.shape != (len(coords),):
                 raise ValueError(
                     f"block must be a block name, an id or {len(coords)} integer ids, "

@@ -668,3 +668,21 @@ def test_outcome_changes_replay_the_action_and_a_failure_restores_everything(wri
         assert replay[change.pos] == change.old != change.new
         replay[change.pos] = change.new
     assert replay == after
+
+
+def test_every_specified_hook_declares_its_calling_policy_in_one_table():
+    from world import hooks
+    from world.hooks import CALLING, Policy
+
+    specs = {
+        name
+        for name in dir(hooks)
+        if callable(getattr(hooks, name)) and hasattr(getattr(hooks, name), "blockpick_spec")
+    }
+    assert set(CALLING) == specs == set(HOOK_NAMES)
+    assert {name for name, p in CALLING.items() if p is Policy.VETO} == {
+        "can_break",
+        "can_place",
+        "can_use",
+    }
+    assert [name for name, p in CALLING.items() if p is Policy.UNTIL_HANDLED] == ["on_use"]

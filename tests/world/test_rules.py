@@ -482,13 +482,16 @@ def test_mod_world_rejects_bad_writes():
             lambda: view.set_blocks([[0, 1, 0]], [70000]),
             lambda: view.set_blocks([0, 1, 0], "base:dirt"),
             lambda: view.may_break((0, 1), actor()),
+            lambda: view.set_blocks([[0, 1, 0]], True),
+            lambda: view.set_blocks([[0, 1, 0], [0, 2, 0]], [[1], [2, 3]]),
+            lambda: view.set_block(2**40, 0, 0, "base:dirt"),
         ):
             with pytest.raises(ValueError) as info:
                 call()
             problems.append(str(info.value))
 
     assert Rules(world, loaded(m=Spy(bad))).break_block(hit_at(world, (0, 0, 0)), actor()).done
-    assert len(problems) == 5
+    assert len(problems) == 8
     assert world.get_block(0, 1, 0) == 0
 
 
