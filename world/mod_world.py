@@ -126,7 +126,8 @@ class ModWorld:
         self._writable()
         coords = validate.coords(xyz, "xyz")
         if isinstance(block, str | int | np.integer):
-            ids = np.full(len(coords), self.registry.resolve(block), dtype=np.int64)
+            block_id = self.registry.resolve(block if isinstance(block, str | int) else int(block))
+            ids = np.full(len(coords), block_id, dtype=np.int64)
         else:
             try:
                 ids = np.asarray(block)
