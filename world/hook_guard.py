@@ -169,10 +169,11 @@ class HookGuard:
                     continue
             if isinstance(exc, KeyboardInterrupt) and self._interrupts != interrupts:
                 raise  # the player pressed Ctrl-C: quit as asked
-            if timed_out and not isinstance(exc, HookTimeout):
-                exc = HookTimeout(f"{exc!r} after running past the limit")
-            if isinstance(exc, HookTimeout):
-                exc = HookTimeout(f"ran past the {self.limit * 1000:.0f} ms limit and was stopped")
+            if timed_out or isinstance(exc, HookTimeout):
+                if not isinstance(exc, HookTimeout):  # it caught the timeout, raised another
+                    exc = HookTimeout().with_traceback(exc.__traceback__)
+                # The watchdog raised the bare class: say what happened, keep where it was.
+                exc.args = (f"ran past the {self.limit * 1000:.0f} ms limit and was stopped",)
             return None, self.record(impl.mod, impl.hook, exc)
         if call[2]:  # it swallowed the timeout and returned: still a failure
             error = HookTimeout(f"ran past the {self.limit * 1000:.0f} ms limit and was stopped")
