@@ -23,7 +23,8 @@ How Blockpick calls hooks (`world.mod_loader` loads mods, `world.rules` runs the
   every hook in `CALLING` at the end of this file (a `Policy`) and applied by one function,
   `world.transaction.Transaction.call`: ``can_*`` hooks veto (`Policy.VETO`), ``on_use`` runs
   until one handles the click (`Policy.UNTIL_HANDLED`), the other hooks notify every mod
-  (`Policy.NOTIFY`).
+  (`Policy.NOTIFY`; ``register_blocks``, which runs before there is a world, is called mod by
+  mod by `world.registration.make_registry`).
 - A hook that raises (``SystemExit`` and ``KeyboardInterrupt`` included) or runs longer than
   `world.hook_guard.HOOK_TIME_LIMIT` is logged with its mod's name, the action it was part of is
   denied and every block it changed (the action's own change included) is restored.
