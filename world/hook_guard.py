@@ -11,10 +11,11 @@ thread, awake only while the rules run hooks (`HookGuard.arm`), polls every `POL
 raises `HookTimeout` in the thread running the late hook with CPython's
 ``PyThreadState_SetAsyncExc``; the rules then roll the hook's action back and the game goes on.
 A hook is late once it has run for the limit *and* its thread spent at least half of that
-computing (the thread's CPU clock, where POSIX offers one), or once it has run twice the limit
-whatever it does (a loop that sleeps): a game starved of CPU for a moment by other programs does
-not stop an innocent hook, and a busy loop is stopped within ``HOOK_TIME_LIMIT + 2 * POLL``
-plus one interpreter switch interval (5 ms).
+computing (the thread's CPU clock, where POSIX offers one), or once it has run four times the
+limit whatever it does (a loop that sleeps): a game starved of CPU for a moment by other
+programs does not stop an innocent hook, and a busy loop is stopped within
+``HOOK_TIME_LIMIT + 2 * POLL`` plus one interpreter switch interval (5 ms). (Where there is no
+thread CPU clock, the limit is on wall time alone.)
 
 Why a thread and an asynchronous exception rather than ``signal.setitimer``/``SIGALRM``: it
 works on every platform (Windows has no ``SIGALRM``) and in any thread (signals only reach the
@@ -156,8 +157,11 @@ class HookGuard:
         """
         args = [kwargs[name] for name in impl.argnames]
         interrupts = self._interrupts
-        call = self._begin()
+        # Built before the try, watched inside it: a timeout that lands anywhere from here on
+        # (even inside _begin) is caught below and the call leaves the watch list.
+        call: list[float | int | bool] = [0.0, threading.get_ident(), False]
         try:
+            self._begin(call)
             result = impl.function(*args)
             self._end(call)
         except BaseException as exc:
@@ -180,20 +184,21 @@ class HookGuard:
             return None, self.record(impl.mod, impl.hook, error)
         return result, None
 
-    def _begin(self) -> list[float | int | bool]:
+    def _begin(self, call: list[float | int | bool]) -> None:
         deadline = time.perf_counter() + self.limit
-        if self._running:
+        if self._running:  # a nested call ends by its caller's deadline at the latest
             deadline = min(deadline, float(self._running[-1][0]))
-        call: list[float | int | bool] = [deadline, threading.get_ident(), False]
+        call[0] = deadline
         self._running.append(call)
-        return call
 
     def _end(self, call: list[float | int | bool]) -> bool:
-        """Stop watching ``call``; True when the watchdog fired at it (a pending, undelivered
-        timeout is then cancelled)."""
+        """Stop watching ``call`` (and any call left above it); True when the watchdog fired
+        at it (a pending, undelivered timeout is then cancelled)."""
         with self._lock:
-            if self._running and self._running[-1] is call:
-                self._running.pop()
+            for index in range(len(self._running) - 1, -1, -1):
+                if self._running[index] is call:
+                    del self._running[index:]
+                    break
             fired = bool(call[2])
             if fired and _set_async_exc is not None:
                 _set_async_exc(ctypes.c_ulong(int(call[1])), None)
@@ -214,7 +219,7 @@ class HookGuard:
                 stop = late >= self.limit
             else:
                 busy = cpu - self._seen_cpu
-                stop = (late >= self.limit and busy >= self.limit / 2) or late >= 2 * self.limit
+                stop = (late >= self.limit and busy >= self.limit / 2) or late >= 4 * self.limit
             if not stop:
                 return
             call[2] = True
