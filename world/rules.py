@@ -54,7 +54,7 @@ from world.neighbors import MAX_PENDING, NeighborQueue
 from world.outcome import NOTHING_TARGETED, Actor, Outcome, denied
 from world.ray import Hit
 from world.transaction import Transaction
-from world.validate import number
+from world.validate import integer, number
 
 if TYPE_CHECKING:
     from world.mods import ModError
@@ -105,6 +105,10 @@ class Rules:
             raise TypeError(f"world must be a World, got {type(world).__name__}")
         if mods is not None and not isinstance(mods, Mods):
             raise TypeError(f"mods must be the loaded Mods or None, got {type(mods).__name__}")
+        if not number(hook_time_limit, "hook_time_limit") > 0:
+            raise ValueError(f"hook_time_limit must be seconds > 0, got {hook_time_limit!r}")
+        if integer(max_pending, "max_pending") < 0:
+            raise ValueError(f"max_pending must be >= 0, got {max_pending!r}")
         self._world = world
         self._mods = mods
         self._guard = None if mods is None else HookGuard(mods.record, hook_time_limit)

@@ -642,6 +642,10 @@ def test_mods_is_not_an_argument_of_the_actions():
         Rules(world, "junk")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="world"):
         Rules("junk")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="hook_time_limit"):
+        Rules(world, hook_time_limit=0)
+    with pytest.raises(ValueError, match="max_pending"):
+        Rules(world, max_pending=-1)
 
 
 anything = st.one_of(
