@@ -4,7 +4,7 @@
 rules. The game hands it every key or button event (`Controls.key`), the keyboard and mouse
 each frame in live play (`Controls.read`), and, each frame the world runs, what is under the
 crosshair with the seconds it takes to break (`Controls.hold`, given an `Aim`). It answers
-with `Intent`s, which the game carries out (through `world.interaction` for the actions).
+with `Intent`s, which the game carries out (through `world.rules` for the actions).
 
 It owns the timing of held buttons: breaking progress (`world.breaking.BreakProgress`, which
 also gives the crack's stage), the repeat of a held right button, the double tap of space
@@ -73,7 +73,7 @@ class Intent:
 class Aim:
     """The block under the crosshair (None: nothing) and the seconds it takes to break.
 
-    ``seconds`` is the rules' `world.interaction.break_time`: 0 breaks at once (creative),
+    ``seconds`` is the rules. `world.rules.Rules.break_time`: 0 breaks at once (creative),
     ``inf`` never (bedrock, nothing targeted).
     """
 

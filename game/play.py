@@ -1,16 +1,17 @@
 """The game's composition root and frame loop: world, mods, player, chunk view, HUD, controls.
 
-`game.controls.Controls` turns keys and buttons into intents and times the held buttons; the
-game carries the intents out, the actions through `world.interaction` and nothing else: a
-break is `break_block` (once the held button has lasted the target's ``break_time``: instant
-in creative, with a repeat delay), right click `use_block` (a mod's use, or placing the
-selected block), middle click `pick_block`. Every frame the view is raycast (`world.ray`) from
-the eye for the target and the camera follows the player's eye (`game.player.Player` is pure),
-so the same code path serves a player's mouse and a script's actions (`game.runner`), headless
-or not. Around that: the crack on the block being broken (`game.crack`), the Esc pause menu
-(`game.menu`) whose settings are remembered (`game.settings`), F3's debug text (`game.debug`,
-fed a `DebugSnapshot`) and F4's traced voxels, and a mod's error shown once when it first
-happens. The game mode is the player's (`Player.creative`); the settings show it.
+`game.controls.Controls` turns keys and buttons into intents and times the held buttons; the game
+carries the intents out, the actions through `world.rules` (a `Rules` object owning the world, its
+mods and the neighbour queue) and nothing else: a break is `break_block` (once the held button has
+lasted the target's ``break_time``: instant in creative, with a repeat delay), right click
+`use_block` (a mod's use, or placing the selected block), middle click `pick_block`. Every frame
+the view is raycast (`world.ray`) from the eye for the target and the camera follows the player's
+eye (`game.player.Player` is pure), so the same code path serves a player's mouse and a script's
+actions (`game.runner`), headless or not. Around that: the crack on the block being broken
+(`game.crack`), the Esc pause menu (`game.menu`) whose settings are remembered (`game.settings`),
+F3's debug text (`game.debug`, fed a `DebugSnapshot`) and F4's traced voxels, and a mod's error
+shown once when it first happens. The game mode is the player's (`Player.creative`); the settings
+show it.
 
 The world comes from a `game.session.Session` (a save, or an unsaved world); the chunks around
 the player stream in and out (`game.chunk_view`), and the body is held still until the column
@@ -56,16 +57,12 @@ from game.scene import follow, set_view
 from game.session import Session
 from game.settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.atlas import ATLAS_PATH
-from world.interaction import (
-    Actor,
-    Outcome,
-    break_block,
-    break_time,
-    pick_block,
-    use_block,
-)
-from world.mods import DEFAULT_MODS_DIR, Mods, load_mods, make_registry
+from world.mod_loader import DEFAULT_MODS_DIR, load_mods
+from world.mods import Mods
+from world.outcome import Actor, Outcome
 from world.ray import Hit, raycast
+from world.registration import make_registry
+from world.rules import Rules
 
 __all__ = ["Game"]
 
@@ -120,6 +117,7 @@ class Game:
         self.mods: Mods = load_mods((DEFAULT_MODS_DIR, *options.mods))
         registry = make_registry(self.mods)
         self.world = self.session.load_world(registry)
+        self.rules = Rules(self.world, self.mods)
         self.player = Player(self.world, self.session.spawn())
         self.hotbar = Hotbar.default(registry)
         self.session.attach(self.player, self.hotbar)  # the saved mode, look, flying, hotbar
@@ -202,7 +200,7 @@ class Game:
         self._retarget()
         if not self.paused:
             self._carry_out(self.controls.hold(dt, self._aim()))
-            self.mods.tick(self.world, dt)
+            self.rules.tick(dt)
         self.chunks.update(self.player.eye, STREAM_BUDGET_S)
         self.session.tick(dt)
         self._show_new_mod_errors()
@@ -218,7 +216,7 @@ class Game:
     def _aim(self) -> Aim:
         """The target and the seconds the rules say it takes to break (inf: never)."""
         target = self.target
-        seconds = break_time(self.world, target, self._actor())
+        seconds = self.rules.break_time(target, self._actor())
         return Aim(None if target is None else target.block, seconds)
 
     def _debug_snapshot(self) -> DebugSnapshot:
@@ -303,20 +301,20 @@ class Game:
         self.player.set_flying(not self.player.body.flying)
 
     def _actor(self) -> Actor:
-        """The player as the interaction rules see them."""
+        """The player as the rules see them."""
         return self.player.actor(self.hotbar.current)
 
     def _do_break(self) -> None:
         """Break the target through the rules."""
-        self._after(break_block(self.world, self.target, self._actor(), mods=self.mods))
+        self._after(self.rules.break_block(self.target, self._actor()))
 
     def _do_use(self) -> None:
         """Right click through the rules: a mod's use, or placing the selected block."""
-        self._after(use_block(self.world, self.target, self._actor(), mods=self.mods))
+        self._after(self.rules.use_block(self.target, self._actor()))
 
     def _do_pick(self) -> None:
         """Middle click: the target's block into the hotbar."""
-        block_id = pick_block(self.world, self.target)
+        block_id = self.rules.pick_block(self.target)
         if block_id is not None:
             self.hotbar.pick(block_id)
             self.hud.refresh_hotbar()
@@ -430,6 +428,7 @@ class Game:
     def destroy(self) -> None:
         """Remove every entity the game made (tests build several games in one process)."""
         destroy(self._driver)
+        self.rules.close()
         self.chunks.destroy()
         self.hud.destroy()
         self.outline.destroy()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from world import physics
 from world.chunks import World
 from world.geometry import Vec3
-from world.interaction import Actor
+from world.outcome import Actor
 from world.physics import EYE_HEIGHT, Body, FixedStep, look_direction, with_flying
 
 __all__ = ["PLAYER_NAME", "HeldInput", "Player"]
@@ -99,5 +99,5 @@ class Player:
         return look_direction(self.yaw, self.pitch)
 
     def actor(self, selected: int | None) -> Actor:
-        """The player as `world.interaction` sees them, holding the block id ``selected``."""
+        """The player as `world.rules` sees them, holding the block id ``selected``."""
         return Actor.at(PLAYER_NAME, self.body.pos, creative=self.creative, selected=selected)

@@ -8,7 +8,7 @@ block is removed from its voxel and set where it lands, both through ``world.set
 It falls when the voxel under it changes (``on_neighbor_changed``) and when it is placed in the
 air (``on_place``). A column falls block by block: each move is itself a change whose neighbours
 are notified, so the block above follows; the pipeline queues these notifications, so a tall
-column costs no recursion (see ``world.interaction.NEIGHBOR_BUDGET``).
+column costs no recursion (see ``world.rules.NEIGHBOR_BUDGET``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from world.hooks import hookimpl
 if TYPE_CHECKING:
     from world.blocks import BlockType
     from world.geometry import Int3
-    from world.interaction import ModWorld
+    from world.mod_world import ModWorld
 
 description = "sand and gravel fall when the block under them is removed"
 

@@ -16,8 +16,8 @@ from world.hooks import hookimpl
 if TYPE_CHECKING:
     from world.blocks import BlockType
     from world.geometry import Int3
-    from world.interaction import ModWorld
-    from world.mods import BlockRegistrar
+    from world.mod_world import ModWorld
+    from world.registration import BlockRegistrar
 
 description = "right click switches lamps on and off"
 

@@ -21,8 +21,9 @@ from world.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.geometry import Int3
-    from world.interaction import Actor, ModWorld
-    from world.mods import BlockRegistrar
+    from world.mod_world import ModWorld
+    from world.outcome import Actor
+    from world.registration import BlockRegistrar
 
 description = "TNT explodes when used or broken"
 

@@ -16,7 +16,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,11 +25,13 @@ from world.atlas import ATLAS_TILES
 
 __all__ = [
     "AIR",
+    "BASE_BLOCKS",
     "MAX_BLOCKS",
     "MISSING_TILE",
     "NAME_PATTERN",
     "BlockRegistry",
     "BlockType",
+    "Registers",
     "default_registry",
     "register_base_blocks",
 ]
@@ -273,8 +275,19 @@ class BlockRegistry:
             raise ValueError(f"unknown tile name {tile!r}") from None
 
 
-def register_base_blocks(registry: BlockRegistry) -> None:
-    """Register the base game's blocks, stone first so that ``base:stone`` is id 1."""
+class Registers(Protocol):
+    """Anything blocks are registered with: a `BlockRegistry` or a mod's
+    `world.registration.BlockRegistrar`."""
+
+    def register(self, block: BlockType) -> int: ...
+
+
+def register_base_blocks(registry: Registers) -> None:
+    """Register the base game's blocks, stone first so that ``base:stone`` is id 1.
+
+    The one place the base blocks are added: `default_registry` calls it on a bare registry and
+    the base game's plugin (`world.registration.BaseGame`) on its registrar.
+    """
     for block in BASE_BLOCKS:
         registry.register(block)
 

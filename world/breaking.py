@@ -1,6 +1,6 @@
 """Survival breaking over time: progress toward breaking the targeted block, in crack stages.
 
-The game asks `world.interaction.break_time` for the seconds a block takes (its hardness in
+The game asks `world.rules.Rules.break_time` for the seconds a block takes (its hardness in
 survival, 0 in creative, ``inf`` for unbreakable blocks) and feeds `BreakProgress.update` every
 frame with the current target and whether the button is held. Progress resets when the target
 changes or the button is released, as in Minecraft. A break is followed by a short delay before

@@ -66,9 +66,6 @@ __all__ = [
     "local_index",
 ]
 
-# The old name of `world.validate.coords`, kept importable only for world.interaction.
-as_coords = coords
-
 
 def _by_chunk(
     cells: NDArray[np.int64],

@@ -13,28 +13,35 @@ A mod is a Python module (or package, or any object) whose hook functions are ma
 An implementation may take any subset of the specification's arguments, by name (pluggy matches
 them); an argument name or hook name that is not specified here is rejected when the mod loads.
 
-How Blockpick calls hooks (see `world.mods` for loading and `world.interaction` for the pipeline):
+How Blockpick calls hooks (`world.mod_loader` loads mods, `world.rules` runs the actions):
 
 - Every implementation is called with keyword arguments, one mod at a time, in *load order*: the
   base game first, then the mods, each after the mods it depends on (ties by name). Pluggy's
   ``tryfirst=True`` / ``trylast=True`` options move an implementation to the front / back.
   Hook wrappers (``wrapper=True``, ``hookwrapper=True``) are not supported and refused at load.
-- ``can_*`` hooks veto: the first one to return ``False`` or a reason string denies the action
-  and the later ones are not called. ``None`` or ``True`` lets it go on.
-- ``on_*`` hooks are notifications called after the change; their return value is ignored,
-  except ``on_use``, where ``True`` means "handled" and stops the call chain.
-- A hook that raises is logged with its mod's name, the action it was part of is denied and
-  every block it changed (the action's own change included) is restored.
+- How the results of one hook's implementations combine is its *calling policy*, declared for
+  every hook in `CALLING` at the end of this file (a `Policy`) and applied by one function,
+  `world.transaction.Transaction.call`: ``can_*`` hooks veto (`Policy.VETO`), ``on_use`` runs
+  until one handles the click (`Policy.UNTIL_HANDLED`), the other hooks notify every mod
+  (`Policy.NOTIFY`; ``register_blocks``, which runs before there is a world, is called mod by
+  mod by `world.registration.make_registry`).
+- A hook that raises (``SystemExit`` and ``KeyboardInterrupt`` included) or runs longer than
+  `world.hook_guard.HOOK_TIME_LIMIT` is logged with its mod's name, the action it was part of is
+  denied and every block it changed (the action's own change included) is restored.
 
-What hooks receive: ``world`` is a `world.interaction.ModWorld` (reads return copies; writes go
+What hooks receive: ``world`` is a `world.mod_world.ModWorld` (reads return copies; writes go
 through `ModWorld.set_block`, are recorded for roll-back and notify neighbours; it is read-only
-inside ``can_*`` hooks), ``pos`` and ``neighbor`` are `world.geometry.Int3` world voxel
-coordinates, ``block`` / ``old`` / ``new`` are frozen `world.blocks.BlockType` values and
-``actor`` is a frozen `world.interaction.Actor`. Nothing a hook receives is an internal array.
+inside ``can_*`` hooks; ``world.storage`` is the calling mod's saved key→value store), ``pos`` and
+``neighbor`` are `world.geometry.Int3` world voxel coordinates, ``block`` / ``old`` / ``new`` are
+frozen `world.blocks.BlockType` values and ``actor`` is a frozen `world.outcome.Actor`. Nothing a
+hook receives is an internal array.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import Enum
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import pluggy
@@ -42,12 +49,15 @@ import pluggy
 if TYPE_CHECKING:
     from world.blocks import BlockType
     from world.geometry import Int3
-    from world.interaction import Actor, ModWorld
-    from world.mods import BlockRegistrar
+    from world.mod_world import ModWorld
+    from world.outcome import Actor
+    from world.registration import BlockRegistrar
 
 __all__ = [
+    "CALLING",
     "HOOK_NAMES",
     "PROJECT",
+    "Policy",
     "can_break",
     "can_place",
     "can_use",
@@ -70,9 +80,9 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 def register_blocks(registry: BlockRegistrar) -> None:
     """Add the mod's block types.
 
-    Called once per mod, in load order, by `world.mods.make_registry`, before the world exists;
-    the base game registers its own blocks (``base:stone``, ...) through this hook first, so
-    ids follow load order. Register with ``registry.register(BlockType(...))``.
+    Called once per mod, in load order, by `world.registration.make_registry`, before the world
+    exists; the base game registers its own blocks (``base:stone``, ...) through this hook
+    first, so ids follow load order. Register with ``registry.register(BlockType(...))``.
 
     Parameters
     ----------
@@ -91,7 +101,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
 def can_break(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool | str | None:
     """May ``actor`` break the block at ``pos``?
 
-    Called by `world.interaction.break_block` (and `ModWorld.may_break`) after the built-in
+    Called by `world.rules.break_block` (and `ModWorld.may_break`) after the built-in
     rules passed (the block is not air and is breakable), before anything changes. ``world``
     is read-only here.
 
@@ -108,7 +118,7 @@ def can_break(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> boo
 def can_place(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool | str | None:
     """May ``actor`` place ``block`` at ``pos``?
 
-    Called by `world.interaction.place_block` (and `ModWorld.may_place`) after the built-in
+    Called by `world.rules.place_block` (and `ModWorld.may_place`) after the built-in
     rules passed (``pos`` holds a replaceable block, lies within the build height and, for a
     solid block, outside the actor's body). ``pos`` is the voxel that will change, which is
     ``hit.block`` itself when that is replaceable (tall grass), else ``hit.block + hit.face``.
@@ -125,7 +135,7 @@ def can_place(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> boo
 def can_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool | str | None:
     """May ``actor`` use (right click) the block at ``pos``?
 
-    Called by `world.interaction.use_block` before any `on_use`. A denied use is not turned into
+    Called by `world.rules.use_block` before any `on_use`. A denied use is not turned into
     a place: the right click does nothing and the outcome carries the reason.
     ``world`` is read-only here.
 
@@ -140,7 +150,7 @@ def can_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool 
 def on_break(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> None:
     """``actor`` broke ``block`` at ``pos``; the voxel is already air.
 
-    Called by `world.interaction.break_block` after the change, for every mod in order. Blocks
+    Called by `world.rules.break_block` after the change, for every mod in order. Blocks
     set here through ``world.set_block`` belong to the same action (rolled back together if a
     hook raises). The return value is ignored.
     """
@@ -150,7 +160,7 @@ def on_break(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> None
 def on_place(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> None:
     """``actor`` placed ``block`` at ``pos``; the voxel already holds it.
 
-    Called by `world.interaction.place_block` after the change, for every mod in order; as
+    Called by `world.rules.place_block` after the change, for every mod in order; as
     `on_break` otherwise.
     """
 
@@ -159,7 +169,7 @@ def on_place(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> None
 def on_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool | None:
     """``actor`` right-clicked ``block`` at ``pos``.
 
-    Called by `world.interaction.use_block` once every `can_use` allowed it, in order until one
+    Called by `world.rules.use_block` once every `can_use` allowed it, in order until one
     returns ``True``. ``True`` means "handled": nothing is placed (as Minecraft does for doors and
     levers). When no mod handles the click, the actor's selected block is placed against the
     targeted face instead.
@@ -181,9 +191,12 @@ def on_neighbor_changed(
     Called for every voxel changed by the interaction pipeline or by a mod through
     ``world.set_block``, once per non-air face neighbour ``pos`` holding ``block``; never for
     air. Notifications are queued, not nested: a change made here is notified after the ones
-    already waiting, up to `world.interaction.NEIGHBOR_BUDGET` changed voxels per action; the
-    rest carries over to the next ticks (`world.mods.Mods.tick`), up to
-    `world.interaction.TICK_NEIGHBOR_BUDGET` per tick. The return value is ignored.
+    already waiting, up to `world.rules.NEIGHBOR_BUDGET` changed voxels per action; the
+    rest carries over to the next ticks (`world.rules.Rules.tick`), up to
+    `world.rules.TICK_NEIGHBOR_BUDGET` per tick. A voxel changed again before its neighbours
+    heard of it is notified once (``old`` the first block, ``new`` the latest), and at most
+    `world.neighbors.MAX_PENDING` changed voxels wait (see `world.neighbors`). The return value
+    is ignored.
     """
 
 
@@ -191,20 +204,38 @@ def on_neighbor_changed(
 def on_tick(world: ModWorld, dt: float) -> None:
     """Game time advanced by ``dt`` seconds (``dt >= 0``).
 
-    Called by `world.mods.Mods.tick`, which the game calls once per frame. Each mod's call is
+    Called by `world.rules.Rules.tick`, which the game calls once per frame. Each mod's call is
     isolated: when one raises, the blocks it changed in that call are restored and the other
     mods still run. The return value is ignored.
     """
 
 
-HOOK_NAMES: tuple[str, ...] = (
-    "register_blocks",
-    "can_break",
-    "can_place",
-    "can_use",
-    "on_break",
-    "on_place",
-    "on_use",
-    "on_neighbor_changed",
-    "on_tick",
+class Policy(Enum):
+    """How the implementations of one hook are called and their results combined."""
+
+    VETO = "veto"
+    """In order until one denies: ``False`` or a non-empty reason string denies, ``None`` or
+    ``True`` allows, anything else is a mod error. The world is read-only meanwhile."""
+    UNTIL_HANDLED = "until handled"
+    """In order until one returns ``True`` (handled); ``None`` or ``False`` pass it on, anything
+    else is a mod error."""
+    NOTIFY = "notify"
+    """Every implementation, in order; the return value is ignored."""
+
+
+CALLING: Mapping[str, Policy] = MappingProxyType(
+    {
+        "register_blocks": Policy.NOTIFY,
+        "can_break": Policy.VETO,
+        "can_place": Policy.VETO,
+        "can_use": Policy.VETO,
+        "on_break": Policy.NOTIFY,
+        "on_place": Policy.NOTIFY,
+        "on_use": Policy.UNTIL_HANDLED,
+        "on_neighbor_changed": Policy.NOTIFY,
+        "on_tick": Policy.NOTIFY,
+    }
 )
+"""Every hook's calling policy, in the order the hooks are specified above."""
+
+HOOK_NAMES: tuple[str, ...] = tuple(CALLING)

@@ -12,16 +12,11 @@ import pytest
 from world.chunks import World
 from world.geometry import Int3
 from world.hooks import hookimpl
-from world.interaction import (
-    NEIGHBOR_BUDGET,
-    TICK_NEIGHBOR_BUDGET,
-    Actor,
-    break_block,
-    place_block,
-    use_block,
-)
-from world.mods import DEFAULT_MODS_DIR, load_mods, make_registry
+from world.mod_loader import DEFAULT_MODS_DIR, load_mods
+from world.outcome import Actor
 from world.ray import Hit
+from world.registration import make_registry
+from world.rules import NEIGHBOR_BUDGET, TICK_NEIGHBOR_BUDGET, Rules
 
 UP = (0, 1, 0)
 
@@ -67,7 +62,7 @@ def blocks_where(world, low, high, block):
 def protected(game):
     mods, world = game
     protection = mods["protection"].plugin
-    protection.protect("spawn", (0, 0, 0), (4, 4, 4), owner="admin")
+    protection.protect(world, "spawn", (0, 0, 0), (4, 4, 4), owner="admin")
     fill(world, (-2, 0, -2), (6, 2, 6), "base:stone")
     return mods, world, protection
 
@@ -76,31 +71,31 @@ def protected(game):
 def test_protection_denies_strangers_breaking_and_placing(protected, creative):
     mods, world, _ = protected
     stranger = player("eve", creative=creative, selected="base:dirt")
-    outcome = break_block(world, hit_at(world, (2, 2, 2)), stranger, mods=mods)
+    outcome = Rules(world, mods).break_block(hit_at(world, (2, 2, 2)), stranger)
     assert not outcome and outcome.reason == "spawn belongs to admin"
     assert outcome.denied_by == "protection"
     assert world.get_block(2, 2, 2) == world.registry.id("base:stone")
-    outcome = place_block(world, hit_at(world, (2, 2, 2)), "base:dirt", stranger, mods=mods)
+    outcome = Rules(world, mods).place_block(hit_at(world, (2, 2, 2)), "base:dirt", stranger)
     assert not outcome and outcome.reason == "spawn belongs to admin"
-    assert not use_block(world, hit_at(world, (2, 2, 2)), stranger, mods=mods)
+    assert not Rules(world, mods).use_block(hit_at(world, (2, 2, 2)), stranger)
     assert world.get_block(2, 3, 2) == 0
 
 
 def test_protection_lets_the_owner_build(protected):
     mods, world, _ = protected
     admin = player("admin")
-    assert break_block(world, hit_at(world, (2, 2, 2)), admin, mods=mods)
-    assert place_block(world, hit_at(world, (2, 1, 2)), "base:glass", admin, mods=mods)
+    assert Rules(world, mods).break_block(hit_at(world, (2, 2, 2)), admin)
+    assert Rules(world, mods).place_block(hit_at(world, (2, 1, 2)), "base:glass", admin)
     assert world.get_block(2, 2, 2) == world.registry.id("base:glass")
 
 
 def test_protection_covers_its_corners_and_nothing_beyond(protected):
     mods, world, _ = protected
     eve = player("eve")
-    assert not break_block(world, hit_at(world, (4, 2, 0)), eve, mods=mods)
-    assert not break_block(world, hit_at(world, (0, 0, 4)), eve, mods=mods)
-    assert break_block(world, hit_at(world, (5, 2, 0)), eve, mods=mods)
-    assert break_block(world, hit_at(world, (-1, 2, 2)), eve, mods=mods)
+    assert not Rules(world, mods).break_block(hit_at(world, (4, 2, 0)), eve)
+    assert not Rules(world, mods).break_block(hit_at(world, (0, 0, 4)), eve)
+    assert Rules(world, mods).break_block(hit_at(world, (5, 2, 0)), eve)
+    assert Rules(world, mods).break_block(hit_at(world, (-1, 2, 2)), eve)
 
 
 def test_protection_judges_the_voxel_that_changes(protected):
@@ -108,38 +103,98 @@ def test_protection_judges_the_voxel_that_changes(protected):
     eve = player("eve")
     # Clicking an unprotected block whose face leads into the area: the new block would be inside.
     world.set_block(5, 3, 2, world.registry.id("base:stone"))
-    outcome = place_block(world, hit_at(world, (5, 3, 2), (-1, 0, 0)), "base:dirt", eve, mods=mods)
+    outcome = Rules(world, mods).place_block(hit_at(world, (5, 3, 2), (-1, 0, 0)), "base:dirt", eve)
     assert not outcome and outcome.pos == (4, 3, 2)
     # And the other way round: a protected block's face leading out of the area.
-    outcome = place_block(world, hit_at(world, (4, 2, 2), (1, 0, 0)), "base:dirt", eve, mods=mods)
+    outcome = Rules(world, mods).place_block(hit_at(world, (4, 2, 2), (1, 0, 0)), "base:dirt", eve)
     assert outcome.pos == (5, 2, 2) and not outcome  # (5, 2, 2) is stone: occupied
-    outcome = place_block(world, hit_at(world, (4, 2, 2), UP), "base:dirt", eve, mods=mods)
+    outcome = Rules(world, mods).place_block(hit_at(world, (4, 2, 2), UP), "base:dirt", eve)
     assert not outcome and outcome.reason == "spawn belongs to admin"
 
 
 def test_unprotect_lifts_an_area(protected):
     mods, world, protection = protected
-    assert [a.name for a in protection.areas()] == ["spawn"]
-    protection.unprotect("spawn")
-    assert protection.areas() == ()
-    assert break_block(world, hit_at(world, (2, 2, 2)), player("eve"), mods=mods)
+    assert [a.name for a in protection.areas(world)] == ["spawn"]
+    protection.unprotect(world, "spawn")
+    assert protection.areas(world) == ()
+    assert Rules(world, mods).break_block(hit_at(world, (2, 2, 2)), player("eve"))
 
 
 def test_protect_takes_corners_in_any_order_and_checks_them(game):
-    mods, _ = game
+    mods, world = game
     protection = mods["protection"].plugin
-    area = protection.protect("box", (5, 9, -1), (1, 2, 3), owner="bob")
+    area = protection.protect(world, "box", (5, 9, -1), (1, 2, 3), owner="bob")
     assert (area.low, area.high) == ((1, 2, -1), (5, 9, 3))
     assert (1, 9, 3) in area and (0, 9, 3) not in area
     with pytest.raises(ValueError, match="corner"):
-        protection.protect("bad", (1, 2), (3, 4, 5), owner="bob")
+        protection.protect(world, "bad", (1, 2), (3, 4, 5), owner="bob")
     with pytest.raises(ValueError, match="owner"):
-        protection.protect("bad", (1, 2, 3), (3, 4, 5), owner="")
+        protection.protect(world, "bad", (1, 2, 3), (3, 4, 5), owner="")
     with pytest.raises(ValueError, match="corner"):  # no silent rounding of -0.5 to voxel 0
-        protection.protect("bad", (-0.5, 2, 3), (3, 4, 5), owner="bob")
+        protection.protect(world, "bad", (-0.5, 2, 3), (3, 4, 5), owner="bob")
     with pytest.raises(ValueError, match="owner"):
-        protection.protect("bad", (1, 2, 3), (3, 4, 5), owner=5)
-    assert [a.name for a in protection.areas()] == ["box"]
+        protection.protect(world, "bad", (1, 2, 3), (3, 4, 5), owner=5)
+    assert [a.name for a in protection.areas(world)] == ["box"]
+
+
+def test_protected_areas_survive_a_save_and_load_of_the_world(protected):
+    mods, world, protection = protected
+    protection.protect(world, "yard", (10, 0, 10), (12, 3, 12), owner="bob")
+    saved = world.mod_storage.snapshot()
+    loaded_world = World(world.registry)
+    loaded_world.mod_storage.restore(saved)
+    assert protection.areas(loaded_world) == protection.areas(world)
+    assert [a.name for a in protection.areas(loaded_world)] == ["spawn", "yard"]
+    fill(loaded_world, (-2, 0, -2), (6, 2, 6), "base:stone")
+    outcome = Rules(loaded_world, mods).break_block(hit_at(loaded_world, (2, 2, 2)), player("eve"))
+    assert not outcome and outcome.reason == "spawn belongs to admin"
+
+
+def test_protected_areas_survive_saving_and_reopening_the_world_file(game, tmp_path):
+    from world.generators import make_generator
+    from world.storage import WorldStore
+
+    mods, _ = game
+    protection = mods["protection"].plugin
+    path = tmp_path / "w.sqlite"
+    with WorldStore.create(path, seed=1) as store:
+        world = store.load(mods.registry, generator_factory=make_generator)
+        protection.protect(world, "spawn", (0, 0, 0), (4, 4, 4), owner="admin")
+        world.set_block(2, 2, 2, world.registry.id("base:stone"))
+        store.save(world)
+    with WorldStore(path) as store:
+        world = store.load(mods.registry, generator_factory=make_generator)
+        assert [a.name for a in protection.areas(world)] == ["spawn"]
+        outcome = Rules(world, mods).break_block(hit_at(world, (2, 2, 2)), player("eve"))
+        assert not outcome and outcome.reason == "spawn belongs to admin"
+
+
+def test_two_worlds_do_not_share_protected_areas(protected):
+    mods, world, protection = protected
+    other = World(world.registry)
+    assert protection.areas(other) == ()
+    fill(other, (-2, 0, -2), (6, 2, 6), "base:stone")
+    assert Rules(other, mods).break_block(hit_at(other, (2, 2, 2)), player("eve"))
+    protection.protect(other, "elsewhere", (0, 0, 0), (1, 1, 1), owner="eve")
+    assert [a.name for a in protection.areas(world)] == ["spawn"]
+
+
+def test_a_hook_reaches_only_its_own_mods_storage(game):
+    mods, world = game
+    seen = {}
+
+    class Peek:
+        @hookimpl
+        def on_break(self, world):
+            world.storage["breaks"] = int(world.storage.get("breaks", 0)) + 1
+            seen["keys"] = sorted(world.storage)
+
+    mods.add("peek", Peek())
+    mods["protection"].plugin.protect(world, "spawn", (0, 0, 0), (4, 4, 4), owner="admin")
+    world.set_block(9, 0, 9, world.registry.id("base:stone"))
+    assert Rules(world, mods).break_block(hit_at(world, (9, 0, 9)), player())
+    assert seen["keys"] == ["breaks"]
+    assert world.mod_storage.snapshot()["peek"] == {"breaks": 1}
 
 
 # -- lamp ---------------------------------------------------------------------------------------
@@ -150,11 +205,11 @@ def test_lamp_toggles_on_and_off_instead_of_placing(game):
     registry = world.registry
     world.set_block(0, 0, 0, registry.id("base:lamp"))
     steve = player(selected="base:dirt")
-    outcome = use_block(world, hit_at(world, (0, 0, 0)), steve, mods=mods)
+    outcome = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), steve)
     assert outcome.done and outcome.used
     assert world.get_block(0, 0, 0) == registry.id("lamp:lamp_on")
     assert world.get_block(0, 1, 0) == 0
-    assert use_block(world, hit_at(world, (0, 0, 0)), steve, mods=mods).used
+    assert Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), steve).used
     assert world.get_block(0, 0, 0) == registry.id("base:lamp")
 
 
@@ -165,14 +220,14 @@ def test_lit_lamp_gives_light_and_breaks_like_a_lamp(game):
     assert lit.light == 15 and off.light == 0
     assert lit.hardness == off.hardness and lit.solid
     world.set_block(0, 0, 0, world.registry.id("lamp:lamp_on"))
-    assert break_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    assert Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), player())
     assert world.get_block(0, 0, 0) == 0
 
 
 def test_using_other_blocks_still_places(game):
     mods, world = game
     world.set_block(0, 0, 0, world.registry.id("base:stone"))
-    outcome = use_block(world, hit_at(world, (0, 0, 0)), player(selected="base:lamp"), mods=mods)
+    outcome = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), player(selected="base:lamp"))
     assert outcome.done and not outcome.used
     assert world.get_block(0, 1, 0) == world.registry.id("base:lamp")
 
@@ -191,7 +246,7 @@ def test_sand_and_gravel_fall_when_the_block_under_them_is_broken(game):
     world.set_block(0, 1, 0, registry.id("base:dirt"))
     for y, name in [(2, "base:sand"), (3, "base:gravel"), (4, "base:sand")]:
         world.set_block(0, y, 0, registry.id(name))
-    outcome = break_block(world, hit_at(world, (0, 1, 0)), player(), mods=mods)
+    outcome = Rules(world, mods).break_block(hit_at(world, (0, 1, 0)), player())
     assert outcome.done
     assert column(world, 0, 0) == [
         "base:stone",
@@ -215,7 +270,7 @@ def test_sand_falls_through_air_water_and_tall_grass(game):
     world.set_block(0, 2, 0, registry.id("base:water"))
     world.set_block(0, 4, 0, registry.id("base:glass"))
     world.set_block(0, 5, 0, registry.id("base:sand"))
-    assert break_block(world, hit_at(world, (0, 4, 0)), player(), mods=mods)
+    assert Rules(world, mods).break_block(hit_at(world, (0, 4, 0)), player())
     assert column(world, 0, 0)[:6] == [
         "base:stone",
         "base:sand",
@@ -231,13 +286,15 @@ def test_placed_sand_falls_and_dirt_does_not(game):
     registry = world.registry
     world.set_block(0, 0, 0, registry.id("base:stone"))
     world.set_block(1, 5, 0, registry.id("base:stone"))
-    sand = place_block(
-        world, hit_at(world, (1, 5, 0), (-1, 0, 0)), "base:sand", player(), mods=mods
+    sand = Rules(world, mods).place_block(
+        hit_at(world, (1, 5, 0), (-1, 0, 0)), "base:sand", player()
     )
     assert sand.done and sand.pos == (0, 5, 0)
     assert world.get_block(0, 5, 0) == 0 and world.get_block(0, 1, 0) == registry.id("base:sand")
     assert [c.pos for c in sand.changes] == [(0, 5, 0), (0, 5, 0), (0, 1, 0)]
-    dirt = place_block(world, hit_at(world, (1, 5, 0), (0, 0, 1)), "base:dirt", player(), mods=mods)
+    dirt = Rules(world, mods).place_block(
+        hit_at(world, (1, 5, 0), (0, 0, 1)), "base:dirt", player()
+    )
     assert dirt.done and world.get_block(1, 5, 1) == registry.id("base:dirt")
 
 
@@ -246,7 +303,7 @@ def test_sand_stops_at_the_bottom_of_the_build_height(game):
     world = World(mods.registry, build_height=(-4, 64))
     world.set_block(0, 3, 0, world.registry.id("base:stone"))
     world.set_block(0, 4, 0, world.registry.id("base:sand"))
-    assert break_block(world, hit_at(world, (0, 3, 0)), player(), mods=mods)
+    assert Rules(world, mods).break_block(hit_at(world, (0, 3, 0)), player())
     assert world.get_block(0, -4, 0) == world.registry.id("base:sand")
     assert world.get_block(0, 4, 0) == 0
 
@@ -258,11 +315,12 @@ def test_a_column_taller_than_the_budget_finishes_falling_in_ticks(game):
     world.set_block(0, -1, 0, registry.id("base:stone"))
     world.set_block(0, 0, 0, registry.id("base:dirt"))
     fill(world, (0, 1, 0), (0, height, 0), "base:sand")
-    assert break_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    rules = Rules(world, mods)
+    assert rules.break_block(hit_at(world, (0, 0, 0)), player())
     assert world.get_block(0, height, 0) == registry.id("base:sand")  # still up there
     frames = 0
-    while mods.pending(world) and frames < 100:
-        mods.tick(world, 1 / 60)
+    while rules.pending and frames < 100:
+        rules.tick(1 / 60)
         frames += 1
     # 2 changes per block moved: the action's budget, then the ticks' budget per frame.
     expected = -(-(2 * height + 1 - NEIGHBOR_BUDGET) // TICK_NEIGHBOR_BUDGET)
@@ -302,10 +360,10 @@ def test_tnt_removes_the_blocks_within_its_radius(tnt_in_stone, how):
     mods, world = tnt_in_stone
     steve = player(selected="base:dirt")
     if how == "use":
-        outcome = use_block(world, hit_at(world, (0, 0, 0)), steve, mods=mods)
+        outcome = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), steve)
         assert outcome.used
     else:
-        outcome = break_block(world, hit_at(world, (0, 0, 0)), steve, mods=mods)
+        outcome = Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), steve)
     assert outcome.done
     gone = blocks_where(world, *BOX, "air")
     assert gone == sphere((0, 0, 0)) | {(0, 0, 0)}
@@ -316,7 +374,7 @@ def test_tnt_removes_the_blocks_within_its_radius(tnt_in_stone, how):
 def test_tnt_is_stopped_by_unbreakable_blocks(tnt_in_stone):
     mods, world = tnt_in_stone
     fill(world, (2, -6, -6), (2, 6, 6), "base:bedrock")
-    assert use_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods).used
+    assert Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), player()).used
     gone = blocks_where(world, *BOX, "air")
     assert gone == {p for p in sphere((0, 0, 0)) if p[0] < 2} | {(0, 0, 0)}
     assert blocks_where(world, *BOX, "base:bedrock") == {
@@ -326,20 +384,20 @@ def test_tnt_is_stopped_by_unbreakable_blocks(tnt_in_stone):
 
 def test_tnt_respects_protected_areas(tnt_in_stone):
     mods, world = tnt_in_stone
-    mods["protection"].plugin.protect("vault", (-6, -6, 2), (6, 6, 6), owner="admin")
-    assert use_block(world, hit_at(world, (0, 0, 0)), player("eve"), mods=mods).used
+    mods["protection"].plugin.protect(world, "vault", (-6, -6, 2), (6, 6, 6), owner="admin")
+    assert Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), player("eve")).used
     gone = blocks_where(world, *BOX, "air")
     assert gone == {p for p in sphere((0, 0, 0)) if p[2] < 2} | {(0, 0, 0)}
     # The owner's TNT may break them.
     world.set_block(0, 0, 0, world.registry.id("tnt:tnt"))
-    assert use_block(world, hit_at(world, (0, 0, 0)), player("admin"), mods=mods).used
+    assert Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), player("admin")).used
     assert blocks_where(world, *BOX, "air") == sphere((0, 0, 0)) | {(0, 0, 0)}
 
 
 def test_a_stranger_cannot_light_tnt_inside_a_protected_area(tnt_in_stone):
     mods, world = tnt_in_stone
-    mods["protection"].plugin.protect("vault", (-1, -1, -1), (1, 1, 1), owner="admin")
-    outcome = use_block(world, hit_at(world, (0, 0, 0)), player("eve"), mods=mods)
+    mods["protection"].plugin.protect(world, "vault", (-1, -1, -1), (1, 1, 1), owner="admin")
+    outcome = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), player("eve"))
     assert not outcome.changes
     assert world.get_block(0, 0, 0) == world.registry.id("tnt:tnt")
     assert blocks_where(world, *BOX, "air") == set()
@@ -348,7 +406,7 @@ def test_a_stranger_cannot_light_tnt_inside_a_protected_area(tnt_in_stone):
 def test_tnt_sets_off_tnt_in_its_blast(tnt_in_stone):
     mods, world = tnt_in_stone
     world.set_block(3, 0, 0, world.registry.id("tnt:tnt"))
-    assert use_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods).used
+    assert Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), player()).used
     gone = blocks_where(world, *BOX, "air")
     assert gone == sphere((0, 0, 0)) | sphere((3, 0, 0)) | {(0, 0, 0), (3, 0, 0)}
 
@@ -356,7 +414,7 @@ def test_tnt_sets_off_tnt_in_its_blast(tnt_in_stone):
 def test_sand_falls_into_a_crater(tnt_in_stone):
     mods, world = tnt_in_stone
     world.set_block(0, 4, 0, world.registry.id("base:sand"))
-    assert use_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods).used
+    assert Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), player()).used
     assert world.get_block(0, 4, 0) == 0
     assert world.get_block(0, -3, 0) == world.registry.id("base:sand")
 
@@ -393,10 +451,10 @@ def guide(tmp_path):
 def test_guide_first_mod_keeps_glass_in_survival(guide):
     mods, world = guide
     world.set_block(0, 0, 0, world.registry.id("base:glass"))
-    outcome = break_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    outcome = Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), player())
     assert not outcome and outcome.reason == "glass is too fragile to take"
     assert outcome.denied_by == "no_glass_theft"
-    assert break_block(world, hit_at(world, (0, 0, 0)), player(creative=True), mods=mods)
+    assert Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), player(creative=True))
 
 
 def test_guide_sapling_needs_soil_and_grows_into_a_tree(guide):
@@ -404,12 +462,13 @@ def test_guide_sapling_needs_soil_and_grows_into_a_tree(guide):
     registry = world.registry
     world.set_block(0, 0, 0, registry.id("base:stone"))
     world.set_block(5, 0, 0, registry.id("base:grass"))
-    on_stone = place_block(world, hit_at(world, (0, 0, 0)), "sapling:sapling", player(), mods=mods)
+    on_stone = Rules(world, mods).place_block(hit_at(world, (0, 0, 0)), "sapling:sapling", player())
     assert not on_stone and on_stone.reason == "a sapling needs dirt or grass under it"
-    assert place_block(world, hit_at(world, (5, 0, 0)), "sapling:sapling", player(), mods=mods)
-    mods.tick(world, 29.0)
+    rules = Rules(world, mods)
+    assert rules.place_block(hit_at(world, (5, 0, 0)), "sapling:sapling", player())
+    rules.tick(29.0)
     assert world.get_block(5, 1, 0) == registry.id("sapling:sapling")
-    mods.tick(world, 2.0)
+    rules.tick(2.0)
     assert [registry.name(world.get_block(5, y, 0)) for y in range(1, 7)] == [
         "base:log",
         "base:log",
@@ -425,11 +484,12 @@ def test_guide_sapling_pops_off_when_its_soil_goes(guide):
     mods, world = guide
     registry = world.registry
     world.set_block(0, 0, 0, registry.id("base:dirt"))
-    assert place_block(world, hit_at(world, (0, 0, 0)), "sapling:sapling", player(), mods=mods)
-    outcome = break_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    rules = Rules(world, mods)
+    assert rules.place_block(hit_at(world, (0, 0, 0)), "sapling:sapling", player())
+    outcome = rules.break_block(hit_at(world, (0, 0, 0)), player())
     assert world.get_block(0, 1, 0) == 0
     assert [c.pos for c in outcome.changes] == [(0, 0, 0), (0, 1, 0)]
-    mods.tick(world, 60.0)
+    rules.tick(60.0)
     assert world.get_block(0, 4, 0) == 0  # no tree grows from the lost sapling
 
 
@@ -442,18 +502,18 @@ def test_mod_written_from_the_guide_soaks_water(guide):
     fill(world, (-4, 0, -4), (4, 0, 4), "base:stone")
     fill(world, (-4, 1, -4), (4, 2, 4), "base:water")
     steve = player(selected="base:dirt")
-    placed = place_block(world, hit_at(world, (0, 0, 0)), "sponge:sponge", steve, mods=mods)
+    placed = Rules(world, mods).place_block(hit_at(world, (0, 0, 0)), "sponge:sponge", steve)
     assert placed.done
     assert world.get_block(0, 1, 0) == registry.id("sponge:wet_sponge")
     assert blocks_where(world, (-2, 1, -2), (2, 3, 2), "base:water") == set()
     assert len(blocks_where(world, (-4, 1, -4), (4, 2, 4), "base:water")) == 9 * 9 * 2 - 5 * 5 * 2
     # A wet sponge cannot be carried off; right click wrings it out instead of placing dirt.
-    outcome = break_block(world, hit_at(world, (0, 1, 0)), steve, mods=mods)
+    outcome = Rules(world, mods).break_block(hit_at(world, (0, 1, 0)), steve)
     assert not outcome and outcome.reason == "wring the sponge out first (right click)"
-    used = use_block(world, hit_at(world, (0, 1, 0)), steve, mods=mods)
+    used = Rules(world, mods).use_block(hit_at(world, (0, 1, 0)), steve)
     assert used.used and world.get_block(0, 1, 0) == registry.id("sponge:sponge")
     assert world.get_block(0, 2, 0) == 0
-    assert break_block(world, hit_at(world, (0, 1, 0)), steve, mods=mods)
+    assert Rules(world, mods).break_block(hit_at(world, (0, 1, 0)), steve)
 
 
 def test_mod_written_from_the_guide_dries_in_the_sun(guide):
@@ -461,11 +521,12 @@ def test_mod_written_from_the_guide_dries_in_the_sun(guide):
     registry = world.registry
     world.set_block(0, 0, 0, registry.id("base:stone"))
     world.set_block(1, 1, 0, registry.id("base:water"))
-    assert place_block(world, hit_at(world, (0, 0, 0)), "sponge:sponge", player(), mods=mods)
+    rules = Rules(world, mods)
+    assert rules.place_block(hit_at(world, (0, 0, 0)), "sponge:sponge", player())
     assert world.get_block(0, 1, 0) == registry.id("sponge:wet_sponge")
-    mods.tick(world, 19.0)
+    rules.tick(19.0)
     assert world.get_block(0, 1, 0) == registry.id("sponge:wet_sponge")
-    changes = mods.tick(world, 1.0)
+    changes = rules.tick(1.0)
     assert world.get_block(0, 1, 0) == registry.id("sponge:sponge")
     assert [c.pos for c in changes] == [(0, 1, 0)]
 
@@ -483,7 +544,7 @@ def test_a_failing_check_asked_for_by_a_mod_denies_and_restores_the_whole_action
 
     mods.add("buggy", Buggy())
     before = world.chunk_blocks(0, 0, 0).copy()
-    outcome = use_block(world, hit_at(world, (0, 0, 0)), player(), mods=mods)
+    outcome = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), player())
     assert not outcome.done and "buggy" in outcome.reason
     assert np.array_equal(world.chunk_blocks(0, 0, 0), before)
     assert any("buggy" in str(error) for error in mods.errors)

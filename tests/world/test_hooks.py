@@ -14,17 +14,12 @@ from world.blocks import default_registry
 from world.chunks import World
 from world.geometry import Int3
 from world.hooks import HOOK_NAMES, hookimpl
-from world.interaction import (
-    NEIGHBOR_BUDGET,
-    TICK_NEIGHBOR_BUDGET,
-    Change,
-    break_block,
-    place_block,
-    use_block,
-)
-from world.interaction import Actor as ActorType
-from world.mods import load_mods, make_registry
+from world.mod_loader import load_mods
+from world.mod_world import Change
+from world.outcome import Actor as ActorType
 from world.ray import Hit
+from world.registration import make_registry
+from world.rules import NEIGHBOR_BUDGET, TICK_NEIGHBOR_BUDGET, Rules
 
 REG = default_registry()
 STONE = REG.id("base:stone")
@@ -103,7 +98,7 @@ def test_break_runs_can_hooks_then_the_change_then_on_hooks_in_load_order():
     world = World()
     world.set_block(1, 1, 1, STONE)
     log = []
-    outcome = break_block(world, hit_at(world, (1, 1, 1)), actor(), mods=loaded(**recorders(log)))
+    outcome = Rules(world, loaded(**recorders(log))).break_block(hit_at(world, (1, 1, 1)), actor())
     assert outcome.done
     assert log == [
         ("alpha", "can_break", (1, 1, 1), "base:stone", STONE),
@@ -120,7 +115,9 @@ def test_place_hooks_see_the_target_voxel_and_the_placed_block():
     world.set_block(1, 1, 1, STONE)
     log = []
     mods = loaded(**recorders(log))
-    assert place_block(world, hit_at(world, (1, 1, 1), (0, 0, 1)), "base:glass", actor(), mods=mods)
+    assert Rules(world, mods).place_block(
+        hit_at(world, (1, 1, 1), (0, 0, 1)), "base:glass", actor()
+    )
     assert [entry[0:2] for entry in log] == [
         (m, h) for h in ("can_place", "on_place") for m in ("alpha", "beta", "gamma")
     ]
@@ -154,7 +151,7 @@ def test_dependencies_and_tryfirst_trylast_set_the_call_order():
     assert mods.names == ("base", "aaa_late", "beta", "gamma", "alpha", "zzz_early")
     world = World()
     world.set_block(0, 0, 0, STONE)
-    break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
+    Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), actor())
     assert [m for m, hook, *_ in log if hook == "can_break"] == [
         "zzz_early",
         "beta",
@@ -179,10 +176,10 @@ ACTIONS = ["break", "place", "use"]
 def act(action, world, mods, **actor_kwargs):
     hit = hit_at(world, (0, 0, 0))
     if action == "break":
-        return break_block(world, hit, actor(**actor_kwargs), mods=mods)
+        return Rules(world, mods).break_block(hit, actor(**actor_kwargs))
     if action == "place":
-        return place_block(world, hit, "base:dirt", actor(**actor_kwargs), mods=mods)
-    return use_block(world, hit, actor(selected="base:dirt", **actor_kwargs), mods=mods)
+        return Rules(world, mods).place_block(hit, "base:dirt", actor(**actor_kwargs))
+    return Rules(world, mods).use_block(hit, actor(selected="base:dirt", **actor_kwargs))
 
 
 @pytest.mark.parametrize("action", ACTIONS)
@@ -241,8 +238,8 @@ def test_on_use_returning_true_handles_the_click_and_nothing_is_placed(creative)
     world.set_block(0, 0, 0, STONE)
     log = []
     mods = loaded(**recorders(log, beta={"on_use": True}))
-    outcome = use_block(
-        world, hit_at(world, (0, 0, 0)), actor(selected=DIRT, creative=creative), mods=mods
+    outcome = Rules(world, mods).use_block(
+        hit_at(world, (0, 0, 0)), actor(selected=DIRT, creative=creative)
     )
     assert outcome.done and outcome.used and outcome.changes == ()
     assert world.get_block(0, 1, 0) == 0
@@ -261,7 +258,7 @@ def test_unhandled_use_places_the_selected_block(answer):
     world.set_block(0, 0, 0, STONE)
     log = []
     mods = loaded(**recorders(log, alpha={"on_use": answer}))
-    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor(selected=DIRT), mods=mods)
+    outcome = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), actor(selected=DIRT))
     assert outcome.done and not outcome.used
     assert outcome.changes == (Change(Int3(0, 1, 0), 0, DIRT),)
     hooks = [h for m, h, *_ in log]
@@ -273,7 +270,7 @@ def test_a_denied_use_is_not_turned_into_a_place():
     world.set_block(0, 0, 0, STONE)
     log = []
     mods = loaded(**recorders(log, alpha={"can_use": "hands off"}))
-    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor(selected=DIRT), mods=mods)
+    outcome = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), actor(selected=DIRT))
     assert not outcome and outcome.reason == "hands off"
     assert world.get_block(0, 1, 0) == 0
     assert [h for m, h, *_ in log] == ["can_use"]
@@ -283,7 +280,7 @@ def test_on_use_returning_nonsense_is_a_mod_error_and_nothing_is_placed():
     world = World()
     world.set_block(0, 0, 0, STONE)
     mods = loaded(**recorders([], alpha={"on_use": "yes"}))
-    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor(selected=DIRT), mods=mods)
+    outcome = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), actor(selected=DIRT))
     assert not outcome and outcome.denied_by == "alpha" and "on_use" in outcome.reason
     assert world.get_block(0, 1, 0) == 0
 
@@ -298,7 +295,7 @@ def test_changes_of_an_unclaimed_use_stand_when_the_place_is_denied():
             world.set_block(5, 0, 0, "base:glass")
 
     mods = loaded(marker=Marker())
-    outcome = use_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
+    outcome = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), actor())
     assert not outcome and "no block is selected" in outcome.reason
     assert outcome.changes == (Change(Int3(5, 0, 0), 0, GLASS),)
     assert world.get_block(5, 0, 0) == GLASS
@@ -417,7 +414,7 @@ def test_every_non_air_face_neighbour_is_notified_once():
     world.set_block(4, 4, 3, GLASS)
     world.set_block(5, 5, 4, GLASS)  # diagonal: not a face neighbour
     spy = Neighbors()
-    assert break_block(world, hit_at(world, (4, 4, 4)), actor(), mods=loaded(spy=spy))
+    assert Rules(world, loaded(spy=spy)).break_block(hit_at(world, (4, 4, 4)), actor())
     assert sorted(spy.calls) == sorted(
         [
             ((5, 4, 4), "base:dirt", (4, 4, 4), "base:stone", "air"),
@@ -431,7 +428,7 @@ def test_place_notifies_the_neighbours_of_the_placed_block():
     world = World()
     world.set_block(0, 0, 0, STONE)
     spy = Neighbors()
-    assert place_block(world, hit_at(world, (0, 0, 0)), "base:glass", actor(), mods=loaded(s=spy))
+    assert Rules(world, loaded(s=spy)).place_block(hit_at(world, (0, 0, 0)), "base:glass", actor())
     assert spy.calls == [((0, 0, 0), "base:stone", (0, 1, 0), "air", "base:glass")]
 
 
@@ -449,8 +446,8 @@ def test_changes_made_by_hooks_are_notified_in_queue_order():
                 world.set_block(*pos, "air")
 
     spy = Neighbors()
-    outcome = break_block(
-        world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(spread=Spread(), spy=spy)
+    outcome = Rules(world, loaded(spread=Spread(), spy=spy)).break_block(
+        hit_at(world, (0, 0, 0)), actor()
     )
     assert [c.pos.x for c in outcome.changes] == [0, 1, 2, 3, 4, 5]
     assert all(world.get_block(x, 0, 0) == 0 for x in range(6))
@@ -479,24 +476,25 @@ def test_endless_neighbour_updates_are_bounded_per_action_and_per_tick():
 
     flicker = Flicker()
     mods = loaded(flicker=flicker)
-    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
+    rules = Rules(world, mods)
+    outcome = rules.break_block(hit_at(world, (0, 0, 0)), actor())
     # Each processed change makes exactly one more: the budget bounds the action's work.
     assert outcome.done
     assert len(outcome.changes) == 1 + NEIGHBOR_BUDGET
     assert flicker.calls == NEIGHBOR_BUDGET
-    assert len(mods.pending(world)) == 1
-    changes = mods.tick(world, 0.05)
+    assert rules.pending == 1
+    changes = rules.tick(0.05)
     assert len(changes) == TICK_NEIGHBOR_BUDGET
     assert flicker.calls == NEIGHBOR_BUDGET + TICK_NEIGHBOR_BUDGET
-    assert len(mods.pending(world)) == 1
+    assert rules.pending == 1
 
 
 def test_no_notification_work_without_a_neighbour_hook():
     world = World()
     world.set_block(0, 0, 0, STONE)
-    mods = loaded()
-    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
-    assert len(mods.pending(world)) == 0
+    rules = Rules(world, loaded())
+    assert rules.break_block(hit_at(world, (0, 0, 0)), actor())
+    assert rules.pending == 0
 
 
 # -- on_tick ------------------------------------------------------------------------------------
@@ -519,7 +517,7 @@ def test_on_tick_gets_dt_in_load_order_and_its_changes_are_notified():
 
     spy = Neighbors()
     mods = loaded(b=Clock("b"), a=Clock("a"), spy=spy)
-    changes = mods.tick(world, 0.25)
+    changes = Rules(world, mods).tick(0.25)
     assert log == [("a", 0.25), ("b", 0.25)]
     assert changes == (Change(Int3(0, 1, 0), 0, GLASS),)
     assert spy.calls == [((0, 0, 0), "base:stone", (0, 1, 0), "air", "base:glass")]
@@ -540,9 +538,10 @@ def test_a_raising_on_tick_loses_only_its_own_changes(caplog):
             raise KeyError("oops")
 
     mods = loaded(a_bad=Bad(), b_good=Good())
+    rules = Rules(world, mods)
     with caplog.at_level(logging.ERROR, logger="blockpick.mods"):
         for _ in range(3):
-            changes = mods.tick(world, 0.016)
+            changes = rules.tick(0.016)
     assert world.get_block(0, 0, 0) == DIRT and world.get_block(1, 0, 0) == 0
     assert changes == ()  # the good change was made on the first tick
     assert [(e.mod, e.where) for e in mods.errors] == [("a_bad", "on_tick")]
@@ -565,7 +564,7 @@ def test_a_raising_neighbour_hook_in_a_tick_loses_only_its_own_changes():
             raise RuntimeError("neighbour bug")
 
     mods = loaded(placer=Placer(), bad=Bad())
-    assert mods.tick(world, 0.1) == (Change(Int3(0, 1, 0), 0, GLASS),)
+    assert Rules(world, mods).tick(0.1) == (Change(Int3(0, 1, 0), 0, GLASS),)
     assert world.get_block(1, 0, 0) == 0
     assert [e.where for e in mods.errors] == ["on_neighbor_changed"]
 
@@ -573,7 +572,7 @@ def test_a_raising_neighbour_hook_in_a_tick_loses_only_its_own_changes():
 @pytest.mark.parametrize("dt", [-0.1, math.nan, math.inf, "0.1", True])
 def test_tick_rejects_a_bad_dt(dt):
     with pytest.raises(ValueError, match="dt"):
-        loaded().tick(World(), dt)
+        Rules(World(), loaded()).tick(dt)
 
 
 # -- register_blocks ----------------------------------------------------------------------------
@@ -656,8 +655,8 @@ def test_outcome_changes_replay_the_action_and_a_failure_restores_everything(wri
         world.set_block(x, 0, 0, STONE)
     world.set_block(0, 1, 0, GLASS)
     before = voxels(world)
-    outcome = break_block(
-        world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(w=Writer(writes, fail))
+    outcome = Rules(world, loaded(w=Writer(writes, fail))).break_block(
+        hit_at(world, (0, 0, 0)), actor()
     )
     after = voxels(world)
     if fail:
@@ -669,3 +668,21 @@ def test_outcome_changes_replay_the_action_and_a_failure_restores_everything(wri
         assert replay[change.pos] == change.old != change.new
         replay[change.pos] = change.new
     assert replay == after
+
+
+def test_every_specified_hook_declares_its_calling_policy_in_one_table():
+    from world import hooks
+    from world.hooks import CALLING, Policy
+
+    specs = {
+        name
+        for name in dir(hooks)
+        if callable(getattr(hooks, name)) and hasattr(getattr(hooks, name), "blockpick_spec")
+    }
+    assert set(CALLING) == specs == set(HOOK_NAMES)
+    assert {name for name, p in CALLING.items() if p is Policy.VETO} == {
+        "can_break",
+        "can_place",
+        "can_use",
+    }
+    assert [name for name, p in CALLING.items() if p is Policy.UNTIL_HANDLED] == ["on_use"]

@@ -10,14 +10,9 @@ from pathlib import Path
 import pytest
 
 from world.blocks import default_registry
-from world.mods import (
-    BASE,
-    DEFAULT_MODS_DIR,
-    ENTRY_POINT_GROUP,
-    Mods,
-    load_mods,
-    make_registry,
-)
+from world.mod_loader import DEFAULT_MODS_DIR, ENTRY_POINT_GROUP, load_mods
+from world.mods import Mods
+from world.registration import BASE, make_registry
 
 GOOD = '''
 """A mod that does nothing much."""

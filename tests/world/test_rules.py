@@ -4,6 +4,8 @@ what a hook's view of the world allows."""
 from __future__ import annotations
 
 import math
+import os
+import signal
 
 import numpy as np
 import pytest
@@ -14,22 +16,11 @@ from world.blocks import BASE_BLOCKS, default_registry
 from world.chunks import World
 from world.geometry import Int3
 from world.hooks import hookimpl
-from world.interaction import (
-    EYE_HEIGHT,
-    NOTHING_TARGETED,
-    PLAYER_HEIGHT,
-    PLAYER_WIDTH,
-    Actor,
-    Change,
-    Outcome,
-    break_block,
-    break_time,
-    pick_block,
-    place_block,
-    use_block,
-)
-from world.mods import load_mods
+from world.mod_loader import load_mods
+from world.mod_world import Change
+from world.outcome import EYE_HEIGHT, NOTHING_TARGETED, PLAYER_HEIGHT, PLAYER_WIDTH, Actor, Outcome
 from world.ray import Hit
+from world.rules import Rules, break_block, break_time, pick_block, place_block, use_block
 
 REG = default_registry()
 STONE = REG.id("base:stone")
@@ -446,7 +437,7 @@ def test_hooks_get_copies_not_the_world_arrays():
         assert not view.registry.solid.flags.writeable
 
     spy = Spy(on_break=grab)
-    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(spy=spy)).done
+    assert Rules(world, loaded(spy=spy)).break_block(hit_at(world, (0, 0, 0)), actor()).done
     assert world.get_block(1, 0, 0) == DIRT and copies
     assert not hasattr(spy.seen[0], "__dict__")  # no attribute leads to the World itself
 
@@ -455,7 +446,7 @@ def test_blocks_cannot_change_inside_can_hooks():
     world = World()
     world.set_block(0, 0, 0, STONE)
     mods = loaded(sneaky=Spy(can_break=lambda view, pos: view.set_block(5, 5, 5, "base:dirt")))
-    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods)
+    outcome = Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), actor())
     assert not outcome and outcome.denied_by == "sneaky"
     assert "can_break" in outcome.reason and "RuntimeError" in outcome.reason
     assert world.get_block(5, 5, 5) == 0 and world.get_block(0, 0, 0) == STONE
@@ -469,7 +460,7 @@ def test_mod_changes_join_the_action_and_are_listed():
         view.set_block(*(pos + Int3(0, 1, 0)), "base:glass")
         view.set_blocks([[3, 0, 0], [4, 0, 0], [3, 0, 0]], [DIRT, DIRT, SAND])
 
-    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(more)))
+    outcome = Rules(world, loaded(m=Spy(more))).break_block(hit_at(world, (0, 0, 0)), actor())
     assert outcome.changes == (
         Change(Int3(0, 0, 0), STONE, 0),
         Change(Int3(0, 1, 0), 0, GLASS),
@@ -491,13 +482,16 @@ def test_mod_world_rejects_bad_writes():
             lambda: view.set_blocks([[0, 1, 0]], [70000]),
             lambda: view.set_blocks([0, 1, 0], "base:dirt"),
             lambda: view.may_break((0, 1), actor()),
+            lambda: view.set_blocks([[0, 1, 0]], True),
+            lambda: view.set_blocks([[0, 1, 0], [0, 2, 0]], [[1], [2, 3]]),
+            lambda: view.set_block(2**40, 0, 0, "base:dirt"),
         ):
             with pytest.raises(ValueError) as info:
                 call()
             problems.append(str(info.value))
 
-    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(bad))).done
-    assert len(problems) == 5
+    assert Rules(world, loaded(m=Spy(bad))).break_block(hit_at(world, (0, 0, 0)), actor()).done
+    assert len(problems) == 8
     assert world.get_block(0, 1, 0) == 0
 
 
@@ -521,7 +515,7 @@ def test_may_break_and_may_place_apply_rules_and_hooks_without_changing():
         answers["occupied"] = view.may_place((3, 0, 0), "base:glass", actor())
 
     mods = loaded(ask=Spy(ask), nodirt=NoDirt())
-    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=mods).done
+    assert Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), actor()).done
     assert answers["bedrock"].reason == "bedrock cannot be broken"
     assert answers["dirt"].reason == "dirt stays" and answers["dirt"].denied_by == "nodirt"
     assert answers["air"].reason == "nothing to break"
@@ -542,7 +536,7 @@ def test_mod_world_raycasts_see_the_world():
             np.array([[0.5, 0.5, 0.5]] * 2), [[1, 0, 0], [-1, 0, 0]], 10
         )
 
-    assert break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(look))).done
+    assert Rules(world, loaded(m=Spy(look))).break_block(hit_at(world, (0, 0, 0)), actor()).done
     assert found["one"].block == (4, 0, 0)
     assert found["many"].hit.tolist() == [True, False]
     assert found["many"].block[0].tolist() == [4, 0, 0]
@@ -560,7 +554,7 @@ def test_mod_world_accepts_empty_voxel_lists():
         with pytest.raises(ValueError, match="nope:x"):
             view.set_blocks([], "nope:x")
 
-    outcome = break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(empty)))
+    outcome = Rules(world, loaded(m=Spy(empty))).break_block(hit_at(world, (0, 0, 0)), actor())
     assert outcome.changes == (Change(Int3(0, 0, 0), STONE, 0),)
     assert seen["read"].shape == (0,)
 
@@ -569,28 +563,132 @@ def test_a_kept_world_view_refuses_writes_after_its_action():
     world = World()
     world.set_block(0, 0, 0, STONE)
     kept = []
-    assert break_block(
-        world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(lambda v, p: kept.append(v)))
+    assert Rules(world, loaded(m=Spy(lambda v, p: kept.append(v)))).break_block(
+        hit_at(world, (0, 0, 0)), actor()
     )
     with pytest.raises(RuntimeError, match="over"):
         kept[0].set_block(1, 1, 1, "base:dirt")
+    with pytest.raises(RuntimeError, match="storage"):
+        kept[0].storage["x"] = 1
     assert kept[0].get_block(1, 1, 1) == 0  # reading stays possible
 
 
-def test_an_escaping_interrupt_still_restores_the_world():
+@pytest.mark.parametrize("exit_kind", [KeyboardInterrupt, SystemExit])
+def test_a_hook_raising_an_exit_is_a_mod_error_and_the_game_goes_on(exit_kind):
     world = World()
     world.set_block(0, 0, 0, STONE)
     before = snapshot(world)
 
-    def interrupt(view, pos):
+    def bail(view, pos):
         view.set_block(3, 3, 3, "base:dirt")
-        raise KeyboardInterrupt
+        raise exit_kind
+
+    mods = loaded(m=Spy(bail))
+    outcome = Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), actor())
+    assert not outcome and outcome.denied_by == "m"
+    assert exit_kind.__name__ in outcome.reason
+    assert {k: v for k, v in snapshot(world).items() if v.strip(b"\0")} == before
+    assert [(e.mod, e.where) for e in mods.errors] == [("m", "on_break")]
+
+
+def test_the_players_ctrl_c_during_a_hook_still_quits_and_restores_the_world():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    before = snapshot(world)
+
+    def slow(view, pos):
+        view.set_block(3, 3, 3, "base:dirt")
+        os.kill(os.getpid(), signal.SIGINT)  # the player presses Ctrl-C while the hook runs
+        for _ in range(10_000_000):
+            pass
 
     with pytest.raises(KeyboardInterrupt):
-        break_block(world, hit_at(world, (0, 0, 0)), actor(), mods=loaded(m=Spy(interrupt)))
+        Rules(world, loaded(m=Spy(slow))).break_block(hit_at(world, (0, 0, 0)), actor())
     assert {k: v for k, v in snapshot(world).items() if v.strip(b"\0")} == before
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_reach_follows_the_mode():
     assert Actor.at("p", (0.5, 0.0, 0.5), creative=True).reach == 5.0
     assert Actor.at("p", (0.5, 0.0, 0.5)).reach == 4.5
+
+
+# -- hand-made hits and bad arguments ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("face", [(0, 100, 0), (1, 1, 0), (0, -2, 0), (1, 0, -1)])
+def test_a_hit_with_a_face_no_ray_could_enter_is_refused(face):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    before = snapshot(world)
+    hit = Hit(Int3(0, 0, 0), Int3(*face), 1.0, (0.5, 1.0, 0.5), STONE)
+    for call in (
+        lambda: place_block(world, hit, "base:dirt", actor()),
+        lambda: use_block(world, hit, actor(selected="base:dirt")),
+        lambda: Rules(world, loaded()).place_block(hit, "base:dirt", actor()),
+        lambda: break_block(world, hit, actor()),
+    ):
+        with pytest.raises(ValueError, match=r"hit\.face"):
+            call()
+    assert snapshot(world) == before
+
+
+def test_mods_is_not_an_argument_of_the_actions():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    with pytest.raises(TypeError, match="mods"):
+        place_block(world, hit_at(world, (0, 0, 0)), "base:dirt", actor(), mods="junk")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="mods"):
+        Rules(world, "junk")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="world"):
+        Rules("junk")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="hook_time_limit"):
+        Rules(world, hook_time_limit=0)
+    with pytest.raises(ValueError, match="max_pending"):
+        Rules(world, max_pending=-1)
+
+
+anything = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=3),
+    st.tuples(st.integers(), st.integers()),
+    st.tuples(st.integers(), st.integers(), st.integers()),
+    st.tuples(st.floats(), st.floats(), st.floats()),
+    st.tuples(st.text(max_size=1), st.text(max_size=1), st.text(max_size=1)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    block=anything, face=anything, action=st.sampled_from(["break", "place", "use", "pick", "time"])
+)
+def test_any_hand_made_hit_is_answered_or_refused_with_a_value_or_type_error(block, face, action):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    hit = Hit(block, face, 1.0, (0.5, 1.0, 0.5), STONE)  # type: ignore[arg-type]
+    rules = Rules(world)
+    calls = {
+        "break": lambda: rules.break_block(hit, actor()),
+        "place": lambda: rules.place_block(hit, "base:dirt", actor()),
+        "use": lambda: rules.use_block(hit, actor(selected="base:dirt")),
+        "pick": lambda: rules.pick_block(hit),
+        "time": lambda: rules.break_time(hit, actor()),
+    }
+    try:
+        calls[action]()
+    except (ValueError, TypeError) as exc:
+        assert "hit" in str(exc)
+
+
+def test_a_place_beyond_the_world_limit_is_denied():
+    from world.validate import WORLD_LIMIT
+
+    edge = WORLD_LIMIT - 1
+    world = World()
+    world.set_block(edge, 0, 0, STONE)
+    hit = Hit(Int3(edge, 0, 0), Int3(1, 0, 0), 1.0, (edge + 1.0, 0.5, 0.5), STONE)
+    outcome = place_block(world, hit, "base:dirt", actor((edge - 5.5, 0.0, 0.5)))
+    assert not outcome and outcome.reason == "outside the world"

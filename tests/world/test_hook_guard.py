@@ -1,0 +1,229 @@
+"""The hook watchdog and the guard around every hook call: a mod that loops forever, exits or
+swallows the interruption is stopped, reported by name and rolled back; the game goes on."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from world.blocks import default_registry
+from world.chunks import World
+from world.geometry import Int3
+from world.hook_guard import HOOK_TIME_LIMIT, POLL, HookGuard, HookTimeout
+from world.hooks import hookimpl
+from world.mod_loader import load_mods
+from world.mods import Implementation
+from world.outcome import Actor
+from world.ray import Hit
+from world.rules import Rules
+
+REG = default_registry()
+STONE = REG.id("base:stone")
+DIRT = REG.id("base:dirt")
+DT_SECONDS = 1 / 60
+
+
+def loaded(**plugins):
+    mods = load_mods([], entry_points=False, plugins=plugins)
+    assert mods.errors == []
+    return mods
+
+
+def snapshot(world):
+    return {k: c.blocks.tobytes() for k, c in world.chunks.items() if c.blocks.any()}
+
+
+def hit_at(world, block):
+    return Hit(Int3(*block), Int3(0, 1, 0), 1.0, (0.0, 0.0, 0.0), world.get_block(*block))
+
+
+class Forever:
+    """Changes a block, then never returns from on_tick (or from on_break)."""
+
+    def __init__(self, swallow=False):
+        self.swallow = swallow
+        self.ticks = 0
+
+    def _loop(self, world):
+        world.set_block(5, 5, 5, "base:dirt")
+        if self.swallow == "once":
+            try:
+                while True:
+                    pass
+            except BaseException:  # the point: a mod that swallows everything
+                return
+        n = 0
+        while True:
+            try:
+                n += 1
+            except Exception:  # a mod's ordinary catch-all does not swallow the timeout
+                continue
+
+    @hookimpl
+    def on_tick(self, world):
+        self.ticks += 1
+        self._loop(world)
+
+    @hookimpl
+    def on_break(self, world):
+        self._loop(world)
+
+
+class Counter:
+    def __init__(self):
+        self.ticks = 0
+
+    @hookimpl
+    def on_tick(self, world):
+        self.ticks += 1
+        world.set_block(0, 9, self.ticks, "base:stone")
+
+
+@pytest.mark.parametrize("swallow", [False, "once"], ids=["loop", "swallowing-the-timeout"])
+def test_an_endless_on_tick_is_stopped_within_twice_the_limit_and_changes_nothing(swallow):
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    before = snapshot(world)
+    counter = Counter()
+    mods = loaded(a_forever=Forever(swallow), b_counter=counter)
+    rules = Rules(world, mods)
+    started = time.perf_counter()
+    changes = rules.tick(1 / 60)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 2 * HOOK_TIME_LIMIT
+    assert world.get_block(5, 5, 5) == 0  # the looping hook's change is rolled back
+    assert changes == ((Int3(0, 9, 1), 0, STONE),)  # the other mod still ran
+    assert [(e.mod, e.where) for e in mods.errors] == [("a_forever", "on_tick")]
+    assert "ms limit" in mods.errors[0].message
+    # The game goes on: the next tick runs both mods again, nothing stray is raised later.
+    rules.tick(1 / 60)
+    assert counter.ticks == 2
+    for _ in range(200):
+        sum(range(1000))
+    world.set_block(0, 9, 1, 0)
+    world.set_block(0, 9, 2, 0)
+    assert snapshot(world) == before
+
+
+def test_an_endless_hook_in_an_action_denies_it_and_restores_the_world():
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    before = snapshot(world)
+    mods = loaded(forever=Forever())
+    started = time.perf_counter()
+    outcome = Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), Actor.at("p", (9, 9, 9)))
+    assert time.perf_counter() - started < 2 * HOOK_TIME_LIMIT
+    assert not outcome and outcome.denied_by == "forever"
+    assert "on_break" in outcome.reason and "limit" in outcome.reason
+    assert snapshot(world) == before
+
+
+def test_a_short_limit_is_kept_and_fast_hooks_are_never_interrupted():
+    calls = []
+
+    def quick(world):
+        calls.append(1)
+
+    mods = loaded()
+    guard = HookGuard(mods.record, limit=0.05)
+    impl = Implementation("quick", "on_tick", quick, ("world",))
+    guard.arm()
+    try:
+        for _ in range(2000):
+            assert guard.run(impl, {"world": None}) == (None, None)
+    finally:
+        guard.disarm()
+    assert len(calls) == 2000 and mods.errors == []
+
+
+def test_a_late_timeout_never_escapes_the_guard():
+    # Hooks that end right around the deadline: whatever the watchdog does, run() returns.
+    mods = loaded()
+    guard = HookGuard(mods.record, limit=0.01)
+
+    def near(world):
+        end = time.perf_counter() + 0.01
+        while time.perf_counter() < end:
+            pass
+
+    impl = Implementation("near", "on_tick", near, ("world",))
+    guard.arm()
+    try:
+        for _ in range(30):
+            guard.run(impl, {"world": None})
+            sum(range(10_000))  # a stray pending HookTimeout would surface here
+    finally:
+        guard.disarm()
+
+
+def test_the_watchdog_sleeps_when_no_hook_runs_and_ends_with_its_guard():
+    mods = loaded()
+    guard = HookGuard(mods.record)
+    guard.arm()
+    guard.disarm()
+    thread = guard._thread
+    assert thread is not None and thread.is_alive()
+    guard.close()
+    thread.join(2 * POLL + 1)
+    assert not thread.is_alive()
+    assert issubclass(HookTimeout, BaseException) and not issubclass(HookTimeout, Exception)
+
+
+def test_a_limit_must_be_positive():
+    with pytest.raises(ValueError, match="limit"):
+        HookGuard(loaded().record, limit=0)
+
+
+def test_no_watchdog_thread_without_mods():
+    before = threading.active_count()
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    assert Rules(world).break_block(hit_at(world, (0, 0, 0)), Actor.at("p", (9, 9, 9)))
+    assert threading.active_count() == before
+
+
+def test_a_hook_that_sleeps_forever_in_short_naps_is_stopped_too():
+    class Napper:
+        @hookimpl
+        def on_tick(self, world):
+            world.set_block(1, 1, 1, "base:dirt")
+            while True:
+                time.sleep(0.01)
+
+    world = World()
+    mods = loaded(napper=Napper())
+    started = time.perf_counter()
+    assert Rules(world, mods).tick(DT_SECONDS) == ()
+    assert time.perf_counter() - started < 4 * HOOK_TIME_LIMIT + 3 * POLL
+    assert world.get_block(1, 1, 1) == 0
+    assert [e.mod for e in mods.errors] == ["napper"]
+
+
+def test_a_check_that_loops_inside_another_hook_is_stopped_and_leaves_no_watch_behind():
+    class Asker:
+        @hookimpl
+        def on_break(self, world, actor):
+            world.set_block(7, 7, 7, "base:dirt")
+            world.may_break((3, 0, 0), actor)
+
+    class Stuck:
+        @hookimpl
+        def can_break(self, pos):
+            while pos == (3, 0, 0):
+                pass
+
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(3, 0, 0, STONE)
+    before = snapshot(world)
+    mods = loaded(asker=Asker(), stuck=Stuck())
+    rules = Rules(world, mods)
+    outcome = rules.break_block(hit_at(world, (0, 0, 0)), Actor.at("p", (9, 9, 9)))
+    assert not outcome and outcome.denied_by == "stuck"
+    assert snapshot(world) == before
+    assert rules._guard is not None and rules._guard._running == []
+    placed = rules.place_block(hit_at(world, (0, 0, 0)), "base:glass", Actor.at("p", (9, 9, 9)))
+    assert placed and world.get_block(0, 1, 0) == REG.id("base:glass")  # the game goes on
+    assert [(e.mod, e.where) for e in mods.errors] == [("stuck", "can_break")]

@@ -1,0 +1,247 @@
+"""Running one hook implementation so that no mod can stop or freeze the game.
+
+`HookGuard.run` calls an implementation and turns everything it raises into a `ModError`
+naming the mod, ``SystemExit`` and ``KeyboardInterrupt`` included (the docs promise that a mod's
+bug never stops the game), except the player's own Ctrl-C, which still propagates: while a
+guard is armed on the main thread it wraps the SIGINT handler to count real interrupts, and a
+``KeyboardInterrupt`` that arrives with one is the player's.
+
+The watchdog. A hook that runs longer than `HOOK_TIME_LIMIT` seconds is interrupted: a watchdog
+thread, awake only while the rules run hooks (`HookGuard.arm`), polls every `POLL` seconds and
+raises `HookTimeout` in the thread running the late hook with CPython's
+``PyThreadState_SetAsyncExc``; the rules then roll the hook's action back and the game goes on.
+A hook is late once it has run for the limit *and* its thread spent at least half of that
+computing (the thread's CPU clock, where POSIX offers one), or once it has run four times the
+limit whatever it does (a loop that sleeps): a game starved of CPU for a moment by other
+programs does not stop an innocent hook, and a busy loop is stopped within
+``HOOK_TIME_LIMIT + 2 * POLL`` plus one interpreter switch interval (5 ms). (Where there is no
+thread CPU clock, the limit is on wall time alone.)
+
+Why a thread and an asynchronous exception rather than ``signal.setitimer``/``SIGALRM``: it
+works on every platform (Windows has no ``SIGALRM``) and in any thread (signals only reach the
+main one), leaves the process's signals to the engine, and costs the hot path two attribute
+writes per hook call instead of two system calls (a neighbour cascade makes hundreds of calls
+per frame). Its limit: the exception is delivered between bytecodes, so a hook blocked inside
+one long C call (``time.sleep``, a huge numpy operation) is stopped only when that call
+returns. `HookTimeout` derives from ``BaseException`` so that a mod's ``except Exception``
+does not swallow it, and it is raised again every `POLL` seconds while the hook still runs.
+Where ``ctypes.pythonapi`` is missing (not CPython) hooks are not time-limited.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import threading
+import time
+import weakref
+from collections.abc import Callable, Mapping
+from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from world.mods import Implementation, ModError
+
+__all__ = ["HOOK_TIME_LIMIT", "POLL", "HookGuard", "HookTimeout"]
+
+# A frame is 16 ms; 250 ms is a visible hitch but not a freeze, and far above any sane hook
+# (a radius-3 explosion with its 122 rays takes about 2 ms).
+HOOK_TIME_LIMIT = 0.25
+POLL = 0.05  # the watchdog's period: a late hook is stopped within HOOK_TIME_LIMIT + POLL
+
+try:
+    _set_async_exc: Callable[..., int] | None = ctypes.pythonapi.PyThreadState_SetAsyncExc
+except AttributeError:  # not CPython
+    _set_async_exc = None
+
+
+class HookTimeout(BaseException):
+    """Raised inside a hook that ran past its time limit (a ``BaseException``, so that a mod's
+    ``except Exception`` does not swallow it)."""
+
+
+Record = Callable[[str, str, BaseException], "ModError"]
+
+
+class HookGuard:
+    """Runs hook implementations with a time limit and turns their failures into `ModError`.
+
+    Parameters
+    ----------
+    record : callable
+        ``record(mod, hook, exception) -> ModError``: logs and keeps a failure
+        (`world.mods.Mods.record`).
+    limit : float
+        Seconds a hook may run (`HOOK_TIME_LIMIT`); ``inf`` turns the watchdog off.
+    """
+
+    def __init__(self, record: Record, limit: float = HOOK_TIME_LIMIT) -> None:
+        if not limit > 0:
+            raise ValueError(f"limit must be a number of seconds > 0, got {limit!r}")
+        self.record = record
+        self.limit = float(limit)
+        self._lock = threading.Lock()
+        self._armed = threading.Event()
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self._depth = 0  # nested arm() calls
+        # The hook calls running, innermost last, as [deadline, thread id, fired]; nested when a
+        # hook asks for a check (ModWorld.may_break) that runs other hooks.
+        self._running: list[list[float | int | bool]] = []
+        self._interrupts = 0  # the player's Ctrl-C seen while armed
+        self._seen: list[float | int | bool] | None = None  # the call the watchdog last saw
+        self._seen_cpu: float | None = None  # its thread's CPU clock then
+        self._previous_sigint: object = None
+
+    # -- arming: around a whole action or tick ------------------------------------------------
+
+    def arm(self) -> None:
+        """Start watching (an action or tick begins); nested calls are counted."""
+        self._depth += 1
+        if self._depth > 1:
+            return
+        if self.limit != float("inf") and _set_async_exc is not None:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=_watch,
+                    args=(weakref.ref(self), self._armed),
+                    daemon=True,
+                    name="blockpick-hook-watchdog",
+                )
+                self._thread.start()
+                weakref.finalize(self, self._armed.set)  # wake the thread to end with us
+            self._armed.set()
+        if threading.current_thread() is threading.main_thread():
+            current = signal.getsignal(signal.SIGINT)
+            if callable(current):
+                self._previous_sigint = current
+                signal.signal(signal.SIGINT, self._on_sigint)
+
+    def disarm(self) -> None:
+        """Stop watching (the action or tick is over)."""
+        self._depth -= 1
+        if self._depth > 0:
+            return
+        self._armed.clear()
+        if self._previous_sigint is not None:
+            signal.signal(signal.SIGINT, self._previous_sigint)  # type: ignore[arg-type]
+            self._previous_sigint = None
+
+    def close(self) -> None:
+        """Stop the watchdog thread (it also stops when the guard is garbage-collected)."""
+        self._closed = True
+        self._armed.set()
+
+    def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
+        self._interrupts += 1
+        previous = self._previous_sigint
+        if callable(previous):
+            previous(signum, frame)  # Python's default raises KeyboardInterrupt
+
+    # -- one hook call ------------------------------------------------------------------------
+
+    def run(
+        self, impl: Implementation, kwargs: Mapping[str, object]
+    ) -> tuple[object, ModError | None]:
+        """Call ``impl`` with the arguments it asks for, within the time limit.
+
+        Returns
+        -------
+        (result, None), or (None, error) when it raised or ran too long (the error is logged
+        and recorded with the mod's name).
+
+        Raises
+        ------
+        KeyboardInterrupt
+            Only the player's own Ctrl-C.
+        """
+        args = [kwargs[name] for name in impl.argnames]
+        interrupts = self._interrupts
+        # Built before the try, watched inside it: a timeout that lands anywhere from here on
+        # (even inside _begin) is caught below and the call leaves the watch list.
+        call: list[float | int | bool] = [0.0, threading.get_ident(), False]
+        try:
+            self._begin(call)
+            result = impl.function(*args)
+            self._end(call)
+        except BaseException as exc:
+            while True:  # a late timeout may land in here too: _end must finish
+                try:
+                    timed_out = self._end(call)
+                    break
+                except HookTimeout:
+                    continue
+            if isinstance(exc, KeyboardInterrupt) and self._interrupts != interrupts:
+                raise  # the player pressed Ctrl-C: quit as asked
+            if timed_out or isinstance(exc, HookTimeout):
+                if not isinstance(exc, HookTimeout):  # it caught the timeout, raised another
+                    exc = HookTimeout().with_traceback(exc.__traceback__)
+                # The watchdog raised the bare class: say what happened, keep where it was.
+                exc.args = (f"ran past the {self.limit * 1000:.0f} ms limit and was stopped",)
+            return None, self.record(impl.mod, impl.hook, exc)
+        if call[2]:  # it swallowed the timeout and returned: still a failure
+            error = HookTimeout(f"ran past the {self.limit * 1000:.0f} ms limit and was stopped")
+            return None, self.record(impl.mod, impl.hook, error)
+        return result, None
+
+    def _begin(self, call: list[float | int | bool]) -> None:
+        deadline = time.perf_counter() + self.limit
+        if self._running:  # a nested call ends by its caller's deadline at the latest
+            deadline = min(deadline, float(self._running[-1][0]))
+        call[0] = deadline
+        self._running.append(call)
+
+    def _end(self, call: list[float | int | bool]) -> bool:
+        """Stop watching ``call`` (and any call left above it); True when the watchdog fired
+        at it (a pending, undelivered timeout is then cancelled)."""
+        with self._lock:
+            for index in range(len(self._running) - 1, -1, -1):
+                if self._running[index] is call:
+                    del self._running[index:]
+                    break
+            fired = bool(call[2])
+            if fired and _set_async_exc is not None:
+                _set_async_exc(ctypes.c_ulong(int(call[1])), None)
+        return fired
+
+    def _check(self) -> None:
+        """The watchdog's look: interrupt the innermost hook call when it is late."""
+        with self._lock:
+            if not self._running:
+                self._seen = None
+                return
+            call = self._running[-1]
+            cpu = _cpu_seconds(int(call[1]))
+            if call is not self._seen:  # first sight: CPU time is counted from here
+                self._seen, self._seen_cpu = call, cpu
+            late = time.perf_counter() - (float(call[0]) - self.limit)  # seconds running
+            if cpu is None or self._seen_cpu is None:
+                stop = late >= self.limit
+            else:
+                busy = cpu - self._seen_cpu
+                stop = (late >= self.limit and busy >= self.limit / 2) or late >= 4 * self.limit
+            if not stop:
+                return
+            call[2] = True
+            if _set_async_exc is not None:
+                _set_async_exc(ctypes.c_ulong(int(call[1])), ctypes.py_object(HookTimeout))
+
+
+def _cpu_seconds(thread_id: int) -> float | None:
+    """CPU seconds a thread has used, where the platform tells (POSIX), else None."""
+    try:
+        return time.clock_gettime(time.pthread_getcpuclockid(thread_id))
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _watch(guard_ref: weakref.ref[HookGuard], armed: threading.Event) -> None:
+    """The watchdog thread: while armed, look every POLL seconds; end with the guard."""
+    while True:
+        armed.wait()
+        guard = guard_ref()
+        if guard is None or guard._closed:
+            return
+        guard._check()
+        del guard  # hold no reference while asleep, so the guard can be collected
+        time.sleep(POLL)

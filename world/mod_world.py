@@ -1,0 +1,181 @@
+"""The world as a mod's hook sees it: `ModWorld`, and `Change`, one voxel an action changed.
+
+Hooks never get the `world.chunks.World` or its arrays: every hook call gets the `ModWorld` of
+the action or tick it is part of. Reads return copies; writes are journalled by the action's
+`world.transaction.Transaction` (rolled back with it, notified to their neighbours); checks
+(`ModWorld.may_break`, `ModWorld.may_place`) apply the built-in rules and the other mods'
+``can_*`` hooks without changing anything; `ModWorld.storage` is the calling mod's saved store.
+Every argument a mod passes is checked here (`world.validate`), with a message naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from world import validate
+from world.blocks import BlockRegistry
+from world.builtin_rules import check_actor, may_break, may_place
+from world.geometry import Int3
+from world.outcome import Actor, Outcome
+from world.ray import Hit, RayBatch, raycast, raycast_many
+from world.validate import voxel
+
+if TYPE_CHECKING:
+    from world.mod_storage import ModStore
+    from world.transaction import Transaction
+
+__all__ = ["Change", "ModWorld"]
+
+
+class Change(NamedTuple):
+    """One voxel changed by an action: where, and the block ids before and after."""
+
+    pos: Int3
+    old: int
+    new: int
+
+
+class ModWorld:
+    """The world as a hook sees it: reads return copies, writes are journalled.
+
+    A `ModWorld` lives for one action or tick. Writes made through it in an ``on_*`` hook
+    belong to that action: they are listed in its `Outcome`, restored if any hook of the action
+    raises, and notified to their neighbours' ``on_neighbor_changed``. They are *not* vetoed by
+    ``can_*`` hooks nor reported to ``on_break`` / ``on_place``; ask `may_break` /
+    `may_place` first to respect other mods (a protected area). Inside ``can_*`` hooks every
+    write raises ``RuntimeError``.
+    """
+
+    __slots__ = ("_tx",)
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+
+    @property
+    def registry(self) -> BlockRegistry:
+        """Block types by name or id (its arrays are read-only; do not register here)."""
+        return self._tx.world.registry
+
+    @property
+    def build_height(self) -> tuple[int, int]:
+        """``(low, high)``: players place blocks at ``low <= wy < high``."""
+        return self._tx.world.build_height
+
+    def get_block(self, wx: int, wy: int, wz: int) -> int:
+        """The block id at a world voxel."""
+        return self._tx.world.get_block(wx, wy, wz)
+
+    def get_blocks(self, xyz: ArrayLike) -> NDArray[np.uint16]:
+        """Block ids at N world voxels, shape (N, 3) -> (N,): a new array (empty input allowed)."""
+        return self._tx.world.get_blocks(xyz)
+
+    @property
+    def storage(self) -> ModStore:
+        """The calling mod's own saved key→value store (`world.mod_storage.ModStore`).
+
+        A mutable mapping of str to str, int, float, bool or bytes, kept in the world
+        (``world.mod_storage.for_mod(<this mod's name>)``), saved with it and loaded back; each
+        mod sees only its own. Writes to it are not rolled back with a failing action.
+
+        Raises
+        ------
+        RuntimeError
+            Outside a hook call (a view kept from an earlier call).
+        """
+        mod = self._tx.mod
+        if mod is None or self._tx.closed:
+            raise RuntimeError("mod storage is reached from inside a hook call, through its world")
+        return self._tx.world.mod_storage.for_mod(mod)
+
+    def _writable(self) -> None:
+        if self._tx.closed:
+            raise RuntimeError(
+                "this world view belonged to an action or tick that is over; "
+                "change blocks through the world passed to the current hook"
+            )
+        if self._tx.read_only is not None:
+            raise RuntimeError(
+                f"blocks cannot be changed inside {self._tx.read_only}: "
+                "can_* hooks only decide; change blocks in on_* hooks"
+            )
+
+    def set_block(self, wx: int, wy: int, wz: int, block: str | int) -> None:
+        """Set one voxel to a block given by name or id (see the class notes).
+
+        Raises
+        ------
+        ValueError
+            For an unknown block or a non-integer coordinate.
+        RuntimeError
+            Inside a ``can_*`` hook.
+        """
+        self._writable()
+        pos = Int3(voxel(wx, "wx"), voxel(wy, "wy"), voxel(wz, "wz"))
+        self._tx.set(pos, self.registry.resolve(block))
+
+    def set_blocks(self, xyz: ArrayLike, block: str | int | ArrayLike) -> None:
+        """Set N voxels, shape (N, 3), to one block (name or id) or to N ids.
+
+        For repeated coordinates the last one wins; no voxel (an empty list) is allowed.
+        Raises as `set_block`.
+        """
+        self._writable()
+        coords = validate.coords(xyz, "xyz")
+        if isinstance(block, str | int | np.integer):
+            block_id = self.registry.resolve(block if isinstance(block, str | int) else int(block))
+            ids = np.full(len(coords), block_id, dtype=np.int64)
+        else:
+            try:
+                ids = np.asarray(block)
+            except (ValueError, TypeError):
+                raise ValueError("block must be a block name, an id or a list of ids") from None
+            if (ids.dtype.kind not in "iu" and ids.size) or ids.shape != (len(coords),):
+                raise ValueError(
+                    f"block must be a block name, an id or {len(coords)} integer ids, "
+                    f"got {ids.dtype} {ids.shape}"
+                )
+            if ids.size and (ids.min() < 0 or ids.max() >= len(self.registry)):
+                raise ValueError(f"block holds unknown ids: {sorted(set(ids.tolist()))}")
+        if len(coords):
+            self._tx.set_many(coords, ids.astype(np.int64))
+
+    def may_break(self, pos: Sequence[int], actor: Actor) -> Outcome:
+        """Would `break_block` let ``actor`` break ``pos``? Built-in rules and ``can_break``."""
+        where = validate.position(pos, "pos")
+        check_actor(actor)
+        denied = may_break(self._tx, where, actor)
+        return Outcome(True, pos=where) if denied is None else denied
+
+    def may_place(self, pos: Sequence[int], block: str | int, actor: Actor) -> Outcome:
+        """Would `place_block` let ``actor`` put ``block`` at ``pos`` itself? Rules and hooks."""
+        where = validate.position(pos, "pos")
+        check_actor(actor)
+        block_id = self.registry.resolve(block)
+        denied = may_place(self._tx, where, block_id, actor)
+        return Outcome(True, pos=where) if denied is None else denied
+
+    def raycast(
+        self,
+        origin: ArrayLike,
+        direction: ArrayLike,
+        reach: float,
+        *,
+        hits: Callable[[int], bool] | None = None,
+    ) -> Hit | None:
+        """`world.ray.raycast` on this world."""
+        return raycast(self._tx.world, origin, direction, reach, hits=hits)
+
+    def raycast_many(
+        self,
+        origins: ArrayLike,
+        directions: ArrayLike,
+        reach: float | ArrayLike,
+        *,
+        hits: ArrayLike | None = None,
+    ) -> RayBatch:
+        """`world.ray.raycast_many` on this world: N rays at once (``hits``: a bool per id)."""
+        return raycast_many(self._tx.world, origins, directions, reach, hits=hits)

@@ -1,0 +1,157 @@
+"""What the rules take and give: `Actor` (who acts) and `Outcome` (what an action did).
+
+Both are frozen value objects; hooks receive an `Actor` as is and the game shows an
+`Outcome`'s ``reason``. An `Actor` checks its fields once, when it is made (`world.validate`):
+every rule after that trusts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from world import validate
+from world.geometry import Int3, Vec3
+from world.physics import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH  # the player's box, defined once
+
+if TYPE_CHECKING:
+    from world.mod_world import Change
+
+__all__ = [
+    "EYE_HEIGHT",
+    "NOTHING_TARGETED",
+    "PLAYER_HEIGHT",
+    "PLAYER_WIDTH",
+    "REACH_CREATIVE",
+    "REACH_SURVIVAL",
+    "Actor",
+    "Outcome",
+]
+
+NOTHING_TARGETED = "nothing targeted"
+# How far a player reaches (Minecraft Java: 5 blocks in creative, 4.5 in survival).
+REACH_CREATIVE = 5.0
+REACH_SURVIVAL = 4.5
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts: a player (or a mod acting for one). A value object; hooks get it as is.
+
+    Parameters
+    ----------
+    name : str
+        Non-empty; protection mods compare it with an area's owner.
+    eye : tuple of 3 float
+        Eye position in world units (within the world limit, `world.validate.WORLD_LIMIT`).
+    body_min, body_max : tuple of 3 float
+        Corners of the body's axis-aligned box; a solid block may not be placed where it
+        overlaps the box's interior (touching a face is allowed: you can build under your feet).
+    creative : bool
+        Creative mode: breaking is instant.
+    selected : str or int or None
+        The hotbar's selected block (name or id) that `use_block` places when no mod handles
+        the click.
+    """
+
+    name: str
+    eye: Vec3
+    body_min: Vec3
+    body_max: Vec3
+    creative: bool = False
+    selected: str | int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"name must be a non-empty string, got {self.name!r}")
+        for field_name in ("eye", "body_min", "body_max"):
+            value = validate.vec3(getattr(self, field_name), field_name, limit=validate.WORLD_LIMIT)
+            object.__setattr__(self, field_name, value)
+        if any(lo > hi for lo, hi in zip(self.body_min, self.body_max, strict=True)):
+            raise ValueError(
+                f"body_min must not exceed body_max on any axis, got {self.body_min} and "
+                f"{self.body_max}"
+            )
+        if not isinstance(self.creative, bool):
+            raise ValueError(f"creative must be a bool, got {self.creative!r}")
+        if self.selected is not None and (
+            isinstance(self.selected, bool) or not isinstance(self.selected, str | int)
+        ):
+            raise ValueError(f"selected must be a block name, id or None, got {self.selected!r}")
+
+    @property
+    def reach(self) -> float:
+        """How far this actor reaches: `REACH_CREATIVE` or `REACH_SURVIVAL`."""
+        return REACH_CREATIVE if self.creative else REACH_SURVIVAL
+
+    @classmethod
+    def at(
+        cls,
+        name: str,
+        feet: Sequence[float],
+        *,
+        creative: bool = False,
+        selected: str | int | None = None,
+        width: float = PLAYER_WIDTH,
+        height: float = PLAYER_HEIGHT,
+        eye_height: float = EYE_HEIGHT,
+    ) -> Actor:
+        """An actor standing with the centre of its feet at ``feet`` (Minecraft's 0.6 x 1.8 box)."""
+        fx, fy, fz = validate.vec3(feet, "feet", limit=validate.WORLD_LIMIT)
+        half = width / 2
+        return cls(
+            name,
+            eye=(fx, fy + eye_height, fz),
+            body_min=(fx - half, fy, fz - half),
+            body_max=(fx + half, fy + height, fz + half),
+            creative=creative,
+            selected=selected,
+        )
+
+    def overlaps(self, pos: Sequence[int]) -> bool:
+        """True when voxel ``pos`` (the unit cube at it) overlaps the body's interior."""
+        return all(
+            v < hi and v + 1 > lo
+            for v, lo, hi in zip(pos, self.body_min, self.body_max, strict=True)
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action did: ``bool(outcome)`` is ``done``.
+
+    Attributes
+    ----------
+    done : bool
+        The action happened.
+    reason : str
+        Why not, for the player ("bedrock cannot be broken"); empty when done.
+    pos : Int3 or None
+        The voxel acted on (for a place, where the block went or would have gone).
+    changes : tuple of Change
+        Every voxel the action changed, in order, mods' changes included (mods' neighbour
+        updates deferred to a later tick are not listed).
+    break_time : float
+        Seconds the break takes by hand (0 in creative); 0 for other actions.
+    used : bool
+        A mod's ``on_use`` handled the right click (so nothing was placed).
+    denied_by : str or None
+        The mod that denied or failed; ``None`` when done or denied by a built-in rule.
+    """
+
+    done: bool
+    reason: str = ""
+    pos: Int3 | None = None
+    changes: tuple[Change, ...] = ()
+    break_time: float = 0.0
+    used: bool = False
+    denied_by: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.done
+
+
+def denied(reason: str, pos: Int3 | None = None, mod: str | None = None) -> Outcome:
+    """A denial with the reason shown to the player (and the mod that denied, if one did)."""
+    return Outcome(False, reason, pos=pos, denied_by=mod)

@@ -1,0 +1,112 @@
+"""Block registration: how the base game and every mod add their blocks to a new registry.
+
+`make_registry` builds the registry of a run: air, then each loaded mod's blocks (the base game,
+the plugin ``base``, first), every mod through its ``register_blocks`` hook and a
+`BlockRegistrar` that accepts only the mod's own names and adds its blocks together when the hook
+returns. The base game's blocks are `world.blocks.BASE_BLOCKS`, registered by `BaseGame` through
+the same hook as any mod's, with `world.blocks.register_base_blocks` (the one loop that adds
+them, also used by `world.blocks.default_registry`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType, register_base_blocks
+from world.hooks import hookimpl
+
+if TYPE_CHECKING:
+    from world.mods import Mods
+
+__all__ = ["BASE", "BaseGame", "BlockRegistrar", "make_registry"]
+
+BASE = "base"
+"""The base game's plugin name, the prefix of its block names."""
+
+
+class BlockRegistrar:
+    """What ``register_blocks`` receives: a mod's window onto the block registry being built.
+
+    It accepts only blocks named ``"<mod>:..."`` and holds them until the mod's hook returns, so a
+    mod that raises adds no block. Lookups (``in``, ``[name]``) see every block registered so far,
+    this mod's included.
+    """
+
+    def __init__(self, registry: BlockRegistry, mod: str) -> None:
+        self._registry = registry
+        self._pending: list[BlockType] = []
+        self.mod = mod
+
+    def register(self, block: BlockType) -> int:
+        """Add a block type; returns the id it will have.
+
+        Raises
+        ------
+        ValueError
+            When the name does not start with ``"<mod>:"``, is taken, or the registry is full.
+        """
+        if not isinstance(block, BlockType):
+            raise TypeError(f"block must be a BlockType, got {type(block).__name__}")
+        if not block.name.startswith(f"{self.mod}:"):
+            raise ValueError(
+                f"mod {self.mod!r} may only register blocks named '{self.mod}:...', "
+                f"not {block.name!r}"
+            )
+        if block.name in self:
+            raise ValueError(f"block {block.name!r} is already registered")
+        block_id = len(self._registry) + len(self._pending)
+        if block_id >= MAX_BLOCKS:
+            raise ValueError(f"cannot register {block.name!r}: all {MAX_BLOCKS} ids are used")
+        self._pending.append(block)
+        return block_id
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._registry or any(b.name == name for b in self._pending)
+
+    def __getitem__(self, name: str) -> BlockType:
+        for block in self._pending:
+            if block.name == name:
+                return block
+        return self._registry[name]
+
+    @property
+    def names(self) -> list[str]:
+        """Every block name registered so far, in id order."""
+        return self._registry.names + [b.name for b in self._pending]
+
+    def commit(self) -> None:
+        """Register the held blocks in the real registry (cannot fail: all were checked)."""
+        for block in self._pending:
+            self._registry.register(block)
+        self._pending.clear()
+
+
+class BaseGame:
+    """Blockpick's own blocks (stone, dirt, grass, ...), registered like any mod's."""
+
+    description = "the base game's blocks"
+
+    @hookimpl
+    def register_blocks(self, registry: BlockRegistrar) -> None:
+        register_base_blocks(registry)
+
+
+def make_registry(mods: Mods) -> BlockRegistry:
+    """A new block registry holding air and every loaded mod's blocks, in load order.
+
+    Each mod's ``register_blocks`` runs with a `BlockRegistrar`; a mod whose hook raises adds no
+    block and is disabled (with its dependants). Ids are valid for this registry only: mods look
+    blocks up by name (``world.registry.id("lamp:lamp_on")``) rather than keeping ids.
+    """
+    registry = BlockRegistry()
+    for impl in mods.hook_impls("register_blocks"):
+        if impl.mod not in mods:
+            continue
+        registrar = BlockRegistrar(registry, impl.mod)
+        _, error = mods.run(impl, {"registry": registrar})
+        if error is None:
+            registrar.commit()
+        else:
+            mods.disable(impl.mod, "disabled: its register_blocks failed")
+    mods.registry = registry
+    return registry
