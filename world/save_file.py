@@ -43,31 +43,8 @@ __all__ = ["SaveFile"]
 class SaveFile:
     """A save file open for reading, or for writing by this store alone.
 
-    Parameters
-    ----------
-    path : str or path-like
-        The SQLite file; a missing one is created (unless `read_only`) with no generator.
-    read_only : bool
-        Never write the file.
-
-    Raises
-    ------
-    WorldLocked
-        Opened for writing while another store (another game) has it open for writing.
-    SaveError
-        The file is not a regular file, not SQLite, SQLite but not a Blockpick save, has a
-        newer schema version, is damaged, is write-protected (when opened for writing), or
-        cannot be read or created. The file is left byte-identical.
-
-    Attributes
-    ----------
-    path : Path
-    read_only : bool
-        True when opened read-only, or after a corrupt row was found.
-    info : WorldInfo
-        World metadata as last loaded or saved.
-    player : PlayerState or None
-        The saved player, ``None`` before the first save with a player.
+    The base of `world.storage.WorldStore`, whose docstring lists the parameters, the errors and
+    the attributes (one public description, not two).
     """
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
