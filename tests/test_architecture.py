@@ -89,17 +89,16 @@ class Import:
     names: tuple[str, ...] = ()
 
 
-def _is_import_module(node: ast.AST) -> bool:
+def _imported_module_name(node: ast.AST) -> str | None:
+    """``"x"`` for a call ``import_module("x")`` (or ``importlib.import_module("x")``)."""
     if not isinstance(node, ast.Call) or not node.args:
-        return False
+        return None
     func = node.func
     called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     first = node.args[0]
-    return (
-        called == "import_module"
-        and isinstance(first, ast.Constant)
-        and isinstance(first.value, str)
-    )
+    if called == "import_module" and isinstance(first, ast.Constant):
+        return first.value if isinstance(first.value, str) else None
+    return None
 
 
 def imports_of(module: Module) -> list[Import]:
@@ -117,9 +116,8 @@ def imports_of(module: Module) -> list[Import]:
             else:
                 target = node.module or ""
             found.append(Import(target, node.lineno, tuple(a.name for a in node.names)))
-        elif _is_import_module(node):
-            assert isinstance(node, ast.Call) and isinstance(node.args[0], ast.Constant)
-            found.append(Import(node.args[0].value, node.lineno))
+        elif (name := _imported_module_name(node)) is not None:
+            found.append(Import(name, getattr(node, "lineno", 0)))
     return found
 
 
@@ -266,7 +264,7 @@ def class_swaps(modules: dict[str, Module], root: Path) -> list[str]:
                 )
                 if swaps_class or replaces_module:
                     where = module.path.relative_to(root)
-                    offenders.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+                    offenders.append(f"{where}:{target.lineno}: {ast.unparse(node)}")
     return offenders
 
 

@@ -56,6 +56,7 @@ from world.chunks import World
 from world.hooks import HOOK_NAMES, PROJECT, hookimpl
 from world.interaction import Change
 from world.interaction import tick as _tick
+from world.shipped import example_mods_dir
 
 __all__ = [
     "BASE",
@@ -73,7 +74,8 @@ __all__ = [
 
 BASE = "base"
 ENTRY_POINT_GROUP = "blockpick.mods"
-DEFAULT_MODS_DIR = Path(__file__).resolve().parent.parent / "mods"
+# Found with importlib.resources: in the repository, or in site-packages when installed.
+DEFAULT_MODS_DIR = example_mods_dir()
 MOD_NAME = re.compile(r"^[a-z0-9_]+$")
 MODULE_PREFIX = "blockpick_mod_"
 
@@ -521,7 +523,8 @@ def load_mods(
     ----------
     mods_dirs : iterable of path
         Folders of mod modules and packages, searched in order; the project's ``mods/`` by
-        default. A folder that does not exist is reported (except the default one).
+        default. A folder that does not exist is reported in ``mods.errors`` (and logged),
+        naming it; the other folders still load.
     entry_points : bool
         Also load the installed ``blockpick.mods`` entry points.
     plugins : mapping of str to object, optional
@@ -572,10 +575,8 @@ def load_mods(
             folders.append(folder)
     for folder in folders:
         if not folder.is_dir():
-            if folder != DEFAULT_MODS_DIR:
-                mods.record(
-                    str(folder), "load", ValueError("mods folder not found"), traceback=False
-                )
+            # the default one too: missing, it means a broken install, not "no mods"
+            mods.record(str(folder), "load", ValueError("mods folder not found"), traceback=False)
             continue
         for name, path in _folder_mods(folder):
             offer(name, str(path), lambda name=name, path=path: _import_path(name, path))  # type: ignore[misc]
