@@ -93,6 +93,7 @@ def test_the_wheel_holds_the_code_the_atlas_and_every_example_mod(wheel: Path) -
     assert not {name for name in names if name.startswith(("tests/", "tools/", "bench/"))}
 
 
+@pytest.mark.slow
 def test_an_installed_game_renders_a_screenshot_from_another_folder_with_its_mods(
     wheel: Path, tmp_path: Path
 ) -> None:
