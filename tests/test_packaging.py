@@ -78,8 +78,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = tmp_path_factory.mktemp("source") / "blockpick"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*NOT_SOURCE))
     dist = tmp_path_factory.mktemp("dist")
-    pip = (sys.executable, "-m", "pip")
-    run(*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", dist, ".", cwd=source)
+    pip = (sys.executable, "-m", "pip", "--disable-pip-version-check")
+    offline = ("--no-index", "--no-deps", "--no-build-isolation")
+    run(*pip, "wheel", "-q", *offline, "-w", dist, ".", cwd=source)
     (built,) = dist.glob("blockpick-*.whl")
     return built
 
@@ -100,7 +101,7 @@ def test_an_installed_game_renders_a_screenshot_from_another_folder_with_its_mod
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path)
     python = venv / "bin" / "python"
-    pip = (sys.executable, "-m", "pip", "--python", python)
+    pip = (sys.executable, "-m", "pip", "--disable-pip-version-check", "--python", python)
     run(*pip, "install", "-q", "--no-deps", "--no-index", wheel, cwd=tmp_path)
     code = "import sysconfig; print(sysconfig.get_path('purelib'))"
     site = Path(run(python, "-c", code, cwd=tmp_path).stdout.strip())
