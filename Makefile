@@ -5,8 +5,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 # Tests render with Mesa's software GL through EGL; caches go to a throwaway folder.
 export XDG_CACHE_HOME ?= $(CURDIR)/.cache
-# pytest workers (pytest-xdist): this machine and CI have 2 cores. `make test PYTEST_WORKERS=0`
-# runs in one process.
+# pytest workers (pytest-xdist; an idle worker takes tests queued on the other): this machine and
+# CI have 2 cores. `make test PYTEST_WORKERS=0` runs in one process.
 PYTEST_WORKERS ?= 2
 
 .PHONY: play test lint bench atlas screenshot clean system-deps
@@ -35,7 +35,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy world game mods
 
 test: system-deps lint
-	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m bench
