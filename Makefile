@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 # Tests render with Mesa's software GL through EGL; caches go to a throwaway folder.
 export XDG_CACHE_HOME ?= $(CURDIR)/.cache
+# pytest workers (pytest-xdist; an idle worker takes tests queued on the other): this machine and
+# CI have 2 cores. `make test PYTEST_WORKERS=0` runs in one process.
+PYTEST_WORKERS ?= 2
 
 .PHONY: play test lint bench atlas screenshot clean system-deps
 
@@ -29,10 +32,10 @@ play: system-deps $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy world
+	$(VENV)/bin/mypy world game mods
 
 test: system-deps lint
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m bench
@@ -41,4 +44,4 @@ atlas: $(STAMP)
 	$(PY) -m tools.make_atlas
 
 clean:
-	rm -rf $(VENV) .cache .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .cache .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info

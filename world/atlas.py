@@ -20,10 +20,10 @@ agree on it without importing an imaging library.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+from world.shipped import atlas_path
 
 __all__ = [
     "ATLAS_PATH",
@@ -45,7 +45,8 @@ TILE_ROWS = 16
 TILE_CAPACITY = TILES_PER_ROW * TILE_ROWS
 # 256 × 256 pixels: a power of two on both sides (see the module docstring).
 ATLAS_PX: tuple[int, int] = (TILES_PER_ROW * TILE_PX, TILE_ROWS * TILE_PX)
-ATLAS_PATH = Path(__file__).resolve().parent.parent / "assets" / "atlas.png"
+# Found with importlib.resources: in the repository, or in site-packages when installed.
+ATLAS_PATH = atlas_path()
 
 # The breaking overlay's ten crack stages, drawn over a block as it is broken.
 CRACK_TILES: tuple[str, ...] = tuple(f"base:crack_{stage}" for stage in range(10))

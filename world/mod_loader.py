@@ -32,11 +32,13 @@ from types import ModuleType
 
 from world.mods import MOD_NAME, Mod, Mods, describe_mod
 from world.registration import BASE
+from world.shipped import example_mods_dir
 
 __all__ = ["DEFAULT_MODS_DIR", "ENTRY_POINT_GROUP", "MODULE_PREFIX", "load_mods"]
 
 ENTRY_POINT_GROUP = "blockpick.mods"
-DEFAULT_MODS_DIR = Path(__file__).resolve().parent.parent / "mods"
+# Found with importlib.resources: in the repository, or in site-packages when installed.
+DEFAULT_MODS_DIR = example_mods_dir()
 MODULE_PREFIX = "blockpick_mod_"
 
 
@@ -132,7 +134,8 @@ def load_mods(
     ----------
     mods_dirs : iterable of path
         Folders of mod modules and packages, searched in order; the project's ``mods/`` by
-        default. A folder that does not exist is reported (except the default one).
+        default. A folder that does not exist is reported in ``mods.errors`` (and logged),
+        naming it; the other folders still load.
     entry_points : bool
         Also load the installed ``blockpick.mods`` entry points.
     plugins : mapping of str to object, optional
@@ -183,10 +186,8 @@ def load_mods(
             folders.append(folder)
     for folder in folders:
         if not folder.is_dir():
-            if folder != DEFAULT_MODS_DIR:
-                mods.record(
-                    str(folder), "load", ValueError("mods folder not found"), traceback=False
-                )
+            # the default one too: missing, it means a broken install, not "no mods"
+            mods.record(str(folder), "load", ValueError("mods folder not found"), traceback=False)
             continue
         for name, path in _folder_mods(folder):
             offer(name, str(path), lambda name=name, path=path: _import_path(name, path))  # type: ignore[misc]
