@@ -10,7 +10,7 @@ import pytest
 
 from world import shipped
 from world.atlas import ATLAS_PATH
-from world.mods import DEFAULT_MODS_DIR
+from world.mod_loader import DEFAULT_MODS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 
