@@ -339,7 +339,7 @@ def _march_many(
     rows: NDArray[np.int64],
     out: RayBatch,
 ) -> NDArray[np.int64]:
-    """The DDA of `world.raycast._march` for many rays; returns rows needing the exact path.
+    """The DDA of `world.ray._walk._march` for many rays; returns rows needing the exact path.
 
     Per ray and axis: the next boundary ``b`` and its parameter ``t = (b - o) / d``, recomputed
     from ``b`` each step exactly as the scalar loop does; the ray's cell is a flat index into the
