@@ -102,7 +102,7 @@ class Hud:
         self.registry = registry
         self.hotbar = hotbar
         self.atlas = atlas
-        self._tiles: dict[int, Texture] = {}  # each icon's own texture, by atlas tile
+        self._tiles: dict[int, PandaTexture] = {}  # each icon's own texture, by atlas tile
         self.root = WindowRoot("hud", self._lay_out)
         bright = color.rgba(1, 1, 1, 0.85)
         self.crosshair = [
@@ -161,10 +161,10 @@ class Hud:
         width = float(self.message.width)  # unscaled
         self.message.scale = fit_scale(width, aspect) if width > 0.0 else 1.0
 
-    def _icon_texture(self, tile: int) -> Texture:
+    def _icon_texture(self, tile: int) -> PandaTexture:
         """The tile's own texture, made once."""
         if tile not in self._tiles:
-            self._tiles[tile] = Texture(tile_texture(self.atlas._texture, tile))
+            self._tiles[tile] = tile_texture(self.atlas._texture, tile)
         return self._tiles[tile]
 
     def refresh_hotbar(self) -> None:
@@ -183,13 +183,11 @@ class Hud:
             if block_id is None:
                 continue
             tile = int(self.registry.face_tiles[block_id][0])
-            self.icons[slot] = Entity(
-                parent=self.bar,
-                model="quad",
-                texture=self._icon_texture(tile),
-                scale=ICON_SIZE,
-                position=(self.slot_x[slot], 0, 0),
+            icon = Entity(
+                parent=self.bar, model="quad", scale=ICON_SIZE, position=(self.slot_x[slot], 0, 0)
             )
+            icon.model.setTexture(self._icon_texture(tile), 1)
+            self.icons[slot] = icon
         self.selection.x = self.slot_x[self.hotbar.selected]
 
     def flash(self, text: str, seconds: float = MESSAGE_SECONDS) -> None:
