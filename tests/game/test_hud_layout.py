@@ -94,7 +94,10 @@ def pieces(app: Any) -> Iterator[dict[str, Any]]:
     resize(app, BUILT_AT)
     registry = default_registry()
     hit = Hit(
-        block=(-1234, 56, -7890), face=(0, 0, 1), distance=4.25, point=(0.5, 0.5, 1.0),
+        block=(-1234, 56, -7890),
+        face=(0, 0, 1),
+        distance=4.25,
+        point=(0.5, 0.5, 1.0),
         block_id=1,
     )
     snapshot = DebugSnapshot(
@@ -139,7 +142,7 @@ def test_the_hotbar_is_whole_centred_and_at_the_bottom(
     centre_row = round((0.5 - bar.y) * height)
     band = not_background(frame[centre_row - 2 : centre_row + 3])
     left, right = columns(band)
-    assert 0 < left and right < width - 1  # both ends inside the window
+    assert left > 0 and right < width - 1  # both ends inside the window
     assert abs((left + right) / 2 - (width - 1) / 2) <= 2  # centred
     assert right - left + 1 == pytest.approx(bar.width * height, abs=3)
     assert not not_background(frame[height - 2 :]).any()  # a gap under it
@@ -220,7 +223,7 @@ def test_the_pause_menu_is_whole_and_centred(
     above_hotbar = frame[: round((0.5 - hotbar_layout(width / height).top) * height) - 4]
     grey = (np.ptp(above_hotbar, axis=2) <= 4) & (above_hotbar[..., 0] < 120)
     left, right = columns(grey)  # the buttons
-    assert 0 < left and right < width - 1
+    assert left > 0 and right < width - 1
     assert abs((left + right) / 2 - (width - 1) / 2) <= 2
 
 
