@@ -31,7 +31,7 @@ from panda3d.core import (
     GeomVertexData,
     NodePath,
 )
-from ursina import Entity, Text, color, destroy
+from ursina import Entity, Text, color, destroy, window
 
 from game.geometry import interleaved_format
 from game.hud import WindowRoot
@@ -177,7 +177,8 @@ class DebugOverlay:
     def _lay_out(self, aspect: float) -> None:
         """Put the text at the window's top-left corner, scaled to fit its width."""
         self.panel.position = top_left(aspect)
-        self.panel.scale = fit_scale(DEBUG_WIDTH, aspect)
+        # A fixed width, so the text keeps its size as numbers grow; a longer line widens it.
+        self.panel.scale = fit_scale(max(DEBUG_WIDTH, float(self.label.width)), aspect)
 
     def update(self, dt: float) -> None:
         """Count the frame; rewrite the text when shown and due."""
@@ -197,6 +198,7 @@ class DebugOverlay:
         if text != self.label.text:
             self.label.text = text
             self.backing.scale = (self.label.width + 0.01, self.label.height + 0.01)
+            self._lay_out(float(window.aspect_ratio))  # same size unless a line passed DEBUG_WIDTH
 
     def destroy(self) -> None:
         """Remove the overlay."""

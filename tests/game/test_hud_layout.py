@@ -240,3 +240,36 @@ def test_a_game_lays_its_hud_out_again_when_the_window_is_resized(
         assert bar.width < 0.5 < HOTBAR_WIDTH
     finally:
         resize(app, SIZE)
+
+
+def test_an_f3_line_longer_than_usual_shrinks_the_text_until_it_is_gone(app: Any) -> None:
+    from ursina import color, window
+
+    from game.debug import DebugOverlay, DebugSnapshot
+
+    mods = [tuple(f"a_mod_with_a_long_name_{n}" for n in range(6))]
+
+    def snapshot() -> DebugSnapshot:
+        return DebugSnapshot(
+            python_ms=1.0, position=(0.5, 4.0, 0.5), yaw=0.0, pitch=0.0, target=None,
+            target_name=None, loaded=1, meshed=1, queued=0, creative=False, flying=False,
+            mods=mods[0], mod_errors=0,
+        )  # fmt: skip
+
+    saved = window.color
+    window.color = color.rgb32(*BACKGROUND)
+    overlay = DebugOverlay(snapshot)
+    try:
+        resize(app, (400, 800))
+        overlay.toggle()
+        frame = frame_of(app)
+        usual = fit_scale(DEBUG_WIDTH, 0.5)
+        assert overlay.panel.scale_x < usual
+        assert columns(not_background(frame[:400]))[1] < 400 - 1  # the long line fits
+        mods[0] = ("lamp",)
+        overlay.refresh()
+        assert overlay.panel.scale_x == pytest.approx(usual)
+    finally:
+        overlay.destroy()
+        window.color = saved
+        resize(app, SIZE)
