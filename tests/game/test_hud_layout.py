@@ -273,3 +273,17 @@ def test_an_f3_line_longer_than_usual_shrinks_the_text_until_it_is_gone(app: Any
         overlay.destroy()
         window.color = saved
         resize(app, SIZE)
+
+
+def test_a_long_message_shrinks_to_fit_above_the_hotbar(app: Any, pieces: dict[str, Any]) -> None:
+    width, height = 400, 800
+    resize(app, (width, height))
+    pieces["hud"].flash("a mod failed: " + "a long reason, " * 6)
+    frame = frame_of(app)
+    above_hotbar = frame[: round((0.5 - hotbar_layout(width / height).top) * height)]
+    yellow = (np.abs(above_hotbar - np.array([255, 235, 153])).max(axis=2) <= 40) & (
+        above_hotbar[..., 2] < above_hotbar[..., 0] - 40
+    )
+    left, right = columns(yellow)
+    assert left > 0 and right < width - 1  # the whole message in the window
+    assert pieces["hud"].message.scale_x < 1
