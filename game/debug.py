@@ -31,9 +31,11 @@ from panda3d.core import (
     GeomVertexData,
     NodePath,
 )
-from ursina import Entity, Text, camera, color, destroy, window
+from ursina import Entity, Text, color, destroy, window
 
 from game.geometry import interleaved_format
+from game.hud import WindowRoot
+from game.hud_layout import DEBUG_WIDTH, fit_scale, top_left
 from world.chunks import CHUNK_SHIFT
 from world.geometry import Int3, Vec3
 from world.ray import Hit, traverse
@@ -131,24 +133,25 @@ def debug_text(snapshot: DebugSnapshot, fps: float) -> str:
 
 
 class DebugOverlay:
-    """F3: the debug text at the top left, over a dark backing, hidden until toggled.
+    """F3: the debug text at the window's top-left corner, over a dark backing, hidden until
+    toggled; it follows the corner when the window is resized.
 
     ``snapshot`` is called for the game's state when the text is due (not every frame).
     """
 
     def __init__(self, snapshot: Callable[[], DebugSnapshot]) -> None:
         self.snapshot = snapshot
-        self.root = Entity(parent=camera.ui, name="debug overlay", enabled=False)
-        self.root.setShaderOff(1)  # fixed-function, as the HUD (software GL)
-        left, top = -window.aspect_ratio / 2 + 0.01, 0.49
+        self.root = WindowRoot("debug overlay", self._lay_out, enabled=False)
+        # Anchored to the window's top-left corner, shrunk to fit a narrow window.
+        self.panel = Entity(parent=self.root, name="debug text")
         self.backing = Entity(
-            parent=self.root,
+            parent=self.panel,
             model="quad",
             origin=(-0.5, 0.5),
-            position=(left - 0.005, top + 0.005, 1),
+            position=(-0.005, 0.005, 1),
             color=color.rgba(0, 0, 0, 0.45),
         )
-        self.label = Text(parent=self.root, text="", origin=(-0.5, 0.5), position=(left, top))
+        self.label = Text(parent=self.panel, text="", origin=(-0.5, 0.5))
         self.fps = 0.0
         self._frames = 0
         self._elapsed = 0.0
@@ -168,7 +171,14 @@ class DebugOverlay:
         """Show or hide; showing draws the current state at once."""
         self.root.enabled = not self.root.enabled
         if self.root.enabled:
+            self.root.follow()
             self.refresh()
+
+    def _lay_out(self, aspect: float) -> None:
+        """Put the text at the window's top-left corner, scaled to fit its width."""
+        self.panel.position = top_left(aspect)
+        # A fixed width, so the text keeps its size as numbers grow; a longer line widens it.
+        self.panel.scale = fit_scale(max(DEBUG_WIDTH, float(self.label.width)), aspect)
 
     def update(self, dt: float) -> None:
         """Count the frame; rewrite the text when shown and due."""
@@ -188,6 +198,7 @@ class DebugOverlay:
         if text != self.label.text:
             self.label.text = text
             self.backing.scale = (self.label.width + 0.01, self.label.height + 0.01)
+            self._lay_out(float(window.aspect_ratio))  # same size unless a line passed DEBUG_WIDTH
 
     def destroy(self) -> None:
         """Remove the overlay."""

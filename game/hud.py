@@ -1,37 +1,98 @@
 """The heads-up display: crosshair, hotbar with block icons, brief messages.
 
 Everything is parented to ``camera.ui``, whose units are screen heights: y runs from -0.5
-(bottom) to 0.5 (top), x over ±aspect/2. Icons are quads whose uvs cut one tile out of the block
-atlas (`world.atlas.tile_uv_rect`), the +x side tile of the block, as the mesher draws it.
-Breaking progress is not drawn here: the crack on the block shows it (`game.crack`), as in
-Minecraft.
+(bottom) to 0.5 (top), x over ±aspect/2. Each piece is anchored to the window (`game.hud_layout`):
+the crosshair at the centre, the hotbar at the bottom centre, scaled down to fit a narrow or
+portrait window, the message line just above it; `WindowRoot` lays them out again whenever the
+window's aspect ratio changes. An icon is the +x side tile of its block, as the mesher draws it,
+copied out of the atlas into a texture of its own (`tile_texture`): sampled from a shared atlas,
+rounding at the quad's edge picked texels of the neighbouring tile at some sizes. Breaking
+progress is not drawn here: the crack on the block shows it (`game.crack`), as in Minecraft.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
-from ursina import Entity, Mesh, Text, Texture, camera, color, destroy
+from panda3d.core import SamplerState
+from panda3d.core import Texture as PandaTexture
+from ursina import Entity, Text, Texture, camera, color, destroy, window
 
 from game.hotbar import SLOTS, Hotbar
-from world.atlas import tile_uv_rect
+from game.hud_layout import (
+    HOTBAR_HEIGHT,
+    HOTBAR_WIDTH,
+    HOTBAR_Y,
+    SLOT_GAP,
+    SLOT_SIZE,
+    fit_scale,
+    hotbar_layout,
+)
+from world.atlas import TILE_PX, tile_pixel_box
 from world.blocks import BlockRegistry
 
-__all__ = ["ERROR_SECONDS", "MESSAGE_SECONDS", "Hud"]
+__all__ = [
+    "ERROR_SECONDS",
+    "HOTBAR_Y",
+    "ICON_SIZE",
+    "MESSAGE_SECONDS",
+    "SLOT_GAP",
+    "SLOT_SIZE",
+    "Hud",
+    "WindowRoot",
+    "tile_texture",
+]
 
-SLOT_SIZE = 0.075
-SLOT_GAP = 0.006
-HOTBAR_Y = -0.45
+ICON_SIZE = SLOT_SIZE * 0.72
 MESSAGE_SECONDS = 2.5
 ERROR_SECONDS = 8.0  # a mod's error is shown once: long enough to read a traceback's last line
-_QUAD = np.array([-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], dtype=np.float32)
-_QUAD_TRIANGLES = np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
 
 
-def _icon_mesh(tile: int) -> Mesh:
-    """A unit quad showing one atlas tile."""
-    u0, v0, u1, v1 = tile_uv_rect(tile)
-    uvs = np.array([u0, v0, u1, v0, u1, v1, u0, v1], dtype=np.float32)
-    return Mesh(vertices=_QUAD, triangles=_QUAD_TRIANGLES, uvs=uvs, static=True)
+class WindowRoot(Entity):  # type: ignore[misc]
+    """An entity under ``camera.ui`` whose ``on_aspect(aspect)`` lays its children out.
+
+    Called whenever the window's aspect ratio has changed since the last call: checked every frame
+    while enabled (an offscreen buffer sends no window event) and by `follow`, which the owner
+    calls once its children exist.
+    """
+
+    def __init__(self, name: str, on_aspect: Callable[[float], None], **kwargs: Any) -> None:
+        super().__init__(parent=camera.ui, name=name, **kwargs)
+        # Fixed-function drawing: Panda3D's generated shader for ursina's text does not compile
+        # on Mesa's software GL (it falls back, but logs an error).
+        self.setShaderOff(1)
+        self.on_aspect = on_aspect
+        self.laid_out_for = 0.0
+
+    def update(self) -> None:
+        """ursina calls this once a frame while the entity is enabled."""
+        self.follow()
+
+    def follow(self) -> None:
+        """Lay the children out again if the aspect ratio changed since the last time."""
+        aspect = float(window.aspect_ratio)
+        if aspect != self.laid_out_for:
+            self.laid_out_for = aspect
+            self.on_aspect(aspect)
+
+
+def tile_texture(atlas: PandaTexture, tile: int) -> PandaTexture:
+    """One atlas tile copied into a texture of its own, sampled nearest and clamped at its edges."""
+    width, height = atlas.getXSize(), atlas.getYSize()
+    image = np.frombuffer(bytes(atlas.getRamImageAs("RGBA")), dtype=np.uint8)
+    image = image.reshape(height, width, 4)  # bottom row first, as Panda3D stores it
+    left, top, right, bottom = tile_pixel_box(tile)
+    pixels = np.ascontiguousarray(image[height - bottom : height - top, left:right])
+    texture = PandaTexture(f"tile {tile}")
+    texture.setup2dTexture(TILE_PX, TILE_PX, PandaTexture.TUnsignedByte, PandaTexture.FRgba)
+    texture.setRamImageAs(pixels.tobytes(), "RGBA")
+    texture.setMinfilter(SamplerState.FT_nearest)
+    texture.setMagfilter(SamplerState.FT_nearest)
+    texture.setWrapU(SamplerState.WM_clamp)
+    texture.setWrapV(SamplerState.WM_clamp)
+    return texture
 
 
 class Hud:
@@ -41,53 +102,70 @@ class Hud:
         self.registry = registry
         self.hotbar = hotbar
         self.atlas = atlas
-        self.root = Entity(parent=camera.ui, name="hud")
-        # Fixed-function drawing for the HUD: Panda3D's generated shader for ursina's text
-        # does not compile on Mesa's software GL (it falls back, but logs an error).
-        self.root.setShaderOff(1)
+        self._tiles: dict[int, PandaTexture] = {}  # each icon's own texture, by atlas tile
+        self.root = WindowRoot("hud", self._lay_out)
         bright = color.rgba(1, 1, 1, 0.85)
         self.crosshair = [
             Entity(parent=self.root, model="quad", color=bright, scale=(0.022, 0.0028)),
             Entity(parent=self.root, model="quad", color=bright, scale=(0.0028, 0.022)),
         ]
-        width = SLOTS * SLOT_SIZE + (SLOTS + 1) * SLOT_GAP
+        # The hotbar is drawn at full size in its own units; `bar` moves and scales it.
+        self.bar = Entity(parent=self.root, name="hotbar")
         Entity(
-            parent=self.root,
+            parent=self.bar,
             model="quad",
             color=color.rgba(0, 0, 0, 0.45),
-            scale=(width, SLOT_SIZE + 2 * SLOT_GAP),
-            y=HOTBAR_Y,
+            scale=(HOTBAR_WIDTH, HOTBAR_HEIGHT),
             z=2,
         )
         self.selection = Entity(
-            parent=self.root,
+            parent=self.bar,
             model="quad",
             color=color.rgba(1, 1, 1, 0.9),
             scale=SLOT_SIZE + 2 * SLOT_GAP,
-            y=HOTBAR_Y,
             z=1,
         )
         self.slot_x = [(i - (SLOTS - 1) / 2) * (SLOT_SIZE + SLOT_GAP) for i in range(SLOTS)]
         for x in self.slot_x:
             Entity(
-                parent=self.root,
+                parent=self.bar,
                 model="quad",
                 color=color.rgba(0.25, 0.25, 0.25, 0.9),
                 scale=SLOT_SIZE,
-                position=(x, HOTBAR_Y, 0.5),
+                position=(x, 0, 0.5),
             )
         self.icons: list[Entity | None] = [None] * SLOTS
         self.message = Text(
             parent=self.root,
             text="",
-            origin=(0, 0),
-            y=HOTBAR_Y + SLOT_SIZE + 0.03,
+            origin=(0, -0.5),
             color=color.rgb(1, 0.92, 0.6),
             enabled=False,
         )
         self.message_left = 0.0
         self._drawn: dict[int, int | None] = {}  # the block each slot's icon shows
         self.refresh_hotbar()
+        self.root.follow()
+
+    def _lay_out(self, aspect: float) -> None:
+        """Anchor the hotbar to the bottom centre, scaled to fit, and the message above it."""
+        bar = hotbar_layout(aspect)
+        self.bar.scale = bar.scale
+        self.bar.y = bar.y
+        self._fit_message(aspect)
+
+    def _fit_message(self, aspect: float) -> None:
+        """Put the message line above the hotbar, shrunk if it is wider than the window."""
+        bar = hotbar_layout(aspect)
+        self.message.y = bar.top + 0.02
+        width = float(self.message.width)  # unscaled
+        self.message.scale = fit_scale(width, aspect) if width > 0.0 else 1.0
+
+    def _icon_texture(self, tile: int) -> PandaTexture:
+        """The tile's own texture, made once."""
+        if tile not in self._tiles:
+            self._tiles[tile] = tile_texture(self.atlas._texture, tile)
+        return self._tiles[tile]
 
     def refresh_hotbar(self) -> None:
         """Redraw the icons and the selection frame from the hotbar's state.
@@ -105,13 +183,11 @@ class Hud:
             if block_id is None:
                 continue
             tile = int(self.registry.face_tiles[block_id][0])
-            self.icons[slot] = Entity(
-                parent=self.root,
-                model=_icon_mesh(tile),
-                texture=self.atlas,
-                scale=SLOT_SIZE * 0.72,
-                position=(self.slot_x[slot], HOTBAR_Y, 0),
+            icon = Entity(
+                parent=self.bar, model="quad", scale=ICON_SIZE, position=(self.slot_x[slot], 0, 0)
             )
+            icon.model.setTexture(self._icon_texture(tile), 1)
+            self.icons[slot] = icon
         self.selection.x = self.slot_x[self.hotbar.selected]
 
     def flash(self, text: str, seconds: float = MESSAGE_SECONDS) -> None:
@@ -119,6 +195,7 @@ class Hud:
         self.message.text = text
         self.message.enabled = True
         self.message_left = seconds
+        self._fit_message(float(window.aspect_ratio))
 
     def update(self, dt: float) -> None:
         """Age the message."""

@@ -3,8 +3,10 @@
 Each setting is a row ``[-]  FOV: 70°  [+]`` stepping through its range (`game.settings`), the
 game mode one button that switches it. The buttons only call this class's methods (`resume`,
 `step`, `toggle_mode`, `quit`), which tests drive directly: offscreen there is no pointer to
-hover a button with. The menu decides nothing about the game: a change goes to ``on_change``
-with the new `Settings`, and the game applies and remembers it.
+hover a button with. The menu is centred in the window and shrunk to fit a narrow one, laid
+out again when the window is resized (`game.hud.WindowRoot`). The menu decides nothing about
+the game: a change goes to ``on_change`` with the new `Settings`, and the game applies and
+remembers it.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from ursina import Button, Entity, Text, camera, color, destroy
+from ursina import Button, Entity, Text, color, destroy
 
+from game.hud import WindowRoot
+from game.hud_layout import fit_scale
 from game.settings import (
     FOV_RANGE,
     FOV_STEP,
@@ -23,7 +27,7 @@ from game.settings import (
     Settings,
 )
 
-__all__ = ["STEPPED", "PauseMenu"]
+__all__ = ["MENU_WIDTH", "STEPPED", "PauseMenu"]
 
 # The settings stepped with - and +: (range, step).
 STEPPED: dict[str, tuple[tuple[float, float], float]] = {
@@ -34,6 +38,7 @@ STEPPED: dict[str, tuple[tuple[float, float], float]] = {
 ROW_HEIGHT = 0.07
 ROW_GAP = 0.085
 WIDE = 0.5
+MENU_WIDTH = WIDE + 2 * (ROW_HEIGHT + 0.01)  # a settings row with its - and + buttons
 _BUTTON = color.rgba(0.25, 0.25, 0.25, 0.95)
 
 
@@ -63,10 +68,11 @@ class PauseMenu:
         self.on_change = on_change
         self.on_resume = on_resume
         self.on_quit = on_quit
-        self.root = Entity(parent=camera.ui, name="pause menu", enabled=False, z=-5)
-        self.root.setShaderOff(1)  # fixed-function, as the HUD (software GL)
-        Entity(parent=self.root, model="quad", scale=(4, 1), color=color.rgba(0, 0, 0, 0.55), z=1)
-        Text(parent=self.root, text="Game paused", origin=(0, 0), y=0.33, scale=1.5)
+        self.root = WindowRoot("pause menu", self._lay_out, enabled=False, z=-5)
+        self.dim = Entity(parent=self.root, model="quad", color=color.rgba(0, 0, 0, 0.55), z=1)
+        # The buttons, centred in the window and shrunk to fit a narrow one.
+        self.panel = Entity(parent=self.root, name="menu panel")
+        Text(parent=self.panel, text="Game paused", origin=(0, 0), y=0.33, scale=1.5)
         self.buttons: dict[str, Button] = {}
         self.labels: dict[str, Text] = {}
         y = 0.2
@@ -81,7 +87,7 @@ class PauseMenu:
 
     def _button(self, key: str, text: str, y: float, action: Callable[[], None]) -> Button:
         button = Button(
-            parent=self.root,
+            parent=self.panel,
             text=text,
             scale=(WIDE, ROW_HEIGHT),
             y=y,
@@ -93,19 +99,24 @@ class PauseMenu:
 
     def _row(self, name: str, y: float) -> None:
         """A ``[-] label [+]`` row for a stepped setting."""
-        Entity(parent=self.root, model="quad", scale=(WIDE, ROW_HEIGHT), y=y, color=_BUTTON, z=0.5)
+        Entity(parent=self.panel, model="quad", scale=(WIDE, ROW_HEIGHT), y=y, color=_BUTTON, z=0.5)
         self.labels[name] = Text(
-            parent=self.root, text=_label(self.settings, name), origin=(0, 0), y=y
+            parent=self.panel, text=_label(self.settings, name), origin=(0, 0), y=y
         )
         for sign, x in ((-1, -(WIDE + ROW_HEIGHT) / 2 - 0.01), (1, (WIDE + ROW_HEIGHT) / 2 + 0.01)):
             self.buttons[f"{name}{'+' if sign > 0 else '-'}"] = Button(
-                parent=self.root,
+                parent=self.panel,
                 text="+" if sign > 0 else "-",
                 scale=(ROW_HEIGHT, ROW_HEIGHT),
                 position=(x, y),
                 color=_BUTTON,
                 on_click=lambda name=name, sign=sign: self.step(name, sign),
             )
+
+    def _lay_out(self, aspect: float) -> None:
+        """Dim the whole window and fit the buttons into its width."""
+        self.dim.scale = (aspect + 0.01, 1.01)  # a little over: no edge left undimmed
+        self.panel.scale = fit_scale(MENU_WIDTH, aspect)
 
     @property
     def shown(self) -> bool:
@@ -117,6 +128,7 @@ class PauseMenu:
         self.settings = settings
         self._refresh()
         self.root.enabled = True
+        self.root.follow()
 
     def close(self) -> None:
         """Hide the menu."""
