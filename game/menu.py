@@ -1,10 +1,10 @@
 """The Esc pause menu: back to the game, the settings, save and quit.
 
-Each setting is a row ``[-]  FOV: 70°  [+]`` stepping through its range (`game.settings`), the
-game mode one button that switches it. The buttons only call this class's methods (`resume`,
-`step`, `toggle_mode`, `quit`), which tests drive directly: offscreen there is no pointer to
-hover a button with. The menu decides nothing about the game: a change goes to ``on_change``
-with the new `Settings`, and the game applies and remembers it.
+Each setting is a row ``[-]  FOV: 70°  [+]`` stepping through its range (`game.user_settings`), the
+game mode one button that switches it. The buttons only call this class's methods (`resume`, `step`,
+`toggle_mode`, `quit`), which tests drive directly: offscreen there is no pointer to hover a button
+with. The menu decides nothing about the game: a change goes to ``on_change`` with the new
+`Settings`, and the game applies and remembers it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ursina import Button, Entity, Text, camera, color, destroy
 
-from game.settings import (
+from game.user_settings import (
     FOV_RANGE,
     FOV_STEP,
     SENSITIVITY_RANGE,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from game.settings import FOV_RANGE, VIEW_DISTANCE_RANGE, Settings, load_settings
+from game.user_settings import FOV_RANGE, VIEW_DISTANCE_RANGE, Settings, load_settings
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
@@ -91,7 +91,7 @@ def test_settings_changed_in_the_menu_apply_at_once_and_are_remembered(
     game.menu.step("view_distance", 1)
     assert game.chunks.view_distance == 3
     game.menu.step("mouse_sensitivity", -5)
-    assert game.settings.mouse_sensitivity == 50
+    assert game.user_settings.mouse_sensitivity == 50
     game.menu.toggle_mode()
     assert game.player.creative
     assert load_settings() == Settings(
@@ -104,14 +104,14 @@ def test_settings_changed_in_the_menu_apply_at_once_and_are_remembered(
 def test_a_live_game_starts_with_the_remembered_settings(data_dir: Path, app: Any) -> None:
     from game.options import Options
     from game.play import Game
-    from game.settings import save_settings
+    from game.user_settings import save_settings
 
     save_settings(Settings(fov=90.0, view_distance=3, mouse_sensitivity=150))
     game = Game(Options(flat=True, fov=60.0), live=True)
     try:
         assert game.options.fov == 60.0  # the command line wins for this run
         assert game.chunks.view_distance == 3  # the rest is remembered
-        assert game.settings.mouse_sensitivity == 150
+        assert game.user_settings.mouse_sensitivity == 150
         game.menu.step("mouse_sensitivity", 1)
         assert load_settings() == Settings(fov=90.0, view_distance=3, mouse_sensitivity=160)
     finally:
