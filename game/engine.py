@@ -11,8 +11,10 @@ import contextlib
 import ctypes
 import gc
 import io
+import os
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +59,31 @@ sync-video false
 """
 
 
+# What the window system's libraries print while the engine starts that means nothing to a
+# player: Panda3D probes the X server for DGA (raw mouse motion, unused on X11: `LOOK_MODE`).
+_NOISE = ('extension "XFree86-DGA" missing',)
+
+
+@contextlib.contextmanager
+def _without_noise() -> Iterator[None]:
+    """Hold back standard error (C libraries' too), then pass on every line but `_NOISE`."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            held.seek(0)
+            for line in held.read().decode(errors="replace").splitlines(keepends=True):
+                if not any(noise in line for noise in _NOISE):
+                    sys.stderr.write(line)
+            sys.stderr.flush()
+
+
 def start(*, headless: bool, size: tuple[int, int], title: str = "Blockpick") -> Ursina:
     """Create the one ursina app: a window, or an offscreen buffer when ``headless``."""
     loadPrcFileData("", _QUIET)
@@ -66,7 +93,8 @@ def start(*, headless: bool, size: tuple[int, int], title: str = "Blockpick") ->
     # and info lines) is for making a game, not for playing one. Out of development mode ursina
     # would make the window fullscreen, but only by sizing it to ``size``, which is given.
     application.print_info = False
-    with contextlib.redirect_stdout(io.StringIO()):  # it prints its folders whatever the mode
+    # ursina prints its folders whatever the mode.
+    with contextlib.redirect_stdout(io.StringIO()), _without_noise():
         app = Ursina(
             title=title,
             window_type="offscreen" if headless else "onscreen",

@@ -1,12 +1,20 @@
 """Mouse look through the game's real capture path, with a synthetic pointer (offscreen there is
 none): opening and closing the pause menu, its "Back to game" button, a resize, a window move or
 a focus loss never turn the camera wherever the pointer was left; real motion afterwards turns
-it by the sensitivity's amount, and the pointer is kept at the window's centre."""
+it by the sensitivity's amount, and the pointer is kept at the window's centre. One run in a
+real window under a virtual X server (skipped where there is none) does the same with Panda3D's
+own pointer."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +23,18 @@ from game.controls import MOUSE_SENSITIVITY, PointerSample
 
 Make = Callable[..., Any]
 FRAME = 1 / 60
+ROOT = Path(__file__).resolve().parents[2]
+WINDOW_RUN = Path(__file__).with_name("window_mouse_run.py")
+
+
+def window_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a game run in a window: its own caches and data folder."""
+    return dict(
+        os.environ,
+        PYTHONPATH=str(ROOT),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
+    )
 
 
 @dataclass
@@ -164,3 +184,23 @@ def test_the_pointer_moved_while_paused_is_not_read(game: Any) -> None:
     game.pointer.move_by(80.0, 80.0)
     frames(game, 3)
     assert game.pointer.recentred == recentred  # the menu's pointer is the player's to move
+
+
+def test_in_a_real_window_the_menu_and_a_resize_do_not_turn_the_camera(tmp_path: Path) -> None:
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("no virtual X server: install xvfb (apt-get install xvfb) to run this test")
+    result = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(WINDOW_RUN)],
+        cwd=ROOT,
+        env=window_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    steps = {line["step"]: line for line in map(json.loads, result.stdout.splitlines())}
+    assert steps["captured"]["look"] == [0.0, 0.0]
+    assert steps["menu closed"]["look"] == [0.0, 0.0]
+    assert steps["menu closed"]["pointer"] == [320, 240]  # put back at the centre
+    assert steps["resized"]["size"] == [900, 500] and steps["resized"]["look"] == [0.0, 0.0]
+    assert steps["moved"]["look"] == pytest.approx([0.1 * MOUSE_SENSITIVITY, 0.0])
