@@ -91,7 +91,7 @@ def test_settings_changed_in_the_menu_apply_at_once_and_are_remembered(
     game.menu.step("view_distance", 1)
     assert game.chunks.view_distance == 3
     game.menu.step("mouse_sensitivity", -5)
-    assert game.user_settings.mouse_sensitivity == 50
+    assert game.settings.mouse_sensitivity == 50
     game.menu.toggle_mode()
     assert game.player.creative
     assert load_settings() == Settings(
@@ -111,7 +111,7 @@ def test_a_live_game_starts_with_the_remembered_settings(data_dir: Path, app: An
     try:
         assert game.options.fov == 60.0  # the command line wins for this run
         assert game.chunks.view_distance == 3  # the rest is remembered
-        assert game.user_settings.mouse_sensitivity == 150
+        assert game.settings.mouse_sensitivity == 150
         game.menu.step("mouse_sensitivity", 1)
         assert load_settings() == Settings(fov=90.0, view_distance=3, mouse_sensitivity=160)
     finally:
