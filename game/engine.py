@@ -1,8 +1,12 @@
-"""Starting ursina (on screen, or offscreen through EGL with no display), frame clock, screenshots.
+"""Starting ursina (on screen, or offscreen through EGL with no display), the window's pointer,
+frame clock, screenshots.
 
 ursina is a singleton: one `start` per process. Offscreen runs render with Mesa's software GL
 through EGL (``p3headlessgl``), so ``--screenshot`` and ``--script`` need neither a display nor
-a GPU. Everything here is engine plumbing; no game rule lives in this module.
+a GPU. The engine starts quiet: no audio device (the game has no sound), ursina out of its
+development mode with its own keys off, and nothing printed but the game's lines.
+`WindowPointer` is the pointer `game.controls.MouseLook` reads. Everything here is engine
+plumbing; no game rule lives in this module.
 """
 
 from __future__ import annotations
