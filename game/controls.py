@@ -6,6 +6,9 @@ each frame in live play (`Controls.read`), and, each frame the world runs, what 
 crosshair with the seconds it takes to break (`Controls.hold`, given an `Aim`). It answers
 with `Intent`s, which the game carries out (through `world.rules` for the actions).
 
+`MouseLook` turns the captured pointer's positions into look motion (see its docstring): the
+first position after a capture or any change of the window counts for nothing.
+
 It owns the timing of held buttons: breaking progress (`world.breaking.BreakProgress`, which
 also gives the crack's stage), the repeat of a held right button, the double tap of space
 that toggles flying; and which buttons were pressed as actions: a press that captured the
@@ -16,8 +19,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Protocol
 
 from game.hotbar import SLOTS
 from game.player import HeldInput
@@ -33,6 +37,9 @@ __all__ = [
     "Aim",
     "Controls",
     "Intent",
+    "MouseLook",
+    "Pointer",
+    "PointerSample",
 ]
 
 REPEAT_SECONDS = 0.25  # a held right button repeats placing (Minecraft: 4 ticks)
@@ -84,6 +91,91 @@ class Aim:
 NO_AIM = Aim(None, math.inf)
 
 
+@dataclass(frozen=True)
+class PointerSample:
+    """Where the pointer is in the window (pixels from the top left), and the window itself.
+
+    ``relative``: the window reports raw motion (Panda3D's ``M_relative``): the position adds
+    up the mouse's travel and the pointer needs no centring.
+    """
+
+    x: float
+    y: float
+    size: tuple[int, int]
+    origin: tuple[int, int] = (0, 0)  # the window's place on the screen
+    in_window: bool = True
+    focused: bool = True
+    relative: bool = False
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        """The pixel the pointer is kept at between frames (centring mode)."""
+        return (self.size[0] // 2, self.size[1] // 2)
+
+
+class Pointer(Protocol):
+    """The mouse pointer as looking uses it (`game.engine.WindowPointer`, or a test's)."""
+
+    def capture(self, captured: bool) -> None:
+        """Hide and hold the pointer for looking, or let it go."""
+
+    def sample(self) -> PointerSample | None:
+        """Where the pointer is now (None: there is no pointer)."""
+
+    def move_to(self, x: int, y: int) -> None:
+        """Put the pointer at a pixel of the window."""
+
+
+@dataclass
+class MouseLook:
+    """The captured pointer's positions, frame by frame, made into look motion.
+
+    Motion is the travel since the last position counted, in screen heights (x right, y up).
+    A position counts only against an anchor taken while nothing changed: after `recapture`
+    (the game takes the pointer: start, menu closed, a click into the window), and whenever
+    the window's size, place or focus changes or the pointer leaves it, the next position
+    gives no motion and becomes the anchor; so a pointer left anywhere by the menu, a resize
+    or another window never turns the camera. In centring mode the pointer is put back at the
+    window's centre, which is the anchor; in relative mode the last position is.
+    """
+
+    _anchor: tuple[float, float] | None = None
+    _window: tuple[object, ...] | None = field(default=None, repr=False)
+
+    def recapture(self) -> None:
+        """The pointer was (re)captured: its next position gives no motion."""
+        self._anchor = None
+
+    def motion(self, sample: PointerSample) -> tuple[tuple[float, float], tuple[int, int] | None]:
+        """The look motion this position gives, and where to move the pointer (None: stay)."""
+        window = (sample.size, sample.origin, sample.focused, sample.in_window, sample.relative)
+        if window != self._window:
+            self._window = window
+            self._anchor = None
+        if not (sample.focused and sample.in_window) or min(sample.size) <= 0:
+            self._anchor = None
+            return (0.0, 0.0), None
+        here = (sample.x, sample.y)
+        anchor, self._anchor = self._anchor, (here if sample.relative else sample.centre)
+        if anchor is None:
+            travel = (0.0, 0.0)
+        else:
+            height = sample.size[1]
+            travel = ((here[0] - anchor[0]) / height, (anchor[1] - here[1]) / height)
+        recentre = not sample.relative and here != sample.centre
+        return travel, (sample.centre if recentre else None)
+
+    def travel(self, pointer: Pointer) -> tuple[float, float]:
+        """Read the pointer: its motion this frame, the pointer put back where it is kept."""
+        sample = pointer.sample()
+        if sample is None:
+            return (0.0, 0.0)
+        travel, recentre = self.motion(sample)
+        if recentre is not None:
+            pointer.move_to(*recentre)
+        return travel
+
+
 class Controls:
     """The key map and the held buttons' timing for one game (see the module docstring)."""
 
@@ -93,6 +185,7 @@ class Controls:
         self._repeat_left = 0.0
         self._last_space = -math.inf
         self._acting: set[str] = set()  # buttons pressed as actions and not released yet
+        self.look = MouseLook()
 
     # -- events --------------------------------------------------------------------------------
 

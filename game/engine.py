@@ -1,8 +1,12 @@
-"""Starting ursina (on screen, or offscreen through EGL with no display), frame clock, screenshots.
+"""Starting ursina (on screen, or offscreen through EGL with no display), the window's pointer,
+frame clock, screenshots.
 
 ursina is a singleton: one `start` per process. Offscreen runs render with Mesa's software GL
 through EGL (``p3headlessgl``), so ``--screenshot`` and ``--script`` need neither a display nor
-a GPU. Everything here is engine plumbing; no game rule lives in this module.
+a GPU. The engine starts quiet: no audio device (the game has no sound), ursina out of its
+development mode with its own keys off, and nothing printed but the game's lines.
+`WindowPointer` is the pointer `game.controls.MouseLook` reads. Everything here is engine
+plumbing; no game rule lives in this module.
 """
 
 from __future__ import annotations
@@ -11,15 +15,29 @@ import contextlib
 import ctypes
 import gc
 import io
-from collections.abc import Callable
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from panda3d.core import ClockObject, Filename, loadPrcFileData
+from panda3d.core import (
+    ClockObject,
+    Filename,
+    GraphicsOutput,
+    GraphicsWindow,
+    WindowProperties,
+    loadPrcFileData,
+)
 from ursina import Ursina, application, camera, window
 
+from game.controls import PointerSample
+
 __all__ = [
+    "LOOK_MODE",
+    "WindowPointer",
     "fixed_frame_rate",
     "freeze_startup_heap",
     "gl_finisher",
@@ -29,8 +47,10 @@ __all__ = [
 ]
 
 # Panda3D's chatter that means nothing to a player: the absent monitor and input devices of a
-# headless run.
+# headless run. The game has no sound: opening no audio device spares the sound system's errors
+# on machines that have none (48 lines of ALSA and OpenAL in a window).
 _QUIET = """
+audio-library-name null
 notify-level-display error
 notify-level-egldisplay error
 notify-level-device fatal
@@ -39,9 +59,33 @@ print-pipe-types false
 """
 _HEADLESS = """
 load-display p3headlessgl
-audio-library-name null
 sync-video false
 """
+
+
+# What the window system's libraries print while the engine starts that means nothing to a
+# player: Panda3D probes the X server for DGA (raw mouse motion, unused on X11: `LOOK_MODE`).
+_NOISE = ('extension "XFree86-DGA" missing',)
+
+
+@contextlib.contextmanager
+def _without_noise() -> Iterator[None]:
+    """Hold back standard error (C libraries' too), then pass on every line but `_NOISE`."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            held.seek(0)
+            for line in held.read().decode(errors="replace").splitlines(keepends=True):
+                if not any(noise in line for noise in _NOISE):
+                    sys.stderr.write(line)
+            sys.stderr.flush()
 
 
 def start(*, headless: bool, size: tuple[int, int], title: str = "Blockpick") -> Ursina:
@@ -49,27 +93,76 @@ def start(*, headless: bool, size: tuple[int, int], title: str = "Blockpick") ->
     loadPrcFileData("", _QUIET)
     if headless:
         loadPrcFileData("", _HEADLESS)
-    # ursina prints its asset folders on start; the terminal is the player's, keep it clean.
-    with contextlib.redirect_stdout(io.StringIO()):
+    # The terminal is the player's: ursina's development mode (its editor overlay, hot reloader
+    # and info lines) is for making a game, not for playing one. Out of development mode ursina
+    # would make the window fullscreen, but only by sizing it to ``size``, which is given.
+    application.print_info = False
+    # ursina prints its folders whatever the mode.
+    with contextlib.redirect_stdout(io.StringIO()), _without_noise():
         app = Ursina(
             title=title,
             window_type="offscreen" if headless else "onscreen",
             size=size,
             borderless=False,
             editor_ui_enabled=False,
+            development_mode=False,
         )
-    # ursina's editor overlay (exit button, counters that scan every entity) is not the game's.
-    window.editor_ui.enabled = False
-    application.hot_reloader.enabled = False
+    # ursina's own keys, on even out of development mode: F10 cycles wireframe and collider
+    # views (seeing through terrain), F11 toggles fullscreen, F12 shows the editor overlay.
+    window.input_entity.enabled = False
     if headless:
         # Offscreen, the ui lens keeps a 1×1 film, which would stretch the HUD over the screen.
         camera.ui_lens.set_film_size(
             camera.ui_size * 0.5 * window.aspect_ratio, camera.ui_size * 0.5
         )
-    else:
-        window.exit_button.enabled = False
-        window.fps_counter.enabled = False
     return app
+
+
+# How the pointer is held while looking. Panda3D gives raw relative motion (``M_relative``) on
+# macOS only: on X11 it needs the XFree86-DGA extension (missing from Xvfb and XWayland, and
+# warned about when asked for) and on Windows it is not implemented. Elsewhere the pointer is
+# confined to the window and put back at its centre after every move.
+LOOK_MODE = WindowProperties.M_relative if sys.platform == "darwin" else WindowProperties.M_confined
+
+
+class WindowPointer:
+    """The window's mouse pointer for looking: captured (hidden, held), read and centred.
+
+    An offscreen buffer has no pointer: there it reads as None and capturing does nothing.
+    """
+
+    def __init__(self, output: GraphicsOutput) -> None:
+        self._window = output if isinstance(output, GraphicsWindow) else None
+
+    def capture(self, captured: bool) -> None:
+        """Hide and hold the pointer for looking, or give it back to the desktop."""
+        if self._window is None:
+            return
+        properties = WindowProperties()
+        properties.set_cursor_hidden(captured)
+        properties.set_mouse_mode(LOOK_MODE if captured else WindowProperties.M_absolute)
+        self._window.request_properties(properties)
+
+    def sample(self) -> PointerSample | None:
+        """Where the pointer is now, with the window's size, place and focus."""
+        if self._window is None:
+            return None
+        properties = self._window.get_properties()
+        pointer = self._window.get_pointer(0)
+        return PointerSample(
+            x=pointer.get_x(),
+            y=pointer.get_y(),
+            size=(properties.get_x_size(), properties.get_y_size()),
+            origin=(properties.get_x_origin(), properties.get_y_origin()),
+            in_window=pointer.get_in_window(),
+            focused=properties.get_foreground(),
+            relative=properties.get_mouse_mode() == WindowProperties.M_relative,
+        )
+
+    def move_to(self, x: int, y: int) -> None:
+        """Put the pointer at a pixel of the window."""
+        if self._window is not None:
+            self._window.move_pointer(0, x, y)
 
 
 def fixed_frame_rate(fps: float) -> None:

@@ -1,6 +1,6 @@
 """The Esc pause menu: back to the game, the settings, save and quit.
 
-Each setting is a row ``[-]  FOV: 70°  [+]`` stepping through its range (`game.settings`), the
+Each setting is a row ``[-]  FOV: 70°  [+]`` stepping through its range (`game.user_settings`), the
 game mode one button that switches it. The buttons only call this class's methods (`resume`,
 `step`, `toggle_mode`, `quit`), which tests drive directly: offscreen there is no pointer to
 hover a button with. The menu is centred in the window and shrunk to fit a narrow one, laid
@@ -18,7 +18,7 @@ from ursina import Button, Entity, Text, color, destroy
 
 from game.hud import WindowRoot
 from game.hud_layout import fit_scale
-from game.settings import (
+from game.user_settings import (
     FOV_RANGE,
     FOV_STEP,
     SENSITIVITY_RANGE,

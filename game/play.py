@@ -8,10 +8,10 @@ lasted the target's ``break_time``: instant in creative, with a repeat delay), r
 the view is raycast (`world.ray`) from the eye for the target and the camera follows the player's
 eye (`game.player.Player` is pure), so the same code path serves a player's mouse and a script's
 actions (`game.runner`), headless or not. Around that: the crack on the block being broken
-(`game.crack`), the Esc pause menu (`game.menu`) whose settings are remembered (`game.settings`),
-F3's debug text (`game.debug`, fed a `DebugSnapshot`) and F4's traced voxels, and a mod's error
-shown once when it first happens. The game mode is the player's (`Player.creative`); the settings
-show it.
+(`game.crack`), the Esc pause menu (`game.menu`) whose settings are remembered
+(`game.user_settings`), F3's debug text (`game.debug`, fed a `DebugSnapshot`) and F4's traced
+voxels, and a mod's error shown once when it first happens. The game mode is the player's
+(`Player.creative`); the settings show it.
 
 The world comes from a `game.session.Session` (a save, or an unsaved world); the chunks around
 the player stream in and out (`game.chunk_view`), and the body is held still until the column
@@ -37,16 +37,15 @@ from ursina import (
     application,
     destroy,
     held_keys,
-    mouse,
     window,
 )
 from ursina import time as utime
 
 from game.chunk_view import ChunkView
-from game.controls import Act, Aim, Controls, Intent
+from game.controls import Act, Aim, Controls, Intent, Pointer
 from game.crack import CrackOverlay
 from game.debug import DebugOverlay, DebugSnapshot, TracedCells
-from game.engine import save_screenshot
+from game.engine import WindowPointer, save_screenshot
 from game.hotbar import Hotbar
 from game.hud import ERROR_SECONDS, Hud
 from game.menu import PauseMenu
@@ -55,7 +54,7 @@ from game.outline import BlockOutline
 from game.player import HeldInput, Player
 from game.scene import follow, set_view
 from game.session import Session
-from game.settings import Settings, changed_fields, load_settings, remember, with_command_line
+from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.atlas import ATLAS_PATH
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
@@ -113,6 +112,7 @@ class Game:
         self.options = options
         self.live = live  # read the keyboard and mouse (False: a script drives `held`)
         self.captured = False  # the mouse is captured for looking (live play only)
+        self.pointer: Pointer = WindowPointer(application.base.win)  # what looking reads
         self.session = Session.unsaved(options) if session is None else session
         self.mods: Mods = load_mods((DEFAULT_MODS_DIR, *options.mods))
         registry = make_registry(self.mods)
@@ -187,7 +187,7 @@ class Game:
         if self.live:
             turn = self.controls.read(
                 held_keys,
-                mouse.velocity,
+                self.controls.look.travel(self.pointer) if self.captured else (0.0, 0.0),
                 captured=self.captured,
                 sensitivity=self._settings.mouse_sensitivity,
             )
@@ -289,9 +289,10 @@ class Game:
         self.crack.show(breaking.target, breaking.stage)
 
     def capture_mouse(self, captured: bool) -> None:
-        """Capture the mouse for looking (hidden, centred), or let it go."""
+        """Capture the mouse for looking (hidden, held in the window), or let it go."""
         self.captured = captured
-        mouse.locked = captured
+        self.controls.look.recapture()
+        self.pointer.capture(captured)
 
     def toggle_fly(self) -> None:
         """Start or stop flying (creative only)."""

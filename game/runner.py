@@ -27,7 +27,7 @@ from game.options import Options
 from game.play import Game
 from game.script import Action, ScriptError, read_script
 from game.session import Session
-from game.settings import load_settings
+from game.user_settings import load_settings
 from world.storage import SaveError
 
 __all__ = ["SCRIPT_FPS", "WARMUP_FRAMES", "ScriptPlayer", "open_session", "refusal_screen", "run"]
@@ -115,7 +115,7 @@ class ScriptPlayer:
 def open_session(options: Options) -> Session:
     """The world a run plays: the save the options choose, or an unsaved one offscreen.
 
-    A new world made for a window's run starts in the remembered mode (`game.settings`) when
+    A new world made for a window's run starts in the remembered mode (`game.user_settings`) when
     the command line names none; offscreen runs never read the settings.
     """
     if not options.saves:
@@ -176,7 +176,7 @@ def run(options: Options) -> int:
         if not options.headless:
             refusal_screen(refusal)
             with contextlib.suppress(SystemExit):
-                app.run()
+                app.run(info=False)
         return 1
     if options.headless:
         fixed_frame_rate(SCRIPT_FPS)
@@ -195,7 +195,7 @@ def run(options: Options) -> int:
             print(f"blockpick: playing {session.name!r}{where}")
             game.capture_mouse(True)
             with contextlib.suppress(SystemExit):  # ursina's quit is sys.exit()
-                app.run()
+                app.run(info=False)
     finally:
         saved = game.close()
     return 0 if saved else 1

@@ -1,6 +1,7 @@
 """Controls without a window: keys and buttons become intents, held buttons are timed (breaking
-over the target's seconds, the repeat of placing, the double tap of space), and a press that
-captured the mouse or was made while paused does not act."""
+over the target's seconds, the repeat of placing, the double tap of space), a press that
+captured the mouse or was made while paused does not act, and pointer positions become look
+motion only against an anchor taken while the window did not change."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from game.controls import (
     Aim,
     Controls,
     Intent,
+    MouseLook,
+    PointerSample,
 )
 from world.breaking import BREAK_DELAY
 from world.geometry import Int3
@@ -154,3 +157,55 @@ def test_a_held_right_button_repeats_the_use_every_repeat_time() -> None:
     uses = [n for n in range(1, 121) if controls.hold(DT, NO_AIM) == [Intent(Act.USE)]]
     gaps = [b - a for a, b in zip([0, *uses], uses, strict=False)]
     assert len(gaps) >= 6 and all(abs(gap * DT - REPEAT_SECONDS) <= DT for gap in gaps)
+
+
+# -- mouse look ----------------------------------------------------------------------------------
+
+WINDOW = (400, 300)
+
+
+def sample(x: float, y: float, **window: object) -> PointerSample:
+    return PointerSample(x, y, **{"size": WINDOW, **window})  # type: ignore[arg-type]
+
+
+def test_the_first_position_after_a_capture_is_no_motion_and_is_put_back_at_the_centre() -> None:
+    look = MouseLook()
+    assert look.motion(sample(17, 260)) == ((0.0, 0.0), (200, 150))
+    assert look.motion(sample(230, 135)) == ((0.1, 0.05), (200, 150))  # right and up
+    assert look.motion(sample(200, 150)) == ((0.0, 0.0), None)  # still: left where it is
+    look.recapture()
+    assert look.motion(sample(380, 20)) == ((0.0, 0.0), (200, 150))
+
+
+def test_raw_relative_positions_count_from_the_last_one_and_stay_where_they_are() -> None:
+    look = MouseLook()
+    assert look.motion(sample(900, -40, relative=True)) == ((0.0, 0.0), None)
+    assert look.motion(sample(960, -70, relative=True)) == ((0.2, 0.1), None)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-2000, 2000),
+            st.floats(-2000, 2000),
+            st.sampled_from([(400, 300), (800, 600), (300, 640), (1, 1)]),
+            st.sampled_from([(0, 0), (50, 80)]),
+            st.booleans(),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_a_position_right_after_the_window_changed_never_turns(
+    steps: list[tuple[float, float, tuple[int, int], tuple[int, int], bool, bool]],
+) -> None:
+    look = MouseLook()
+    window = None
+    for x, y, size, origin, focused, inside in steps:
+        travel, _ = look.motion(
+            sample(x, y, size=size, origin=origin, focused=focused, in_window=inside)
+        )
+        if (size, origin, focused, inside) != window or not (focused and inside):
+            assert travel == (0.0, 0.0)
+        window = (size, origin, focused, inside)

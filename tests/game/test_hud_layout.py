@@ -86,7 +86,7 @@ def pieces(app: Any) -> Iterator[dict[str, Any]]:
     from game.hotbar import Hotbar
     from game.hud import Hud
     from game.menu import PauseMenu
-    from game.settings import Settings
+    from game.user_settings import Settings
     from world.ray import Hit
 
     saved = window.color

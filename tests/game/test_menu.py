@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from game.settings import FOV_RANGE, VIEW_DISTANCE_RANGE, Settings, load_settings
+from game.user_settings import FOV_RANGE, VIEW_DISTANCE_RANGE, Settings, load_settings
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
@@ -104,7 +104,7 @@ def test_settings_changed_in_the_menu_apply_at_once_and_are_remembered(
 def test_a_live_game_starts_with_the_remembered_settings(data_dir: Path, app: Any) -> None:
     from game.options import Options
     from game.play import Game
-    from game.settings import save_settings
+    from game.user_settings import save_settings
 
     save_settings(Settings(fov=90.0, view_distance=3, mouse_sensitivity=150))
     game = Game(Options(flat=True, fov=60.0), live=True)

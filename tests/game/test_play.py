@@ -222,18 +222,21 @@ def test_chunks_follow_the_player(make_game: Make, replay: Replay) -> None:
 
 
 def test_keyboard_and_mouse_drive_the_player(make_game: Make, app: Any) -> None:
-    from ursina import held_keys, mouse
+    from ursina import held_keys
+
+    from tests.game.test_mouse import SyntheticPointer
 
     game = make_game(flat=True)
     game.live = True  # read the devices, as in a window
-    game.captured = True  # offscreen there is no pointer to capture
+    game.pointer = SyntheticPointer()  # offscreen there is no pointer to capture
+    game.capture_mouse(True)
     try:
         held_keys["w"] = 1
-        mouse.velocity = (0.1, 0.05, 0)  # a tenth of the screen height to the right, a bit up
+        game.update(1 / 60)  # the first pointer position after capturing is not a motion
+        game.pointer.move_by(30.0, -15.0)  # a tenth of the screen height to the right, a bit up
         game.update(1 / 60)
         assert game.held.forward == 1.0
         assert game.player.yaw == pytest.approx(8.0) and game.player.pitch == pytest.approx(-4.0)
-        mouse.velocity = (0, 0, 0)
         for _ in range(60):
             game.update(1 / 60)
         assert game.player.body.pos[2] > 2.0  # walked forward (+z, turned slightly toward +x)

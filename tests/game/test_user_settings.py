@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.options import Options, parse_args
-from game.settings import (
+from game.user_settings import (
     FOV_RANGE,
     SENSITIVITY_RANGE,
     VIEW_DISTANCE_RANGE,

@@ -15,6 +15,9 @@ Contract
   command line and the remembered one (new worlds start in the remembered mode). Only a live
   game (a window) reads the file: ``--script`` and ``--screenshot`` runs must give the same
   result on every machine.
+
+Not named ``settings.py``: ursina runs a file of that name beside the main script
+(``game/__main__.py``) as its own configuration.
 """
 
 from __future__ import annotations

@@ -1,0 +1,123 @@
+"""The engine keeps out of the player's way: a run prints only the game's own lines (no audio
+errors, no development mode, no config read from the game's modules) and ursina's development
+keys do nothing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import game
+
+ROOT = Path(__file__).resolve().parents[2]
+# What the engine used to print at start (issue 12): sound errors with no sound card, ursina's
+# development mode, its settings.py and info lines, and the X server's missing DGA extension.
+NOISE = (
+    "ALSA",
+    "AL lib",
+    ":audio",
+    "development mode",
+    "settings.py",
+    "warning",
+    "info:",
+    "os:",
+    "application successfully started",
+    "package_folder",
+    "asset_folder",
+    "XFree86-DGA",
+)
+
+Make = Callable[..., Any]
+
+
+def environment(tmp_path: Path) -> dict[str, str]:
+    return dict(
+        os.environ,
+        PYTHONPATH=str(ROOT),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
+    )
+
+
+def noise_in(output: str) -> list[str]:
+    return [line for line in output.splitlines() if any(n in line for n in NOISE)]
+
+
+def test_an_offscreen_run_prints_nothing_of_the_engines(tmp_path: Path) -> None:
+    script = tmp_path / "walk.txt"
+    script.write_text("move 1 0 5\nwait 2\n")
+    env = environment(tmp_path)
+    env.pop("DISPLAY", None)
+    world = tmp_path / "w.sqlite"
+    args = ["--world", str(world), "--new", "--script", str(script), "--view-distance", "2"]
+    result = subprocess.run(
+        [sys.executable, "-m", "game", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert noise_in(result.stdout + result.stderr) == []
+    assert all(line.startswith("blockpick: ") for line in result.stdout.splitlines())
+
+
+def test_a_window_run_prints_only_the_games_own_lines(tmp_path: Path) -> None:
+    """In a window: no sound device opened (the game has no sound), no development mode."""
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("no virtual X server: install xvfb (apt-get install xvfb) to run this test")
+    world = tmp_path / "w.sqlite"
+    game_args = ("--world", str(world), "--new", "--view-distance", "2")
+    run = subprocess.Popen(
+        ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", sys.executable, "-m", "game", *game_args],
+        cwd=ROOT,
+        env=environment(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert run.stdout is not None
+        first = run.stdout.readline()  # printed just before the frame loop starts
+        time.sleep(3)  # frames run; ursina's run() has printed whatever it prints
+    finally:
+        os.killpg(run.pid, signal.SIGTERM)
+        rest, _ = run.communicate(timeout=60)
+    output = first + rest
+    assert first.startswith("blockpick: playing 'w'"), output
+    assert noise_in(output) == [], output
+
+
+def test_ursina_runs_no_file_of_the_game_as_its_config(app: Any) -> None:
+    """ursina runs a ``settings.py`` beside the main script (``game/__main__.py``)."""
+    from ursina import application
+
+    assert not (Path(game.__file__).parent / "settings.py").exists()
+    assert application.development_mode is False
+
+
+@pytest.mark.parametrize("key", ["f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12"])
+def test_ursinas_development_keys_do_nothing(app: Any, make_game: Make, key: str) -> None:
+    from ursina import application, window
+
+    game = make_game(flat=True)
+    fullscreen = window.fullscreen
+    for _ in range(2):
+        app.input(key)  # ursina's own input path, as a key press in a window
+        app.step()
+    assert window.render_mode == "default"  # F10: wireframe, colliders, normals
+    assert not window.editor_ui.enabled  # F12: the entity and collider counters
+    assert window.fullscreen == fullscreen  # F11
+    assert not application.hot_reloader.enabled  # F5..F9: reload code, textures, models
+    assert not game.paused and not game.debug.shown

@@ -1,0 +1,206 @@
+"""Mouse look through the game's real capture path, with a synthetic pointer (offscreen there is
+none): opening and closing the pause menu, its "Back to game" button, a resize, a window move or
+a focus loss never turn the camera wherever the pointer was left; real motion afterwards turns
+it by the sensitivity's amount, and the pointer is kept at the window's centre. One run in a
+real window under a virtual X server (skipped where there is none) does the same with Panda3D's
+own pointer."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.controls import MOUSE_SENSITIVITY, PointerSample
+
+Make = Callable[..., Any]
+FRAME = 1 / 60
+ROOT = Path(__file__).resolve().parents[2]
+WINDOW_RUN = Path(__file__).with_name("window_mouse_run.py")
+
+
+def window_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a game run in a window: its own caches and data folder."""
+    return dict(
+        os.environ,
+        PYTHONPATH=str(ROOT),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
+    )
+
+
+@dataclass
+class SyntheticPointer:
+    """A window's pointer moved by the test: what `game.engine.WindowPointer` reads in a window."""
+
+    x: float = 200.0
+    y: float = 150.0
+    size: tuple[int, int] = (400, 300)
+    origin: tuple[int, int] = (0, 0)
+    focused: bool = True
+    in_window: bool = True
+    relative: bool = False
+    captured: bool = False
+    recentred: int = 0
+
+    def capture(self, captured: bool) -> None:
+        self.captured = captured
+
+    def sample(self) -> PointerSample:
+        return PointerSample(
+            self.x, self.y, self.size, self.origin, self.in_window, self.focused, self.relative
+        )
+
+    def move_to(self, x: int, y: int) -> None:
+        self.x, self.y = x, y
+        self.recentred += 1
+
+    def move_by(self, dx: float, dy: float) -> None:
+        self.x += dx
+        self.y += dy
+
+
+@pytest.fixture
+def game(make_game: Make) -> Iterator[Any]:
+    """A flat-world game reading a synthetic pointer as a window's game does, mouse captured."""
+    game = make_game(flat=True)
+    game.live = True
+    game.pointer = SyntheticPointer()
+    game.capture_mouse(True)
+    frames(game, 2)
+    yield game
+    game.live = False
+
+
+def frames(game: Any, count: int) -> None:
+    for _ in range(count):
+        game.update(FRAME)
+
+
+def look(game: Any) -> tuple[float, float]:
+    return (game.player.yaw, game.player.pitch)
+
+
+def test_capturing_hides_and_holds_the_pointer_and_the_menu_gives_it_back(game: Any) -> None:
+    assert game.pointer.captured
+    game.input("escape")
+    assert game.paused and not game.pointer.captured and not game.captured
+    game.input("escape")
+    assert not game.paused and game.pointer.captured and game.captured
+
+
+def test_esc_move_the_pointer_esc_does_not_turn_the_camera(game: Any) -> None:
+    before = look(game)
+    game.input("escape")
+    frames(game, 3)
+    game.pointer.x, game.pointer.y = 17.0, 260.0  # left on the menu, far from the centre
+    frames(game, 3)
+    game.input("escape")
+    frames(game, 5)
+    assert look(game) == before
+    assert (game.pointer.x, game.pointer.y) == (200, 150)  # put back at the centre
+
+
+def test_back_to_game_clicked_away_from_the_centre_does_not_turn_the_camera(game: Any) -> None:
+    before = look(game)
+    game.input("escape")
+    game.pointer.x, game.pointer.y = 200.0, 95.0  # on the "Back to game" button
+    game.menu.buttons["resume"].on_click()
+    frames(game, 5)
+    assert not game.paused and look(game) == before
+
+
+@pytest.mark.parametrize(
+    ("change", "back"),
+    [
+        pytest.param({"size": (800, 500)}, {"size": (400, 300)}, id="resize"),
+        pytest.param({"size": (300, 600)}, {"size": (400, 300)}, id="resize to portrait"),
+        pytest.param({"origin": (240, 90)}, {"origin": (0, 0)}, id="window moved"),
+        pytest.param({"focused": False}, {"focused": True}, id="focus lost"),
+        pytest.param({"in_window": False}, {"in_window": True}, id="pointer left the window"),
+    ],
+)
+def test_a_change_of_the_window_does_not_turn_the_camera(
+    game: Any, change: dict[str, Any], back: dict[str, Any]
+) -> None:
+    before = look(game)
+    for state, where in ((change, (331.0, 42.0)), (back, (12.0, 250.0))):
+        for name, value in state.items():
+            setattr(game.pointer, name, value)
+        game.pointer.x, game.pointer.y = where  # the pointer is somewhere else as it happens
+        frames(game, 2)
+    assert look(game) == before
+
+
+def test_real_motion_after_the_menu_turns_by_the_sensitivity(game: Any) -> None:
+    game.input("escape")
+    game.pointer.x, game.pointer.y = 30.0, 40.0
+    game.input("escape")
+    frames(game, 1)  # the first position after the capture counts for nothing
+    yaw, pitch = look(game)
+    game.pointer.move_by(30.0, -15.0)  # a tenth of the window's height right, a twentieth up
+    frames(game, 1)
+    assert game.player.yaw == pytest.approx(yaw + 0.1 * MOUSE_SENSITIVITY)
+    assert game.player.pitch == pytest.approx(pitch - 0.05 * MOUSE_SENSITIVITY)  # + is down
+    assert (game.pointer.x, game.pointer.y) == (200, 150)
+    frames(game, 3)  # the pointer held still: no more turning
+    assert game.player.yaw == pytest.approx(yaw + 0.1 * MOUSE_SENSITIVITY)
+
+
+def test_real_motion_after_a_resize_is_measured_in_the_new_window_heights(game: Any) -> None:
+    game.pointer.size = (800, 600)
+    frames(game, 1)
+    yaw = game.player.yaw
+    game.pointer.move_by(60.0, 0.0)
+    frames(game, 1)
+    assert game.player.yaw == pytest.approx(yaw + 0.1 * MOUSE_SENSITIVITY)
+    assert (game.pointer.x, game.pointer.y) == (400, 300)
+
+
+def test_raw_relative_motion_needs_no_centring(game: Any) -> None:
+    game.pointer.relative = True
+    game.pointer.x, game.pointer.y = 1000.0, -500.0  # raw motion adds up beyond the window
+    frames(game, 1)
+    yaw, pitch = look(game)
+    recentred = game.pointer.recentred
+    game.pointer.move_by(-30.0, 30.0)
+    frames(game, 1)
+    assert game.player.yaw == pytest.approx((yaw - 0.1 * MOUSE_SENSITIVITY) % 360.0)
+    assert game.player.pitch == pytest.approx(pitch + 0.1 * MOUSE_SENSITIVITY)
+    assert game.pointer.recentred == recentred
+
+
+def test_the_pointer_moved_while_paused_is_not_read(game: Any) -> None:
+    game.input("escape")
+    recentred = game.pointer.recentred
+    game.pointer.move_by(80.0, 80.0)
+    frames(game, 3)
+    assert game.pointer.recentred == recentred  # the menu's pointer is the player's to move
+
+
+def test_in_a_real_window_the_menu_and_a_resize_do_not_turn_the_camera(tmp_path: Path) -> None:
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("no virtual X server: install xvfb (apt-get install xvfb) to run this test")
+    result = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(WINDOW_RUN)],
+        cwd=ROOT,
+        env=window_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    steps = {line["step"]: line for line in map(json.loads, result.stdout.splitlines())}
+    assert steps["captured"]["look"] == [0.0, 0.0]
+    assert steps["menu closed"]["look"] == [0.0, 0.0]
+    assert steps["menu closed"]["pointer"] == [320, 240]  # put back at the centre
+    assert steps["resized"]["size"] == [900, 500] and steps["resized"]["look"] == [0.0, 0.0]
+    assert steps["moved"]["look"] == pytest.approx([0.1 * MOUSE_SENSITIVITY, 0.0])
