@@ -9,13 +9,20 @@ export XDG_CACHE_HOME ?= $(CURDIR)/.cache
 # CI have 2 cores. `make test PYTEST_WORKERS=0` runs in one process.
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test pytest lint bench atlas screenshot clean system-deps
+.PHONY: play test pytest lint bench atlas screenshot clean system-deps xvfb
 
 # Mesa's EGL (software GL) is what headless ursina renders through; install it when missing.
 system-deps:
 	@if ! ldconfig -p 2>/dev/null | grep -q 'libEGL.so.1'; then \
 		echo "installing Mesa EGL (software OpenGL) for headless rendering"; \
 		apt-get update -qq && apt-get install -y -qq libegl1 libegl-mesa0 libgl1-mesa-dri libgl1; \
+	fi
+
+# A virtual X server for the tests that open a real window (they skip, saying so, without it).
+xvfb:
+	@if ! command -v xvfb-run >/dev/null 2>&1; then \
+		echo "installing xvfb (a virtual X server) for the window tests"; \
+		(apt-get update -qq && apt-get install -y -qq xvfb xauth) || echo "xvfb not installed: the window tests will skip"; \
 	fi
 
 $(PY):
@@ -35,7 +42,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy world game mods
 
 # Lint (mostly mypy, ~7 s cold) runs beside pytest rather than before it: the suite ends sooner.
-test: system-deps $(STAMP)
+test: system-deps xvfb $(STAMP)
 	@$(MAKE) --no-print-directory -j2 --output-sync=line lint pytest
 
 pytest: $(STAMP)
