@@ -9,8 +9,8 @@ world file), before the game is built: `game.session.Session.open`, or an unsave
 offscreen run that names none. A world that cannot be opened is refused: the reason goes to the
 terminal and, in a window, on screen until a key is pressed; the exit status is 1 and the file
 is not touched. When the game ends, however it ends (the pause menu's "save and quit", the
-window closed, the end of a script), the world is saved and closed; a failed final save makes
-the exit status 1.
+window closed, the end of a script, SIGTERM or SIGHUP between two frames: `game.signals`), the
+world is saved and closed and the run says where; a failed final save makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ursina import Entity, Text, Ursina, application, camera, color
 
@@ -28,27 +29,47 @@ from game.play import Game
 from game.script import Action, ScriptError, read_script
 from game.session import Session
 from game.settings import load_settings
+from game.signals import StopSignals
 from world.storage import SaveError
 
-__all__ = ["SCRIPT_FPS", "WARMUP_FRAMES", "ScriptPlayer", "open_session", "refusal_screen", "run"]
+__all__ = [
+    "SCRIPT_FPS",
+    "WARMUP_FRAMES",
+    "ScriptPlayer",
+    "Stopped",
+    "open_session",
+    "refusal_screen",
+    "run",
+]
 
 SCRIPT_FPS = 60
 WARMUP_FRAMES = 3  # frames drawn before a screenshot: textures and meshes reach the GPU
+
+
+class Stopped(Exception):
+    """A replay ended early by a stop signal (`game.signals`); the game is saved as at its end."""
 
 
 class ScriptPlayer:
     """Replays actions on a game, stepping the engine one frame at a time."""
 
     def __init__(
-        self, game: Game, step: Callable[[], None], screenshot: Callable[[Path], None]
+        self,
+        game: Game,
+        step: Callable[[], None],
+        screenshot: Callable[[Path], None],
+        stopping: Callable[[], bool] = lambda: False,
     ) -> None:
         self.game = game
         self.step = step
         self.screenshot = screenshot
+        self.stopping = stopping  # asked between frames; true: the replay ends (`Stopped`)
 
     def frames(self, count: int) -> None:
-        """Let ``count`` frames pass."""
+        """Let ``count`` frames pass; raises `Stopped` when asked to stop between two."""
         for _ in range(count):
+            if self.stopping():
+                raise Stopped
             self.step()
 
     def run(self, actions: list[Action]) -> None:
@@ -148,7 +169,10 @@ def refusal_screen(message: str) -> Entity:
 
 
 def run(options: Options) -> int:
-    """Start the game the options ask for; returns the process exit status."""
+    """Start the game the options ask for; returns the process exit status.
+
+    SIGTERM and SIGHUP end it as "Save and quit" does (`game.signals`): saved, exit status 0.
+    """
     actions = None
     if options.script is not None:
         try:
@@ -156,6 +180,23 @@ def run(options: Options) -> int:
         except ScriptError as exc:
             print(f"blockpick: {exc}", file=sys.stderr)
             return 2
+    with StopSignals() as stop:
+        return _run(options, actions, stop)
+
+
+def _quit_when_stopped(stop: StopSignals) -> Callable[[Any], Any]:
+    """A per-frame engine task that leaves the main loop once a stop signal came."""
+
+    def watch(task: Any) -> Any:
+        if stop.stopping:
+            application.quit()
+        return task.cont
+
+    return watch
+
+
+def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> int:
+    """`run` once the script is read, with the stop signals caught."""
     try:
         app: Ursina = start(headless=options.headless, size=options.size)
     except Exception as exc:  # Panda3D raises a bare Exception when no window can open
@@ -165,15 +206,17 @@ def run(options: Options) -> int:
             file=sys.stderr,
         )
         return 1
+    if not options.headless:
+        app.taskMgr.add(_quit_when_stopped(stop), "blockpick-stop-signals")
     try:
         session = open_session(options)
-    except ValueError as exc:  # a world name that cannot be a file name: a usage error
+    except ValueError as exc:  # a world name or path that cannot be used: a usage error
         print(f"blockpick: {exc}", file=sys.stderr)
         return 2
     except SaveError as exc:
         refusal = f"cannot open the world {exc}"
         print(f"blockpick: {refusal}", file=sys.stderr)
-        if not options.headless:
+        if not options.headless and not stop.stopping:
             refusal_screen(refusal)
             with contextlib.suppress(SystemExit):
                 app.run()
@@ -184,12 +227,15 @@ def run(options: Options) -> int:
     freeze_startup_heap()
     try:
         if options.headless:
-            player = ScriptPlayer(game, app.step, lambda path: save_screenshot(app, path))
-            player.frames(WARMUP_FRAMES)
-            player.run(actions or [])
-            if options.screenshot is not None:
-                player.frames(1)
-                save_screenshot(app, options.screenshot)
+            player = ScriptPlayer(
+                game, app.step, lambda path: save_screenshot(app, path), lambda: stop.stopping
+            )
+            with contextlib.suppress(Stopped):
+                player.frames(WARMUP_FRAMES)
+                player.run(actions or [])
+                if options.screenshot is not None:
+                    player.frames(1)
+                    save_screenshot(app, options.screenshot)
         else:
             where = "" if session.store is None else f" ({session.store.path})"
             print(f"blockpick: playing {session.name!r}{where}")
@@ -197,5 +243,9 @@ def run(options: Options) -> int:
             with contextlib.suppress(SystemExit):  # ursina's quit is sys.exit()
                 app.run()
     finally:
+        if stop.received is not None:
+            print(f"blockpick: {stop.received.name}: saving and quitting", file=sys.stderr)
         saved = game.close()
+    if saved and session.saving and session.store is not None:
+        print(f"blockpick: saved {session.name!r} in {session.store.path}", file=sys.stderr)
     return 0 if saved else 1
