@@ -91,6 +91,25 @@ def test_a_bad_script_is_refused_with_its_line(tmp_path: Path) -> None:
     assert "line 2" in result.stderr and "fly" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"wait 1\nteleport 0 nan 0\n", "line 2: teleport y: must be a finite number"),
+        (b"inf\n", "line 1: unknown action 'inf'"),
+        (b"look nan 0\n", "line 1: look yaw: must be a finite number"),
+        (b"wait 1\n# \xff\xfe\n", "line 2: not UTF-8 text"),
+    ],
+)
+def test_bad_script_input_is_refused_cleanly_before_anything_starts(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    script = tmp_path / "bad.txt"
+    script.write_bytes(content)
+    result = blockpick(tmp_path, "--script", str(script))
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
 @pytest.mark.parametrize("args", [["--fov", "500"], ["--creative", "--survival"], ["--size", "x"]])
 def test_bad_options_exit_with_usage(tmp_path: Path, args: list[str]) -> None:
     result = blockpick(tmp_path, *args)
