@@ -8,9 +8,11 @@ The world is opened once the engine has started (so a run that cannot show anyth
 world file), before the game is built: `game.session.Session.open`, or an unsaved world for an
 offscreen run that names none. A world that cannot be opened is refused: the reason goes to the
 terminal and, in a window, on screen until a key is pressed; the exit status is 1 and the file
-is not touched. When the game ends, however it ends (the pause menu's "save and quit", the
-window closed, the end of a script, SIGTERM or SIGHUP between two frames: `game.signals`), the
-world is saved and closed and the run says where; a failed final save makes the exit status 1.
+is not touched (2, a usage error, for a new world that cannot be made; a ``--world`` that
+cannot name a file is refused before the engine starts). When the game ends, however it ends
+(the pause menu's "save and quit", the window closed, the end of a script, SIGTERM or SIGHUP
+between two frames: `game.signals`), the world is saved and closed and the run says where; a
+failed final save makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from game.engine import fixed_frame_rate, freeze_startup_heap, save_screenshot, 
 from game.options import Options
 from game.play import Game
 from game.script import Action, ScriptError, read_script
-from game.session import Session
+from game.session import NewWorldError, Session, world_file
 from game.settings import load_settings
 from game.signals import StopSignals
 from world.storage import SaveError
@@ -180,6 +182,12 @@ def run(options: Options) -> int:
         except ScriptError as exc:
             print(f"blockpick: {exc}", file=sys.stderr)
             return 2
+    if options.world is not None:
+        try:
+            world_file(options)  # checked before a window opens; `Session.open` uses it again
+        except ValueError as exc:
+            print(f"blockpick: {exc}", file=sys.stderr)
+            return 2
     with StopSignals() as stop:
         return _run(options, actions, stop)
 
@@ -214,28 +222,35 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
         print(f"blockpick: {exc}", file=sys.stderr)
         return 2
     except SaveError as exc:
-        refusal = f"cannot open the world {exc}"
+        new = isinstance(exc, NewWorldError)  # a new world that cannot be made: a usage error
+        refusal = str(exc) if new else f"cannot open the world {exc}"
         print(f"blockpick: {refusal}", file=sys.stderr)
         if not options.headless and not stop.stopping:
             refusal_screen(refusal)
             with contextlib.suppress(SystemExit):
                 app.run()
-        return 1
+        return 2 if new else 1
     if options.headless:
         fixed_frame_rate(SCRIPT_FPS)
     game = Game(options, live=not options.headless, session=session)
     freeze_startup_heap()
+    failed = False
     try:
         if options.headless:
             player = ScriptPlayer(
                 game, app.step, lambda path: save_screenshot(app, path), lambda: stop.stopping
             )
-            with contextlib.suppress(Stopped):
+            try:
                 player.frames(WARMUP_FRAMES)
                 player.run(actions or [])
                 if options.screenshot is not None:
                     player.frames(1)
                     save_screenshot(app, options.screenshot)
+            except Stopped:
+                pass
+            except OSError as exc:  # a screenshot that cannot be written: the world still saves
+                print(f"blockpick: screenshot not saved: {exc}", file=sys.stderr)
+                failed = True
         else:
             where = "" if session.store is None else f" ({session.store.path})"
             print(f"blockpick: playing {session.name!r}{where}")
@@ -248,4 +263,4 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
         saved = game.close()
     if saved and session.saving and session.store is not None:
         print(f"blockpick: saved {session.name!r} in {session.store.path}", file=sys.stderr)
-    return 0 if saved else 1
+    return 0 if saved and not failed else 1
