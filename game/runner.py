@@ -252,7 +252,7 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
                 print(f"blockpick: screenshot not saved: {exc}", file=sys.stderr)
                 failed = True
         else:
-            where = "" if session.store is None else f" ({session.store.path})"
+            where = "" if session.store is None else f" ({session.store.path.absolute()})"
             print(f"blockpick: playing {session.name!r}{where}")
             game.capture_mouse(True)
             with contextlib.suppress(SystemExit):  # ursina's quit is sys.exit()
@@ -262,5 +262,6 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
             print(f"blockpick: {stop.received.name}: saving and quitting", file=sys.stderr)
         saved = game.close()
     if saved and session.saving and session.store is not None:
-        print(f"blockpick: saved {session.name!r} in {session.store.path}", file=sys.stderr)
+        where = session.store.path.absolute()
+        print(f"blockpick: saved {session.name!r} in {where}", file=sys.stderr)
     return 0 if saved and not failed else 1

@@ -319,10 +319,12 @@ def world_file(options: Options, data_dir: Path | None = None) -> Path:
     data_dir = default_data_dir() if data_dir is None else Path(data_dir)
     try:
         path = resolve_world(text, data_dir)
-    except ValueError as exc:
+    except (ValueError, RuntimeError) as exc:  # RuntimeError: ``~user`` with no such user
         raise ValueError(f"--world {text!r}: {exc}") from None
     if path.parent == worlds_dir(data_dir):  # a name: the data folder is made when needed
         return path
+    if _is_dir(path) or not path.name:
+        raise ValueError(f"--world {text}: is a folder (name a world file in it)")
     if path.suffix != WORLD_SUFFIX and not _is_file(path):
         path = path.with_name(path.name + WORLD_SUFFIX)
     if not options.new and not _is_dir(path.parent):

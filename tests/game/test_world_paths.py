@@ -42,9 +42,14 @@ def test_a_path_into_a_missing_folder_is_refused_unless_new(tmp_path: Path) -> N
     session.close()
 
 
-def test_a_bad_world_name_names_the_option(tmp_path: Path) -> None:
+def test_a_bad_world_name_or_path_names_the_option(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="--world 'what\\?': world name"):
         world_file(Options(world="what?"), tmp_path)
+    for folder in (str(tmp_path), "/"):  # never a "folder.sqlite" beside the folder
+        with pytest.raises(ValueError, match=f"--world {folder}: is a folder"):
+            world_file(Options(world=folder, new=True), tmp_path)
+    with pytest.raises(ValueError, match="--world '~no-such-user-here/w'"):
+        world_file(Options(world="~no-such-user-here/w"), tmp_path)
 
 
 @pytest.fixture
