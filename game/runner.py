@@ -262,6 +262,6 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
             print(f"blockpick: {stop.received.name}: saving and quitting", file=sys.stderr)
         saved = game.close()
     if saved and session.saving and session.store is not None:
-        where = session.store.path.absolute()
-        print(f"blockpick: saved {session.name!r} in {where}", file=sys.stderr)
+        saved_in = session.store.path.absolute()
+        print(f"blockpick: saved {session.name!r} in {saved_in}", file=sys.stderr)
     return 0 if saved and not failed else 1
