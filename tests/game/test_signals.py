@@ -4,6 +4,7 @@ its world holds the edit and the player; a signal during the save waits for it."
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -95,3 +96,50 @@ def test_a_killed_run_saves_the_edit_and_the_player_and_exits_0(
         assert player.position == (5.5, 4.0, 2.5) and player.yaw == 45.0
         saved = store.load(default_registry(), generator_factory=make_generator)
         assert saved.get_block(0, 3, 0) == AIR
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="no Xvfb to open a window in")
+def test_a_window_killed_twice_saves_once_and_exits_0(tmp_path: Path) -> None:
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    game = None
+    try:
+        display = f":{xvfb.stdout.readline().strip()}" if xvfb.stdout else ""
+        world, log = tmp_path / "window.sqlite", tmp_path / "out.txt"
+        env = dict(
+            os.environ,
+            DISPLAY=display,
+            XDG_CACHE_HOME=str(tmp_path / "cache"),
+            BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
+        )
+        args = ["--new", "--world", str(world), "--flat", "--view-distance", "2"]
+        with log.open("w") as out:
+            game = subprocess.Popen(
+                [sys.executable, "-m", "game", *args], cwd=ROOT, env=env, stdout=out, stderr=out
+            )
+            deadline = time.monotonic() + 120
+            while "blockpick: playing" not in log.read_text():
+                assert game.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "the window never opened"
+                time.sleep(0.1)
+            time.sleep(1)  # a few frames in the main loop
+            game.send_signal(signal.SIGTERM)
+            game.send_signal(signal.SIGTERM)
+            game.wait(timeout=60)
+        output = log.read_text()
+        assert game.returncode == 0, output
+        assert output.count("SIGTERM: saving and quitting") == 1
+        with WorldStore(world, read_only=True) as store:
+            assert store.player is not None  # the player was saved, so the game's save ran
+    finally:
+        if game is not None and game.poll() is None:
+            game.kill()
+            game.wait()
+        xvfb.terminate()
+        xvfb.wait()
+        if xvfb.stdout is not None:
+            xvfb.stdout.close()
