@@ -73,6 +73,15 @@ def _steps(text: str) -> int:
     return value
 
 
+def _picture(text: str) -> str:
+    """Parse a screenshot's file name (not empty, not a folder)."""
+    if not text.strip():
+        raise ValueError("path must not be empty")
+    if Path(text).is_dir():
+        raise ValueError(f"{text!r} is a folder (give a PNG file name)")
+    return text
+
+
 def _frames(text: str) -> int:
     """Parse a non-negative frame count."""
     value = int(text)
@@ -117,7 +126,7 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
     "select": (_p("slot", _slot),),
     "scroll": (_p("steps", _steps, 1),),
     "wait": (_p("frames", _frames, 1),),
-    "screenshot": (_p("path", str),),
+    "screenshot": (_p("path", _picture),),
     "teleport": (_p("x", _coordinate), _p("y", _coordinate), _p("z", _coordinate)),
 }
 

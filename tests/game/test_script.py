@@ -69,6 +69,8 @@ def test_the_same_script_in_both_formats_parses_alike() -> None:
         ("scroll 1000000000", "line 1: scroll steps: steps must be -100..100"),
         ('[["teleport", 0, NaN, 0]]', "item 1: teleport y: must be a finite number"),
         ('[["look", 1e400, 0]]', "item 1: look yaw: must be a finite number"),
+        ('[["screenshot", " "]]', "item 1: screenshot path: path must not be empty"),
+        ("screenshot /", "line 1: screenshot path: '/' is a folder"),
         ('[["wait", 1%s]]' % ("0" * 5000), "not valid JSON: Exceeds the limit"),
     ],
 )
