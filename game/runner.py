@@ -192,6 +192,12 @@ def run(options: Options) -> int:
         return _run(options, actions, stop)
 
 
+def _say(message: str) -> None:
+    """Tell the terminal, if there still is one (after SIGHUP it may be gone: the save goes on)."""
+    with contextlib.suppress(OSError):
+        print(f"blockpick: {message}", file=sys.stderr, flush=True)
+
+
 def _quit_when_stopped(stop: StopSignals) -> Callable[[Any], Any]:
     """A per-frame engine task that leaves the main loop once a stop signal came."""
 
@@ -259,9 +265,9 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
                 app.run()
     finally:
         if stop.received is not None:
-            print(f"blockpick: {stop.received.name}: saving and quitting", file=sys.stderr)
+            _say(f"{stop.received.name}: saving and quitting")
         saved = game.close()
     if saved and session.saving and session.store is not None:
         saved_in = session.store.path.absolute()
-        print(f"blockpick: saved {session.name!r} in {saved_in}", file=sys.stderr)
+        _say(f"saved {session.name!r} in {saved_in}")
     return 0 if saved and not failed else 1

@@ -40,6 +40,7 @@ are (``2024-05-01_14.03.22.png``, ``..._2.png`` for a second one within the same
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -296,7 +297,8 @@ class Session:
 
     def _notice(self, message: str) -> None:
         """Tell the player: the terminal, and the screen (at start, when the HUD shows notices)."""
-        print(f"blockpick: {message}", file=sys.stderr)
+        with contextlib.suppress(OSError):  # a terminal gone (SIGHUP) must not stop a save
+            print(f"blockpick: {message}", file=sys.stderr)
         self.notices.append(message)
         self.report(message)
 

@@ -143,3 +143,27 @@ def test_a_window_killed_twice_saves_once_and_exits_0(tmp_path: Path) -> None:
         xvfb.wait()
         if xvfb.stdout is not None:
             xvfb.stdout.close()
+
+
+class _HungUpTerminal:
+    """stderr after SIGHUP closed the terminal: every write fails with EIO."""
+
+    def write(self, text: str) -> int:
+        raise OSError(5, "Input/output error")
+
+    def flush(self) -> None:
+        raise OSError(5, "Input/output error")
+
+
+def test_a_terminal_gone_with_sighup_does_not_stop_the_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from game.options import Options
+    from game.runner import _say
+    from game.session import Session
+
+    session = Session.open(Options(world="gone", flat=True), tmp_path)
+    monkeypatch.setattr(sys, "stderr", _HungUpTerminal())
+    _say("SIGHUP: saving and quitting")  # would raise without a terminal
+    session._notice("not saved: disk full")  # the save's own report, likewise
+    assert session.close()
