@@ -1,10 +1,13 @@
 """Command-line options of ``python -m game`` / ``blockpick``, parsed into a frozen `Options`.
 
 World options (the rules are `game.session`'s, described in docs/controls.md):
-``--world NAME|PATH`` picks a save, ``--new`` makes a new one, ``--seed`` and ``--flat`` shape a
+``--world NAME|PATH`` picks a save (a path gets ``.sqlite``; its folder must exist unless
+``--new``), ``--new`` makes a new one, ``--seed`` and ``--flat`` shape a
 new world only, ``--read-only`` plays a save without writing it. ``--creative`` / ``--survival``
 override the mode the world was saved in. ``--seed`` takes any text, as Minecraft's seed field
-does: an integer as given, a word hashed to one (`world.savedirs.parse_seed`).
+does: an integer as given, a word hashed to one (`world.savedirs.parse_seed`). Every option is
+checked here, or before the engine starts (`game.runner`), and a bad one ends the run with a
+message naming it and exit status 2 (argparse's usage error); ``--mods`` must name folders.
 """
 
 from __future__ import annotations
@@ -186,6 +189,12 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
     ns = parser.parse_args(argv)
     if ns.new and ns.read_only:
         parser.error("--new and --read-only do not go together: a new world is written")
+    for folder in ns.mods:  # a mod that silently does not load is worse than no start
+        if not folder.is_dir():
+            problem = "is not a folder" if folder.exists() else "does not exist"
+            parser.error(f"--mods {folder}: {problem} (give a folder of mods)")
+    if ns.screenshot is not None and ns.screenshot.is_dir():
+        parser.error(f"--screenshot {ns.screenshot}: is a folder (give a PNG file name)")
     return Options(
         seed=ns.seed,
         flat=ns.flat,

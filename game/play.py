@@ -58,7 +58,7 @@ from game.user_settings import Settings, changed_fields, load_settings, remember
 from world.atlas import ATLAS_PATH
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
-from world.outcome import Actor, Outcome
+from world.outcome import NOTHING_TARGETED, Actor, Outcome
 from world.ray import Hit, raycast
 from world.registration import make_registry
 from world.rules import Rules
@@ -321,9 +321,11 @@ class Game:
             self.hud.refresh_hotbar()
 
     def _after(self, outcome: Outcome) -> None:
-        """Show a denial; redraw at once what changed, so the next frame shows it."""
+        """Show a denial (a click at the sky is silent, as in Minecraft); redraw what changed."""
         self.last_outcome = outcome
         if not outcome.done:
+            if outcome.reason == NOTHING_TARGETED and outcome.denied_by is None:
+                return
             if not self._show_new_mod_errors():  # a mod's failure is shown in full once
                 self.hud.flash(self._denial(outcome))
             return

@@ -8,9 +8,11 @@ The world is opened once the engine has started (so a run that cannot show anyth
 world file), before the game is built: `game.session.Session.open`, or an unsaved world for an
 offscreen run that names none. A world that cannot be opened is refused: the reason goes to the
 terminal and, in a window, on screen until a key is pressed; the exit status is 1 and the file
-is not touched. When the game ends, however it ends (the pause menu's "save and quit", the
-window closed, the end of a script), the world is saved and closed; a failed final save makes
-the exit status 1.
+is not touched (2, a usage error, for a new world that cannot be made; a ``--world`` that
+cannot name a file is refused before the engine starts). When the game ends, however it ends
+(the pause menu's "save and quit", the window closed, the end of a script, SIGTERM or SIGHUP
+between two frames: `game.signals`), the world is saved and closed and the run says where; a
+failed final save makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ursina import Entity, Text, Ursina, application, camera, color
 
@@ -26,29 +29,49 @@ from game.engine import fixed_frame_rate, freeze_startup_heap, save_screenshot, 
 from game.options import Options
 from game.play import Game
 from game.script import Action, ScriptError, read_script
-from game.session import Session
+from game.session import NewWorldError, Session, world_file
+from game.signals import StopSignals
 from game.user_settings import load_settings
 from world.storage import SaveError
 
-__all__ = ["SCRIPT_FPS", "WARMUP_FRAMES", "ScriptPlayer", "open_session", "refusal_screen", "run"]
+__all__ = [
+    "SCRIPT_FPS",
+    "WARMUP_FRAMES",
+    "ScriptPlayer",
+    "Stopped",
+    "open_session",
+    "refusal_screen",
+    "run",
+]
 
 SCRIPT_FPS = 60
 WARMUP_FRAMES = 3  # frames drawn before a screenshot: textures and meshes reach the GPU
+
+
+class Stopped(Exception):
+    """A replay ended early by a stop signal (`game.signals`); the game is saved as at its end."""
 
 
 class ScriptPlayer:
     """Replays actions on a game, stepping the engine one frame at a time."""
 
     def __init__(
-        self, game: Game, step: Callable[[], None], screenshot: Callable[[Path], None]
+        self,
+        game: Game,
+        step: Callable[[], None],
+        screenshot: Callable[[Path], None],
+        stopping: Callable[[], bool] = lambda: False,
     ) -> None:
         self.game = game
         self.step = step
         self.screenshot = screenshot
+        self.stopping = stopping  # asked between frames; true: the replay ends (`Stopped`)
 
     def frames(self, count: int) -> None:
-        """Let ``count`` frames pass."""
+        """Let ``count`` frames pass; raises `Stopped` when asked to stop between two."""
         for _ in range(count):
+            if self.stopping():
+                raise Stopped
             self.step()
 
     def run(self, actions: list[Action]) -> None:
@@ -148,7 +171,10 @@ def refusal_screen(message: str) -> Entity:
 
 
 def run(options: Options) -> int:
-    """Start the game the options ask for; returns the process exit status."""
+    """Start the game the options ask for; returns the process exit status.
+
+    SIGTERM and SIGHUP end it as "Save and quit" does (`game.signals`): saved, exit status 0.
+    """
     actions = None
     if options.script is not None:
         try:
@@ -156,6 +182,35 @@ def run(options: Options) -> int:
         except ScriptError as exc:
             print(f"blockpick: {exc}", file=sys.stderr)
             return 2
+    if options.world is not None:
+        try:
+            world_file(options)  # checked before a window opens; `Session.open` uses it again
+        except ValueError as exc:
+            print(f"blockpick: {exc}", file=sys.stderr)
+            return 2
+    with StopSignals() as stop:
+        return _run(options, actions, stop)
+
+
+def _say(message: str) -> None:
+    """Tell the terminal, if there still is one (after SIGHUP it may be gone: the save goes on)."""
+    with contextlib.suppress(OSError):
+        print(f"blockpick: {message}", file=sys.stderr, flush=True)
+
+
+def _quit_when_stopped(stop: StopSignals) -> Callable[[Any], Any]:
+    """A per-frame engine task that leaves the main loop once a stop signal came."""
+
+    def watch(task: Any) -> Any:
+        if stop.stopping:
+            application.quit()
+        return task.cont
+
+    return watch
+
+
+def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> int:
+    """`run` once the script is read, with the stop signals caught."""
     try:
         app: Ursina = start(headless=options.headless, size=options.size)
     except Exception as exc:  # Panda3D raises a bare Exception when no window can open
@@ -165,37 +220,54 @@ def run(options: Options) -> int:
             file=sys.stderr,
         )
         return 1
+    if not options.headless:
+        app.taskMgr.add(_quit_when_stopped(stop), "blockpick-stop-signals")
     try:
         session = open_session(options)
-    except ValueError as exc:  # a world name that cannot be a file name: a usage error
+    except ValueError as exc:  # a world name or path that cannot be used: a usage error
         print(f"blockpick: {exc}", file=sys.stderr)
         return 2
     except SaveError as exc:
-        refusal = f"cannot open the world {exc}"
+        new = isinstance(exc, NewWorldError)  # a new world that cannot be made: a usage error
+        refusal = str(exc) if new else f"cannot open the world {exc}"
         print(f"blockpick: {refusal}", file=sys.stderr)
-        if not options.headless:
+        if not options.headless and not stop.stopping:
             refusal_screen(refusal)
             with contextlib.suppress(SystemExit):
                 app.run(info=False)
-        return 1
+        return 2 if new else 1
     if options.headless:
         fixed_frame_rate(SCRIPT_FPS)
     game = Game(options, live=not options.headless, session=session)
     freeze_startup_heap()
+    failed = False
     try:
         if options.headless:
-            player = ScriptPlayer(game, app.step, lambda path: save_screenshot(app, path))
-            player.frames(WARMUP_FRAMES)
-            player.run(actions or [])
-            if options.screenshot is not None:
-                player.frames(1)
-                save_screenshot(app, options.screenshot)
+            player = ScriptPlayer(
+                game, app.step, lambda path: save_screenshot(app, path), lambda: stop.stopping
+            )
+            try:
+                player.frames(WARMUP_FRAMES)
+                player.run(actions or [])
+                if options.screenshot is not None:
+                    player.frames(1)
+                    save_screenshot(app, options.screenshot)
+            except Stopped:
+                pass
+            except OSError as exc:  # a screenshot that cannot be written: the world still saves
+                print(f"blockpick: screenshot not saved: {exc}", file=sys.stderr)
+                failed = True
         else:
-            where = "" if session.store is None else f" ({session.store.path})"
+            where = "" if session.store is None else f" ({session.store.path.absolute()})"
             print(f"blockpick: playing {session.name!r}{where}")
             game.capture_mouse(True)
             with contextlib.suppress(SystemExit):  # ursina's quit is sys.exit()
                 app.run(info=False)
     finally:
+        if stop.received is not None:
+            _say(f"{stop.received.name}: saving and quitting")
         saved = game.close()
-    return 0 if saved else 1
+    if saved and session.saving and session.store is not None:
+        saved_in = session.store.path.absolute()
+        _say(f"saved {session.name!r} in {saved_in}")
+    return 0 if saved and not failed else 1

@@ -9,13 +9,17 @@ them. Parsing is pure; `game.runner` replays the actions through the game's inpu
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ACTIONS", "Action", "ScriptError", "parse_script", "read_script"]
+from world.validate import WORLD_LIMIT
+
+__all__ = ["ACTIONS", "MAX_SCROLL", "Action", "ScriptError", "parse_script", "read_script"]
 
 Arg = float | int | str | bool
+MAX_SCROLL = 100  # wheel steps in one action: the hotbar has nine slots, more only wraps round
 
 
 class ScriptError(ValueError):
@@ -30,6 +34,52 @@ def _on_off(text: str) -> bool:
     if lowered in ("off", "false", "0", "no"):
         return False
     raise ValueError(f"expected on or off, got {text!r}")
+
+
+def _finite(text: str) -> float:
+    """Parse a finite number (``nan`` and ``inf`` are refused: they would poison the player)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"must be a finite number, got {text!r}")
+    return value
+
+
+def _degrees(text: str) -> float:
+    """Parse an angle in degrees (any finite value; yaw wraps, pitch is clamped)."""
+    return _finite(text)
+
+
+def _axis(text: str) -> float:
+    """Parse a movement key's strength, -1..1 (as the keyboard gives)."""
+    value = _finite(text)
+    if not -1.0 <= value <= 1.0:
+        raise ValueError(f"must be -1..1, got {text!r}")
+    return value
+
+
+def _coordinate(text: str) -> float:
+    """Parse a feet coordinate inside the world (`world.validate.WORLD_LIMIT`)."""
+    value = _finite(text)
+    if not -WORLD_LIMIT <= value <= WORLD_LIMIT:
+        raise ValueError(f"is outside the world (|coordinate| <= {WORLD_LIMIT}), got {text!r}")
+    return value
+
+
+def _steps(text: str) -> int:
+    """Parse a signed count of mouse-wheel steps."""
+    value = int(text)
+    if abs(value) > MAX_SCROLL:
+        raise ValueError(f"steps must be -{MAX_SCROLL}..{MAX_SCROLL}, got {value}")
+    return value
+
+
+def _picture(text: str) -> str:
+    """Parse a screenshot's file name (not empty, not a folder)."""
+    if not text.strip():
+        raise ValueError("path must not be empty")
+    if Path(text).is_dir():
+        raise ValueError(f"{text!r} is a folder (give a PNG file name)")
+    return text
 
 
 def _frames(text: str) -> int:
@@ -62,9 +112,9 @@ def _p(name: str, parse: Callable[[str], Arg], default: Arg | None = None) -> _P
 
 
 ACTIONS: dict[str, tuple[_Param, ...]] = {
-    "look": (_p("yaw", float), _p("pitch", float)),  # absolute facing, degrees
-    "turn": (_p("yaw", float), _p("pitch", float, 0.0)),  # relative
-    "move": (_p("forward", float), _p("strafe", float, 0.0), _p("frames", _frames, -1)),
+    "look": (_p("yaw", _degrees), _p("pitch", _degrees)),  # absolute facing, degrees
+    "turn": (_p("yaw", _degrees), _p("pitch", _degrees, 0.0)),  # relative
+    "move": (_p("forward", _axis), _p("strafe", _axis, 0.0), _p("frames", _frames, -1)),
     "sprint": (_p("on", _on_off, True),),
     "sneak": (_p("on", _on_off, True),),
     "jump": (),
@@ -74,10 +124,10 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
     "use": (),
     "pick": (),  # middle click
     "select": (_p("slot", _slot),),
-    "scroll": (_p("steps", int, 1),),
+    "scroll": (_p("steps", _steps, 1),),
     "wait": (_p("frames", _frames, 1),),
-    "screenshot": (_p("path", str),),
-    "teleport": (_p("x", float), _p("y", float), _p("z", float)),
+    "screenshot": (_p("path", _picture),),
+    "teleport": (_p("x", _coordinate), _p("y", _coordinate), _p("z", _coordinate)),
 }
 
 
@@ -142,8 +192,10 @@ def parse_script(text: str, source: str = "script") -> list[Action]:
     if text.lstrip().startswith("["):
         try:
             items = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # also a number of more than 4300 digits
             raise ScriptError(f"{source}: not valid JSON: {exc}") from None
+        except RecursionError:
+            raise ScriptError(f"{source}: not valid JSON: nested too deeply") from None
         actions = []
         for number, item in enumerate(items, start=1):
             where = f"{source} item {number}"
@@ -168,9 +220,17 @@ def parse_script(text: str, source: str = "script") -> list[Action]:
 
 
 def read_script(path: Path) -> list[Action]:
-    """Read and parse a script file."""
+    """Read and parse a script file (UTF-8 text; anything else is refused naming its line)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise ScriptError(f"cannot read script {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark (Notepad) is no action
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ScriptError(
+            f"{path} line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); "
+            "save the script as UTF-8"
+        ) from None
     return parse_script(text, str(path))

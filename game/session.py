@@ -7,6 +7,8 @@ Which world `Session.open` plays (from the command line):
   ``--survival`` asks for (else the remembered mode of the settings, survival at first). An
   existing file is never written over: that is refused.
 - ``--world NAME|PATH``: that world when its file exists, else a new world there (as ``--new``).
+  A path without ``.sqlite`` gets it; a path into a folder that does not exist is refused
+  unless ``--new`` is given (`world_file`), so a typo never makes a stray folder and world.
 - neither: the most recently played world in the data folder (`world.savedirs`, which honours
   ``$BLOCKPICK_DATA_DIR``), else a new "New World". Files whose metadata cannot be read (so
   nothing says when they were played) are named in the terminal and skipped; the chosen world,
@@ -20,7 +22,9 @@ A save that cannot be opened (not a world, a newer version, damaged — `world.s
 every chunk row is checked up front by `WorldStore.verify` on a read-only connection) is
 refused: `Session.open` raises, the game says why in the terminal and on screen and exits with
 status 1, and the file is never written. So is a world another game is playing (one writer per
-world, `world.save_lock.WorldLocked`): the message names it and points to ``--read-only``.
+world, `world.save_lock.WorldLocked`): the message names it and points to ``--read-only``. A
+new world that cannot be made (its file exists, its folder is read-only) raises
+`NewWorldError`, a usage error (exit status 2).
 ``--read-only`` plays a readable world without ever writing it (a file you may not change, a
 world another game is playing, or a look around without risk); edits then live only in memory.
 
@@ -36,10 +40,13 @@ are (``2024-05-01_14.03.22.png``, ``..._2.png`` for a second one within the same
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from game.hotbar import Hotbar
 from game.options import DEFAULT_SEED, Options
@@ -50,6 +57,7 @@ from world.generators import FlatGenerator, make_generator
 from world.physics import Body
 from world.savedirs import (
     DEFAULT_GENERATOR,
+    WORLD_SUFFIX,
     create_world,
     default_data_dir,
     list_worlds,
@@ -58,7 +66,7 @@ from world.savedirs import (
 )
 from world.storage import PlayerState, SaveError, WorldStore
 
-__all__ = ["AUTOSAVE_SECONDS", "SCREENSHOTS", "Session"]
+__all__ = ["AUTOSAVE_SECONDS", "SCREENSHOTS", "NewWorldError", "Session", "world_file"]
 
 AUTOSAVE_SECONDS = 30.0  # game time between autosaves
 SCREENSHOTS = "screenshots"  # folder in the data folder
@@ -123,10 +131,10 @@ class Session:
         data_dir = default_data_dir() if data_dir is None else Path(data_dir)
         notices: list[str] = []
         existing: Path | None = None
+        path = None if options.world is None else world_file(options, data_dir)
         if not options.new:
-            if options.world is not None:
-                path = resolve_world(options.world, data_dir)
-                if path.exists():
+            if path is not None:
+                if _exists(path):
                     existing = path
                 elif options.read_only:
                     raise SaveError(path, "no such world file (--read-only opens a saved world)")
@@ -138,8 +146,8 @@ class Session:
         if existing is None:
             if options.read_only:
                 raise SaveError(worlds_dir(data_dir), "no saved world to open read-only")
-            store = create_world(
-                options.world,
+            store = _create(
+                path,
                 seed=options.seed,
                 generator=_FLAT if options.flat else DEFAULT_GENERATOR,
                 game_mode="creative" if creative_new else "survival",
@@ -152,9 +160,10 @@ class Session:
             if (options.seed is not None and options.seed != info.seed) or (
                 options.flat and info.generator != _FLAT
             ):
+                made = "no generator" if info.generator is None else f"generator {info.generator!r}"
                 notices.append(
                     f"--seed and --flat shape new worlds only: {info.name!r} keeps its seed "
-                    f"{info.seed} and its {info.generator or 'empty'} terrain (--new makes one)"
+                    f"{info.seed} and its {made} (--new makes one)"
                 )
             if options.read_only:
                 notices.append(f"{info.name!r} is open read-only: nothing will be saved")
@@ -288,9 +297,82 @@ class Session:
 
     def _notice(self, message: str) -> None:
         """Tell the player: the terminal, and the screen (at start, when the HUD shows notices)."""
-        print(f"blockpick: {message}", file=sys.stderr)
+        with contextlib.suppress(OSError):  # a terminal gone (SIGHUP) must not stop a save
+            print(f"blockpick: {message}", file=sys.stderr)
         self.notices.append(message)
         self.report(message)
+
+
+class NewWorldError(SaveError):
+    """A new world that cannot be made (its file exists, or its folder cannot be written)."""
+
+
+def world_file(options: Options, data_dir: Path | None = None) -> Path:
+    """The file ``--world NAME|PATH`` names (``options.world`` must be given).
+
+    A name is a file in the data folder's worlds (`world.savedirs.resolve_world`). A path gets
+    the ``.sqlite`` suffix when it lacks one (unless a file of exactly that name exists: a save
+    made before this rule); its folder must exist unless ``--new`` asks for a new world (which
+    makes the folder). Raises `ValueError` naming ``--world``: a usage error.
+    """
+    text = options.world
+    if text is None:
+        raise ValueError("--world was not given")
+    data_dir = default_data_dir() if data_dir is None else Path(data_dir)
+    try:
+        path = resolve_world(text, data_dir)
+    except (ValueError, RuntimeError) as exc:  # RuntimeError: ``~user`` with no such user
+        raise ValueError(f"--world {text!r}: {exc}") from None
+    if path.parent == worlds_dir(data_dir):  # a name: the data folder is made when needed
+        return path
+    if _is_dir(path) or not path.name:
+        raise ValueError(f"--world {text}: is a folder (name a world file in it)")
+    if path.suffix != WORLD_SUFFIX and not _is_file(path):
+        path = path.with_name(path.name + WORLD_SUFFIX)
+    if not options.new and not _is_dir(path.parent):
+        raise ValueError(
+            f"--world {text}: there is no folder {path.parent} (--new makes a world there)"
+        )
+    return path
+
+
+def _exists(path: Path) -> bool:
+    """Whether a world file is there; `SaveError` when its folder cannot be read."""
+    try:
+        return path.exists()
+    except OSError as exc:
+        raise SaveError(path, f"cannot read its folder: {exc.strerror or exc}") from None
+
+
+def _is_file(path: Path) -> bool:
+    """`Path.is_file`, false where the folder cannot be read (the open says why later)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    """`Path.is_dir`, false where the folder cannot be read."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def _create(path: Path | None, **how: Any) -> WorldStore:
+    """A new world at ``path`` (None: the next free "New World"); `NewWorldError` if it cannot be.
+
+    ``how`` is `world.savedirs.create_world`'s keywords.
+    """
+    if path is not None and _is_dir(path.parent) and not os.access(path.parent, os.W_OK | os.X_OK):
+        raise NewWorldError(path, f"cannot create the world file: {path.parent} is not writable")
+    try:
+        return create_world(path, **how)
+    except NewWorldError:
+        raise
+    except SaveError as exc:
+        raise NewWorldError(exc.path, exc.problem) from None
 
 
 def _open_checked(path: Path, *, read_only: bool) -> WorldStore:

@@ -91,6 +91,25 @@ def test_a_bad_script_is_refused_with_its_line(tmp_path: Path) -> None:
     assert "line 2" in result.stderr and "fly" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"wait 1\nteleport 0 nan 0\n", "line 2: teleport y: must be a finite number"),
+        (b"inf\n", "line 1: unknown action 'inf'"),
+        (b"look nan 0\n", "line 1: look yaw: must be a finite number"),
+        (b"wait 1\n# \xff\xfe\n", "line 2: not UTF-8 text"),
+    ],
+)
+def test_bad_script_input_is_refused_cleanly_before_anything_starts(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    script = tmp_path / "bad.txt"
+    script.write_bytes(content)
+    result = blockpick(tmp_path, "--script", str(script))
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
 @pytest.mark.parametrize("args", [["--fov", "500"], ["--creative", "--survival"], ["--size", "x"]])
 def test_bad_options_exit_with_usage(tmp_path: Path, args: list[str]) -> None:
     result = blockpick(tmp_path, *args)
@@ -139,3 +158,33 @@ def test_a_world_name_that_cannot_be_a_file_name_is_a_usage_error(tmp_path: Path
     script.write_text("wait 1\n")
     result = blockpick(tmp_path, "--world", "what?", "--script", str(script))
     assert result.returncode == 2 and "world name" in result.stderr
+
+
+def test_a_missing_mods_folder_is_a_usage_error_not_a_warning(tmp_path: Path) -> None:
+    result = blockpick(tmp_path, "--screenshot", str(tmp_path / "s.png"), "--mods", "/missing")
+    assert result.returncode == 2
+    assert "--mods /missing: does not exist" in result.stderr
+    assert not (tmp_path / "s.png").exists()
+
+
+def test_world_paths_get_the_suffix_and_a_missing_folder_is_refused(tmp_path: Path) -> None:
+    script = tmp_path / "wait.txt"
+    script.write_text("wait 1\n")
+    stray = tmp_path / "a" / "b"
+    refused = blockpick(tmp_path, "--world", str(stray), "--script", str(script))
+    assert refused.returncode == 2 and f"there is no folder {stray.parent}" in refused.stderr
+    assert not stray.parent.exists()
+    made = blockpick(tmp_path, "--world", str(tmp_path / "castle"), "--script", str(script))
+    assert made.returncode == 0, made.stderr
+    assert f"saved 'castle' in {tmp_path / 'castle.sqlite'}" in made.stderr
+    assert (tmp_path / "castle.sqlite").is_file() and not (tmp_path / "castle").exists()
+
+
+def test_a_new_world_that_cannot_be_made_is_a_clean_usage_error(tmp_path: Path) -> None:
+    script = tmp_path / "wait.txt"
+    script.write_text("wait 1\n")
+    taken = tmp_path / "taken.sqlite"
+    taken.write_bytes(b"mine")
+    result = blockpick(tmp_path, "--new", "--world", str(taken), "--script", str(script))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{taken}: already exists" in result.stderr and taken.read_bytes() == b"mine"

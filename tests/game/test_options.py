@@ -19,7 +19,10 @@ def test_defaults() -> None:
     assert not options.headless and options.saves
 
 
-def test_every_option() -> None:
+def test_every_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path)  # --mods names folders that exist
     options = parse_args(
         [
             "--seed", "7", "--flat", "--creative", "--fov", "90", "--mods", "a", "--mods", "b",
@@ -61,3 +64,24 @@ def test_bad_values_are_refused(argv: list[str], capsys: pytest.CaptureFixture[s
         parse_args(argv)
     assert exc.value.code == 2
     assert "usage" in capsys.readouterr().err
+
+
+def test_a_mods_folder_that_does_not_exist_or_is_a_file_is_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a_file = tmp_path / "mod.py"
+    a_file.write_text("")
+    for folder, problem in ((tmp_path / "missing", "does not exist"), (a_file, "is not a folder")):
+        with pytest.raises(SystemExit) as exc:
+            parse_args(["--mods", str(tmp_path), "--mods", str(folder)])
+        assert exc.value.code == 2
+        assert f"--mods {folder}: {problem}" in capsys.readouterr().err
+    assert parse_args(["--mods", str(tmp_path)]).mods == (tmp_path,)
+
+
+def test_a_screenshot_path_that_is_a_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        parse_args(["--screenshot", str(tmp_path)])
+    assert exc.value.code == 2 and "--screenshot" in capsys.readouterr().err

@@ -58,6 +58,20 @@ def test_the_same_script_in_both_formats_parses_alike() -> None:
         ('[{"action": "look", "yaw": 1, "roll": 2}]', "item 1: look has no argument 'roll'"),
         ('[{"no": "action"}]', "item 1: expected"),
         ("[1, 2", "not valid JSON"),
+        ("[" * 100_000, "not valid JSON"),
+        ("look 0 0\nteleport 0 nan 0", "line 2: teleport y: must be a finite number"),
+        ("teleport inf 0 0", "line 1: teleport x: must be a finite number"),
+        ("teleport 0 0 -1e300", "line 1: teleport z: is outside the world"),
+        ("look nan 0", "line 1: look yaw: must be a finite number"),
+        ("turn 0 -inf", "line 1: turn pitch: must be a finite number"),
+        ("move 1 nan", "line 1: move strafe: must be a finite number"),
+        ("move 2", "line 1: move forward: must be -1..1"),
+        ("scroll 1000000000", "line 1: scroll steps: steps must be -100..100"),
+        ('[["teleport", 0, NaN, 0]]', "item 1: teleport y: must be a finite number"),
+        ('[["look", 1e400, 0]]', "item 1: look yaw: must be a finite number"),
+        ('[["screenshot", " "]]', "item 1: screenshot path: path must not be empty"),
+        ("screenshot /", "line 1: screenshot path: '/' is a folder"),
+        ('[["wait", 1%s]]' % ("0" * 5000), "not valid JSON: Exceeds the limit"),
     ],
 )
 def test_errors_name_the_place_and_the_problem(text: str, message: str) -> None:
@@ -76,3 +90,16 @@ def test_every_action_has_documented_arguments() -> None:
 def test_read_script_reports_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ScriptError, match="cannot read script"):
         read_script(tmp_path / "nope.txt")
+
+
+def test_read_script_refuses_text_that_is_not_utf8_naming_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("look 0 0\n# caf\u00e9\n".encode("latin-1"))
+    with pytest.raises(ScriptError, match=r"latin1.txt line 2: not UTF-8 text \(byte 0xe9\)"):
+        read_script(path)
+
+
+def test_read_script_skips_a_byte_order_mark(tmp_path: Path) -> None:
+    path = tmp_path / "notepad.txt"
+    path.write_bytes("look 0 0\n".encode("utf-8-sig"))
+    assert [a.name for a in read_script(path)] == ["look"]
