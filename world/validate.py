@@ -90,8 +90,13 @@ def position(value: object, name: str) -> Int3:
 
 def number(value: object, name: str) -> float:
     """A real number (int or float, not a bool or string) as a float; NaN and inf pass."""
-    if type(value) is float:  # the common case, without the slow abstract-class check
+    if type(value) is float:  # the common cases, without the slow abstract-class check
         return value
+    if type(value) is int:
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number, got {value!r}")
     try:

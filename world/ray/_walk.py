@@ -102,8 +102,8 @@ def _direction(value: object) -> tuple[float, float, float, float]:
 
 def _reach(value: object, name: str, *, allow_inf: bool) -> float:
     """A reach in [0, MAX_REACH] (or ``inf`` when allowed); never a bool or a string."""
-    if type(value) is float and 0.0 <= value <= MAX_REACH:
-        return value
+    if (type(value) is float or type(value) is int) and 0 <= value <= MAX_REACH:
+        return float(value)
     reach = number(value, name)
     if not reach >= 0.0:
         raise ValueError(f"{name} must be >= 0, got {reach}")
