@@ -7,7 +7,9 @@ for it (``make_game(view_distance=...)``).
 
 from __future__ import annotations
 
+import fcntl
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,21 @@ import pytest
 
 SIZE = (400, 300)
 TEST_VIEW_DISTANCE = 2
+
+
+@pytest.fixture
+def x_server() -> Iterator[None]:
+    """Held while a test runs a virtual X server: one at a time across pytest's workers.
+
+    Two servers started at once can pick the same display number (``xvfb-run -a`` looks for a
+    free one without locking it) and one of them then fails; a file lock keeps them apart.
+    """
+    with open(Path(tempfile.gettempdir()) / "blockpick-tests-x-server.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="session")

@@ -72,7 +72,7 @@ def test_an_offscreen_run_prints_nothing_of_the_engines(tmp_path: Path) -> None:
     assert all(line.startswith("blockpick: ") for line in result.stdout.splitlines())
 
 
-def test_a_window_run_prints_only_the_games_own_lines(tmp_path: Path) -> None:
+def test_a_window_run_prints_only_the_games_own_lines(tmp_path: Path, x_server: None) -> None:
     """In a window: no sound device opened (the game has no sound), no development mode."""
     if shutil.which("xvfb-run") is None:
         pytest.skip("no virtual X server: install xvfb (apt-get install xvfb) to run this test")

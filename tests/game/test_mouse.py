@@ -186,7 +186,9 @@ def test_the_pointer_moved_while_paused_is_not_read(game: Any) -> None:
     assert game.pointer.recentred == recentred  # the menu's pointer is the player's to move
 
 
-def test_in_a_real_window_the_menu_and_a_resize_do_not_turn_the_camera(tmp_path: Path) -> None:
+def test_in_a_real_window_the_menu_and_a_resize_do_not_turn_the_camera(
+    tmp_path: Path, x_server: None
+) -> None:
     if shutil.which("xvfb-run") is None:
         pytest.skip("no virtual X server: install xvfb (apt-get install xvfb) to run this test")
     result = subprocess.run(

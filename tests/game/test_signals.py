@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -98,8 +99,21 @@ def test_a_killed_run_saves_the_edit_and_the_player_and_exits_0(
         assert saved.get_block(0, 3, 0) == AIR
 
 
+def _wait_for_x_server(number: str) -> None:
+    """Until the X server on display ``number`` accepts a connection (at most 20 s)."""
+    deadline = time.monotonic() + 20
+    while True:
+        with socket.socket(socket.AF_UNIX) as probe:
+            try:
+                probe.connect(f"/tmp/.X11-unix/X{number}")
+                return
+            except OSError:
+                assert time.monotonic() < deadline, f"X server :{number} never accepted"
+                time.sleep(0.05)
+
+
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="no Xvfb to open a window in")
-def test_a_window_killed_twice_saves_once_and_exits_0(tmp_path: Path) -> None:
+def test_a_window_killed_twice_saves_once_and_exits_0(tmp_path: Path, x_server: None) -> None:
     xvfb = subprocess.Popen(
         ["Xvfb", "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
         stdout=subprocess.PIPE,
@@ -108,7 +122,10 @@ def test_a_window_killed_twice_saves_once_and_exits_0(tmp_path: Path) -> None:
     )
     game = None
     try:
-        display = f":{xvfb.stdout.readline().strip()}" if xvfb.stdout else ""
+        number = xvfb.stdout.readline().strip() if xvfb.stdout else ""
+        assert number, "Xvfb did not start"
+        display = f":{number}"
+        _wait_for_x_server(number)
         world, log = tmp_path / "window.sqlite", tmp_path / "out.txt"
         env = dict(
             os.environ,
