@@ -9,7 +9,7 @@ export XDG_CACHE_HOME ?= $(CURDIR)/.cache
 # CI have 2 cores. `make test PYTEST_WORKERS=0` runs in one process.
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test pytest lint bench atlas screenshot clean system-deps xvfb
+.PHONY: play test test-slow pytest lint bench atlas screenshot clean system-deps xvfb
 
 # Mesa's EGL (software GL) is what headless ursina renders through; install it when missing.
 system-deps:
@@ -45,8 +45,13 @@ lint: $(STAMP)
 test: system-deps xvfb $(STAMP)
 	@$(MAKE) --no-print-directory -j2 --output-sync=line lint pytest
 
+# The tests marked `slow` (the SIGKILL save test, the wheel install, the never-settling mod
+# cascade) are left to `make test-slow`, which CI (.ci/run) runs after `make test`.
 pytest: $(STAMP)
-	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist worksteal -m "not slow" $(PYTEST_ARGS)
+
+test-slow: system-deps xvfb $(STAMP)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist worksteal -m slow $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m bench

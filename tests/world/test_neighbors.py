@@ -68,6 +68,7 @@ def test_a_bad_cap_is_refused():
         NeighborQueue(cap=-1)
 
 
+@pytest.mark.slow
 def test_a_never_settling_cascade_stays_bounded_with_flat_memory(caplog):
     with caplog.at_level(logging.ERROR, logger="blockpick.mods"):
         rules = start_cascade(side=12, max_pending=CAP)  # 1728 toggling voxels, more than CAP
