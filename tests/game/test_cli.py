@@ -5,7 +5,6 @@ refused; bad options fail cleanly."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,22 +16,17 @@ from PIL import Image
 from game.hotbar import SLOTS
 from game.hud import HOTBAR_Y, SLOT_GAP, SLOT_SIZE
 from game.scene import SKY
+from tests.game.runs import ROOT, game_env
 from world.atlas import ATLAS_PATH, tile_pixel_box
 from world.blocks import AIR, default_registry
 from world.generators import make_generator
 from world.storage import WorldStore
 
-ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 800, 600
 
 
 def blockpick(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(
-        os.environ,
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
-        BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
-    )
-    env.pop("DISPLAY", None)  # prove that no display is needed
+    env = game_env(tmp_path, display=False)  # prove that no display is needed
     return subprocess.run(
         [sys.executable, "-m", "game", *args],
         cwd=ROOT,

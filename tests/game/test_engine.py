@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 import game
+from tests.game.runs import ROOT, game_env
 
-ROOT = Path(__file__).resolve().parents[2]
 # What the engine used to print at start (issue 12): sound errors with no sound card, ursina's
 # development mode, its settings.py and info lines, and the X server's missing DGA extension.
 NOISE = (
@@ -39,15 +39,6 @@ NOISE = (
 Make = Callable[..., Any]
 
 
-def environment(tmp_path: Path) -> dict[str, str]:
-    return dict(
-        os.environ,
-        PYTHONPATH=str(ROOT),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
-        BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
-    )
-
-
 def noise_in(output: str) -> list[str]:
     return [line for line in output.splitlines() if any(n in line for n in NOISE)]
 
@@ -55,7 +46,7 @@ def noise_in(output: str) -> list[str]:
 def test_an_offscreen_run_prints_nothing_of_the_engines(tmp_path: Path) -> None:
     script = tmp_path / "walk.txt"
     script.write_text("move 1 0 5\nwait 2\n")
-    env = environment(tmp_path)
+    env = game_env(tmp_path)
     env.pop("DISPLAY", None)
     world = tmp_path / "w.sqlite"
     args = ["--world", str(world), "--new", "--script", str(script), "--view-distance", "2"]
@@ -81,7 +72,7 @@ def test_a_window_run_prints_only_the_games_own_lines(tmp_path: Path, x_server: 
     run = subprocess.Popen(
         ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", sys.executable, "-m", "game", *game_args],
         cwd=ROOT,
-        env=environment(tmp_path),
+        env=game_env(tmp_path),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

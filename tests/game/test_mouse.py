@@ -8,7 +8,6 @@ own pointer."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -20,21 +19,11 @@ from typing import Any
 import pytest
 
 from game.controls import MOUSE_SENSITIVITY, PointerSample
+from tests.game.runs import ROOT, game_env
 
 Make = Callable[..., Any]
 FRAME = 1 / 60
-ROOT = Path(__file__).resolve().parents[2]
 WINDOW_RUN = Path(__file__).with_name("window_mouse_run.py")
-
-
-def window_env(tmp_path: Path) -> dict[str, str]:
-    """The environment of a game run in a window: its own caches and data folder."""
-    return dict(
-        os.environ,
-        PYTHONPATH=str(ROOT),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
-        BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
-    )
 
 
 @dataclass
@@ -194,7 +183,7 @@ def test_in_a_real_window_the_menu_and_a_resize_do_not_turn_the_camera(
     result = subprocess.run(
         ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(WINDOW_RUN)],
         cwd=ROOT,
-        env=window_env(tmp_path),
+        env=game_env(tmp_path),
         capture_output=True,
         text=True,
         timeout=120,

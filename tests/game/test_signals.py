@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from game.signals import STOP_SIGNALS, StopSignals
+from tests.game.runs import ROOT, game_env
 from world.blocks import AIR, default_registry
 from world.generators import make_generator
 from world.storage import WorldStore
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")
 
 
@@ -52,12 +52,7 @@ def start_game(tmp_path: Path, world: Path, marker: Path) -> subprocess.Popen[st
         f"look 0 90\nwait 1\nbreak\nteleport 5.5 4 2.5\nlook 45 -10\nwait 2\n"
         f"screenshot {marker}\nwait 100000000\n"
     )
-    env = dict(
-        os.environ,
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
-        BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
-    )
-    env.pop("DISPLAY", None)
+    env = game_env(tmp_path, display=False)
     args = ["--new", "--world", str(world), "--flat", "--seed", "3", "--creative"]
     return subprocess.Popen(
         [sys.executable, "-m", "game", *args, "--view-distance", "2", "--script", str(script)],
@@ -127,12 +122,7 @@ def test_a_window_killed_twice_saves_once_and_exits_0(tmp_path: Path, x_server: 
         display = f":{number}"
         _wait_for_x_server(number)
         world, log = tmp_path / "window.sqlite", tmp_path / "out.txt"
-        env = dict(
-            os.environ,
-            DISPLAY=display,
-            XDG_CACHE_HOME=str(tmp_path / "cache"),
-            BLOCKPICK_DATA_DIR=str(tmp_path / "data"),
-        )
+        env = dict(game_env(tmp_path), DISPLAY=display)
         args = ["--new", "--world", str(world), "--flat", "--view-distance", "2"]
         with log.open("w") as out:
             game = subprocess.Popen(
