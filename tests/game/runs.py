@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,3 +24,15 @@ def game_env(tmp_path: Path, *, display: bool = True) -> dict[str, str]:
     if not display:
         env.pop("DISPLAY", None)
     return env
+
+
+def blockpick(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m game ARGS`` with no display (offscreen) and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "game", *args],
+        cwd=ROOT,
+        env=game_env(tmp_path, display=False),  # prove that no display is needed
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

@@ -5,8 +5,6 @@ refused; bad options fail cleanly."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,25 +14,13 @@ from PIL import Image
 from game.hotbar import SLOTS
 from game.hud import HOTBAR_Y, SLOT_GAP, SLOT_SIZE
 from game.scene import SKY
-from tests.game.runs import ROOT, game_env
+from tests.game.runs import blockpick
 from world.atlas import ATLAS_PATH, tile_pixel_box
 from world.blocks import AIR, default_registry
 from world.generators import make_generator
 from world.storage import WorldStore
 
 WIDTH, HEIGHT = 800, 600
-
-
-def blockpick(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = game_env(tmp_path, display=False)  # prove that no display is needed
-    return subprocess.run(
-        [sys.executable, "-m", "game", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def slot_centre(slot: int) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import game
-from tests.game.runs import ROOT, game_env
+from tests.game.runs import ROOT, blockpick, game_env
 
 # What the engine used to print at start (issue 12): sound errors with no sound card, ursina's
 # development mode, its settings.py and info lines, and the X server's missing DGA extension.
@@ -46,18 +46,9 @@ def noise_in(output: str) -> list[str]:
 def test_an_offscreen_run_prints_nothing_of_the_engines(tmp_path: Path) -> None:
     script = tmp_path / "walk.txt"
     script.write_text("move 1 0 5\nwait 2\n")
-    env = game_env(tmp_path)
-    env.pop("DISPLAY", None)
     world = tmp_path / "w.sqlite"
     args = ["--world", str(world), "--new", "--script", str(script), "--view-distance", "2"]
-    result = subprocess.run(
-        [sys.executable, "-m", "game", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = blockpick(tmp_path, *args)
     assert result.returncode == 0, result.stderr
     assert noise_in(result.stdout + result.stderr) == []
     assert all(line.startswith("blockpick: ") for line in result.stdout.splitlines())
