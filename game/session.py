@@ -237,12 +237,12 @@ class Session:
         """The attached player and hotbar as a save holds them."""
         if self.player is None or self.hotbar is None:
             raise RuntimeError("no player attached to the session")
-        names = self.player.world.registry.names
+        registry = self.player.world.registry
         return PlayerState(
             position=self.player.body.pos,
             yaw=self.player.yaw,
             pitch=-self.player.pitch,
-            hotbar=tuple(None if b is None else names[b] for b in self.hotbar.slots),
+            hotbar=tuple(None if b is None else registry.state_key(b) for b in self.hotbar.slots),
             selected=self.hotbar.selected,
             flying=self.player.body.flying,
         )

@@ -1,8 +1,19 @@
 """Block types and the registry that maps block names to integer ids.
 
-Blocks are named ``"mod:name"`` (``"base:stone"``); the integer id is an internal lookup index
-into per-block numpy arrays (``registry.solid[ids]``) so kernels work on whole chunks. Id 0 is
-always ``air``. Saves store the name→id table, so ids may differ between runs.
+Blocks are named ``"mod:name"`` (``"base:stone"``). A block may declare *properties* with finite
+value sets (``facing``, ``half``, ``open``, ``age``); every combination is a *state* with its own
+``uint16`` id (Minecraft's flat palette), so a chunk stays one flat array and every per-block
+table is a numpy array indexed by state id (``registry.solid[ids]``): kernels work on whole
+chunks. A block without properties has one state. Id 0 is always ``air``. Ids are internal and
+may differ between runs: saves store each id as its *state key*, ``"base:oak_slab[half=top]"``
+(the bare name for a block without properties, as saves written before states did).
+
+States are numbered per block in declaration order with the last property varying fastest, from
+the block's first state id; `BlockRegistry.id` gives a block's default state (each property's
+first value unless the block's ``defaults`` say otherwise).
+
+Shapes (`world.shapes`): each state has a selection and a collision shape, tuples of boxes; the
+full cube is the fast path (``registry.full_cube``, ``registry.selection_boxes[id] is None``).
 
 Texture tiles are named too (``"base:grass_top"``); ``face_tiles[id]`` gives the atlas tile index
 of each face in the order +x, -x, +y, -y, +z, -z. The atlas's own tiles (`world.atlas.ATLAS_TILES`)
@@ -12,133 +23,65 @@ as tile 0 (``"base:missing"``) does.
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from world.atlas import ATLAS_TILES
+from world.base_blocks import BASE_BLOCKS, register_base_blocks
+from world.block_type import (
+    AIR,
+    AIR_TYPE,
+    DRAW_BOXES,
+    DRAW_CUBE,
+    DRAW_KINDS,
+    DRAW_LIQUID,
+    DRAW_NONE,
+    DRAW_PLANT,
+    MAX_BLOCKS,
+    MAX_STATES_PER_BLOCK,
+    MISSING_TILE,
+    NAME_PATTERN,
+    PROPERTY_PATTERN,
+    BlockType,
+    Props,
+    PropValue,
+    Registers,
+    check_light,
+    check_tiles,
+    same_value,
+    value_text,
+)
+from world.shapes import COLLISION_TOP, FULL, Shape, check_shape
 
 __all__ = [
     "AIR",
     "BASE_BLOCKS",
+    "DRAW_BOXES",
+    "DRAW_CUBE",
+    "DRAW_KINDS",
+    "DRAW_LIQUID",
+    "DRAW_NONE",
+    "DRAW_PLANT",
     "MAX_BLOCKS",
+    "MAX_STATES_PER_BLOCK",
     "MISSING_TILE",
     "NAME_PATTERN",
+    "PROPERTY_PATTERN",
     "BlockRegistry",
     "BlockType",
+    "PropValue",
+    "Props",
     "Registers",
     "default_registry",
     "register_base_blocks",
 ]
 
-AIR = 0
-MAX_BLOCKS = 65536  # ids are stored as uint16
-NAME_PATTERN = re.compile(r"^[a-z0-9_]+:[a-z0-9_]+$")
-MISSING_TILE = "base:missing"
-
-
-def _expand_tiles(name: str, tiles: tuple[str, ...]) -> tuple[str, ...]:
-    """Expand 0, 1, 3 (top, bottom, side) or 6 tile names to one per face (+x,-x,+y,-y,+z,-z)."""
-    if len(tiles) == 0:
-        return (MISSING_TILE,) * 6
-    if len(tiles) == 1:
-        return tiles * 6
-    if len(tiles) == 3:
-        top, bottom, side = tiles
-        return (side, side, top, bottom, side, side)
-    if len(tiles) == 6:
-        return tiles
-    raise ValueError(
-        f"tiles of {name!r}: give 1, 3 (top, bottom, side) or 6 names, not {len(tiles)}"
-    )
-
-
-@dataclass(frozen=True)
-class BlockType:
-    """One kind of block: data only, with Minecraft-like defaults.
-
-    Parameters
-    ----------
-    name : str
-        ``"mod:name"``, lower-case letters, digits and underscores (``"air"`` is reserved).
-    description : str
-        Human-readable name shown in the HUD; defaults to the name's second part.
-    solid : bool
-        The player collides with it.
-    pointable : bool
-        A raycast can target it (water is not).
-    replaceable : bool
-        Placing a block into it overwrites it (air, water, tall grass).
-    transparent : bool
-        It does not hide its neighbours' faces (glass, leaves, water).
-    hardness : float
-        Seconds to break by hand; 0 is instant, ``math.inf`` is unbreakable (bedrock).
-    tiles : tuple of str
-        Atlas tile names: 1 for all faces, 3 as (top, bottom, side), or 6 as (+x,-x,+y,-y,+z,-z).
-    light : int
-        Light emitted, 0..15 (a lit lamp is 15).
-    groups : tuple of str
-        Free-form tags mods can test (``"falling"``, ``"explosive"``).
-    saved_name : str or None
-        For a placeholder block only (a saved block whose mod is missing, `world.storage`): the
-        name the save holds, under which the block is saved back. ``None`` for real blocks.
-    """
-
-    name: str
-    description: str = ""
-    solid: bool = True
-    pointable: bool = True
-    replaceable: bool = False
-    transparent: bool = False
-    hardness: float = 1.0
-    tiles: tuple[str, ...] = ()
-    light: int = 0
-    groups: tuple[str, ...] = field(default_factory=tuple)
-    saved_name: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.name != "air" and not NAME_PATTERN.match(self.name):
-            raise ValueError(
-                f"name {self.name!r}: block names are 'mod:name' in lower-case letters, "
-                "digits and underscores"
-            )
-        if not isinstance(self.hardness, int | float) or math.isnan(self.hardness):
-            raise ValueError(f"hardness of {self.name!r} must be a number, got {self.hardness!r}")
-        if self.hardness < 0:
-            raise ValueError(f"hardness of {self.name!r} must be >= 0, got {self.hardness!r}")
-        if (
-            isinstance(self.light, bool)
-            or not isinstance(self.light, int)
-            or not 0 <= self.light <= 15
-        ):
-            raise ValueError(f"light of {self.name!r} must be an integer 0..15, got {self.light!r}")
-        # A bare string would pass "x" in groups as a substring test: insist on a tuple of names.
-        if not isinstance(self.groups, tuple) or not all(isinstance(g, str) for g in self.groups):
-            raise ValueError(f"groups of {self.name!r} must be a tuple of str, got {self.groups!r}")
-        if self.saved_name is not None and not (
-            isinstance(self.saved_name, str) and self.saved_name
-        ):
-            raise ValueError(
-                f"saved_name of {self.name!r} must be a non-empty str or None, "
-                f"got {self.saved_name!r}"
-            )
-        for tile in self.tiles:
-            if not NAME_PATTERN.match(tile):
-                raise ValueError(f"tile {tile!r} of {self.name!r} is not a 'mod:name' tile name")
-        object.__setattr__(self, "tiles", _expand_tiles(self.name, tuple(self.tiles)))
-        if not self.description:
-            object.__setattr__(self, "description", self.name.split(":")[-1].replace("_", " "))
-
-    @property
-    def breakable(self) -> bool:
-        """False for blocks with infinite hardness (bedrock)."""
-        return math.isfinite(self.hardness)
-
+_KEY_PATTERN = re.compile(r"^([a-z0-9_:]+)(?:\[([a-z0-9_=,]*)\])?$")
 
 _T = TypeVar("_T", bound=np.generic)
 
@@ -148,19 +91,33 @@ def _frozen(arr: NDArray[_T]) -> NDArray[_T]:
     return arr
 
 
-AIR_TYPE = BlockType(
-    "air", solid=False, pointable=False, replaceable=True, transparent=True, hardness=0.0
-)
+@dataclass(frozen=True)
+class _State:
+    """What the registry knows of one state id."""
+
+    block: int  # index into the registry's block list
+    values: tuple[PropValue, ...]
+    props: Mapping[str, PropValue]
+    key: str
+    selection: Shape
+    collision: Shape
+    light: int
+    tiles: tuple[str, ...]
+    draw: int
 
 
 class BlockRegistry:
-    """Names <-> ids, each id's `BlockType`, and per-block numpy lookup arrays.
+    """Names <-> state ids, each block's `BlockType`, and per-state numpy lookup arrays.
 
-    The arrays (``solid``, ``pointable``, ``replaceable``, ``transparent``, ``hardness``,
-    ``light``, ``liquid`` (in the ``"liquid"`` group), ``plant`` (drawn as crossed quads: not
-    solid, transparent, not liquid), ``face_tiles``) are read-only and rebuilt after each
-    registration; index them with a block id or an array of ids. ``pointable_list`` is the same
-    table as a tuple, for the scalar raycast loop where a tuple index is faster than a numpy one.
+    The arrays (``solid`` (has a collision box), ``pointable``, ``replaceable``,
+    ``transparent``, ``hardness``, ``light``, ``liquid`` (in the ``"liquid"`` group), ``plant``
+    (drawn as crossed quads), ``draw`` (a ``DRAW_*`` kind), ``full_cube`` (its selection shape
+    is the unit cube), ``collision_full`` (its collision shape is the unit cube), ``face_tiles``)
+    are read-only, indexed by state id, and rebuilt after each registration. ``pointable_list``
+    is the same table as a tuple, for the scalar raycast loop where a tuple index is faster than
+    a numpy one; ``selection_boxes`` and ``collision_boxes`` hold each state's shape as a tuple
+    of `world.shapes.Box` (``selection_boxes[id]`` is ``None`` for the full cube: the fast
+    path).
     """
 
     solid: NDArray[np.bool_]
@@ -171,101 +128,286 @@ class BlockRegistry:
     light: NDArray[np.uint8]
     liquid: NDArray[np.bool_]
     plant: NDArray[np.bool_]
+    draw: NDArray[np.uint8]
+    full_cube: NDArray[np.bool_]
+    collision_full: NDArray[np.bool_]
     face_tiles: NDArray[np.int32]
+    block_index: NDArray[np.int32]
     pointable_list: tuple[bool, ...]
+    selection_boxes: tuple[Shape | None, ...]
+    collision_boxes: tuple[Shape, ...]
 
     def __init__(self) -> None:
         self._types: list[BlockType] = []
-        self._ids: dict[str, int] = {}
+        self._states: list[_State] = []
+        self._first: dict[str, int] = {}  # block name -> its first state id
+        self._ids: dict[str, int] = {}  # block name -> its default state id
+        self._by_values: list[dict[tuple[PropValue, ...], int]] = []  # per block
         # The atlas's tiles keep their atlas cells; other tile names are numbered after them.
         self.tile_names: list[str] = list(ATLAS_TILES)
         self._tile_ids: dict[str, int] = {name: i for i, name in enumerate(ATLAS_TILES)}
         self.register(AIR_TYPE)
 
     def register(self, block: BlockType) -> int:
-        """Add a block type and return its new id.
+        """Add a block type and its states; return its default state id.
 
         Raises
         ------
         ValueError
-            If the name is taken or the registry is full.
+            If the name is taken, the registry is full, or a state's shape, light or tiles (when
+            given as functions of the properties) are invalid; the message names the block.
         """
         if not isinstance(block, BlockType):
             raise TypeError(f"block must be a BlockType, got {type(block).__name__}")
         if block.name in self._ids:
             raise ValueError(f"block {block.name!r} is already registered")
-        if len(self._types) >= MAX_BLOCKS:
+        first = len(self._states)
+        if first + block.state_count > MAX_BLOCKS:
             raise ValueError(f"cannot register {block.name!r}: all {MAX_BLOCKS} ids are used")
-        for tile in block.tiles:
-            if tile not in self._tile_ids:
-                self._tile_ids[tile] = len(self.tile_names)
-                self.tile_names.append(tile)
-        block_id = len(self._types)
+        index = len(self._types)
+        states = [self._make_state(block, index, props) for props in block.states()]
+        for state in states:
+            for tile in state.tiles:
+                if tile not in self._tile_ids:
+                    self._tile_ids[tile] = len(self.tile_names)
+                    self.tile_names.append(tile)
         self._types.append(block)
-        self._ids[block.name] = block_id
+        self._states.extend(states)
+        self._first[block.name] = first
+        self._by_values.append({s.values: first + i for i, s in enumerate(states)})
+        defaults = tuple(
+            dict(block.defaults).get(prop, values[0]) for prop, values in block.properties
+        )
+        self._ids[block.name] = self._by_values[index][defaults]
         self._rebuild()
-        return block_id
+        return self._ids[block.name]
+
+    @staticmethod
+    def _make_state(block: BlockType, index: int, props: dict[str, PropValue]) -> _State:
+        name = block.name
+        where = name if not props else f"{name} in state {_state_key(name, props)}"
+
+        def evaluate(what: str, value: Any) -> Any:
+            if not callable(value):
+                return value
+            try:
+                return value(props)
+            except Exception as exc:  # a mod's function failed: name the block and the state
+                raise ValueError(f"{what} function of {where!r} raised {exc!r}") from exc
+
+        selection = check_shape(where, "selection", evaluate("selection", block.selection))
+        if block.collision is None:
+            collision = selection if block.solid else ()
+        else:
+            collision = check_shape(
+                where, "collision", evaluate("collision", block.collision), top=COLLISION_TOP
+            )
+        light = check_light(where, evaluate("light", block.light))
+        tiles = check_tiles(where, evaluate("tiles", block.tiles))
+        if block.draw != "auto":
+            draw = DRAW_KINDS[block.draw]
+        elif "liquid" in block.groups:
+            draw = DRAW_LIQUID
+        elif selection != FULL and block.pointable:
+            draw = DRAW_BOXES
+        elif not block.solid and block.transparent:
+            draw = DRAW_PLANT
+        else:
+            draw = DRAW_CUBE
+        return _State(
+            block=index,
+            values=tuple(props.values()),
+            props=props,
+            key=_state_key(name, props),
+            selection=selection,
+            collision=collision,
+            light=light,
+            tiles=tiles,
+            draw=draw,
+        )
 
     def _rebuild(self) -> None:
-        types = self._types
+        states = self._states
+        types = [self._types[s.block] for s in states]
 
-        self.solid = _frozen(np.array([t.solid for t in types], dtype=np.bool_))
-        self.pointable = _frozen(np.array([t.pointable for t in types], dtype=np.bool_))
-        self.replaceable = _frozen(np.array([t.replaceable for t in types], dtype=np.bool_))
-        self.transparent = _frozen(np.array([t.transparent for t in types], dtype=np.bool_))
-        self.hardness = _frozen(np.array([float(t.hardness) for t in types], dtype=np.float64))
-        self.light = _frozen(np.array([t.light for t in types], dtype=np.uint8))
-        self.liquid = _frozen(np.array(["liquid" in t.groups for t in types], dtype=np.bool_))
-        # Drawn as crossed quads (tall grass): not solid, see-through and not a liquid.
-        plant = ~self.solid & self.transparent & ~self.liquid
-        plant[AIR] = False
-        self.plant = _frozen(plant)
-        tiles = [[self._tile_ids[tile] for tile in t.tiles] for t in types]
-        self.face_tiles = _frozen(np.array(tiles, dtype=np.int32))
-        self.pointable_list = tuple(t.pointable for t in types)
+        def table(values: list[Any], dtype: type) -> NDArray[Any]:
+            return _frozen(np.array(values, dtype=dtype))
+
+        self.block_index = table([s.block for s in states], np.int32)
+        self.solid = table([bool(s.collision) for s in states], np.bool_)
+        self.pointable = table(
+            [t.pointable and bool(s.selection) for t, s in zip(types, states, strict=True)],
+            np.bool_,
+        )
+        self.replaceable = table([t.replaceable for t in types], np.bool_)
+        self.transparent = table([t.transparent for t in types], np.bool_)
+        self.hardness = table([float(t.hardness) for t in types], np.float64)
+        self.light = table([s.light for s in states], np.uint8)
+        self.liquid = table(["liquid" in t.groups for t in types], np.bool_)
+        self.draw = table([s.draw for s in states], np.uint8)
+        self.plant = _frozen(self.draw == DRAW_PLANT)
+        self.full_cube = table([s.selection == FULL for s in states], np.bool_)
+        self.collision_full = table([s.collision == FULL for s in states], np.bool_)
+        tiles = [[self._tile_ids[tile] for tile in s.tiles] for s in states]
+        self.face_tiles = table(tiles, np.int32)
+        self.pointable_list = tuple(bool(p) for p in self.pointable)
+        self.selection_boxes = tuple(None if s.selection == FULL else s.selection for s in states)
+        self.collision_boxes = tuple(s.collision for s in states)
+
+    # -- names and states -------------------------------------------------------------------------
 
     def id(self, name: str) -> int:
-        """The id of a block name; ``ValueError`` naming it when unknown."""
+        """The default state id of a block name, or the id of a state key
+        (``"base:stairs[facing=east]"``: unnamed properties keep their defaults); ``ValueError``
+        naming it when unknown."""
+        if isinstance(name, str) and name in self._ids:
+            return self._ids[name]
+        if isinstance(name, str) and "[" in name:
+            block_id, dropped = self.lookup_key(name)
+            if block_id is not None and not dropped:
+                return block_id
+            if block_id is not None:
+                raise ValueError(f"state key {name!r}: {', '.join(dropped)} do not match the block")
+        raise ValueError(f"unknown block name {name!r}")
+
+    def state_id(self, name: str, **props: PropValue) -> int:
+        """The id of block `name` in the state with `props` (others at their defaults)."""
+        return self.with_props(self._default_of(name), **props)
+
+    def _default_of(self, name: str) -> int:
         try:
             return self._ids[name]
         except (KeyError, TypeError):
             raise ValueError(f"unknown block name {name!r}") from None
 
+    def props(self, block_id: int) -> Mapping[str, PropValue]:
+        """The property values of a state id (read-only; empty for a block without properties)."""
+        return self._states[self.resolve(block_id)].props
+
+    def with_props(self, block_id: int, **changes: PropValue) -> int:
+        """The id of the same block in the state with `changes` applied.
+
+        Raises
+        ------
+        ValueError
+            Naming the property or value the block does not have.
+        """
+        state = self._states[self.resolve(block_id)]
+        block = self._types[state.block]
+        if not changes:
+            return self.resolve(block_id)
+        values = list(state.values)
+        for prop, value in changes.items():
+            for i, (name, allowed) in enumerate(block.properties):
+                if name == prop:
+                    matched = [v for v in allowed if same_value(v, value)]
+                    if not matched:
+                        texts = ", ".join(value_text(v) for v in allowed)
+                        raise ValueError(
+                            f"{value!r} is not a value of property {prop!r} of {block.name!r} "
+                            f"({texts})"
+                        )
+                    values[i] = matched[0]
+                    break
+            else:
+                raise ValueError(f"block {block.name!r} has no property {prop!r}")
+        return self._by_values[state.block][tuple(values)]
+
+    def block_of(self, block_id: int) -> BlockType:
+        """The block type a state id belongs to."""
+        return self._types[self._states[self.resolve(block_id)].block]
+
+    def state_key(self, block_id: int) -> str:
+        """A state as saves store it: ``"base:oak_stairs[facing=east,half=bottom]"``, or the
+        bare name of a block without properties (a placeholder gives back its saved key)."""
+        state = self._states[self.resolve(block_id)]
+        return self._types[state.block].saved_name or state.key
+
+    @property
+    def state_keys(self) -> list[str]:
+        """`state_key` of every id, in id order: the table a save maps ids through."""
+        return [self._types[s.block].saved_name or s.key for s in self._states]
+
+    def lookup_key(self, key: str) -> tuple[int | None, list[str]]:
+        """A saved state key as an id of this registry, leniently, with what did not match.
+
+        Returns ``(None, [])`` when the block is not registered. Properties the block no longer
+        has, or values it no longer allows, are left at their defaults and listed in the second
+        item (``"facing=up"``), so a save outlives a mod that changed its properties.
+        """
+        try:
+            name, props = _parse_key(key)
+        except ValueError:
+            return None, []
+        if name not in self._ids:
+            return None, []
+        block_id = self._ids[name]
+        block = self._types[self._states[block_id].block]
+        declared = dict(block.properties)
+        dropped: list[str] = []
+        for prop, text in props.items():
+            matches = [v for v in declared.get(prop, ()) if value_text(v) == text]
+            if matches:
+                block_id = self.with_props(block_id, **{prop: matches[0]})
+            else:
+                dropped.append(f"{prop}={text}")
+        return block_id, dropped
+
     def name(self, block_id: int) -> str:
-        """The name of a block id."""
+        """The block name of a state id."""
         return self[block_id].name
 
     def resolve(self, block: str | int) -> int:
-        """A block given by name or id, as a checked id."""
+        """A block given by name, state key or id, as a checked state id."""
         if isinstance(block, str):
             return self.id(block)
         if isinstance(block, bool) or not isinstance(block, int | np.integer):
             raise ValueError(f"block must be a block name or id, got {block!r}")
         block_id = int(block)
-        if not 0 <= block_id < len(self._types):
+        if not 0 <= block_id < len(self._states):
             raise ValueError(f"unknown block id {block_id}")
         return block_id
 
     def __getitem__(self, block: str | int) -> BlockType:
-        return self._types[self.resolve(block)]
+        return self._types[self._states[self.resolve(block)].block]
 
     def __contains__(self, block: object) -> bool:
         if isinstance(block, str):
-            return block in self._ids
+            if block in self._ids:
+                return True
+            try:
+                self.id(block)
+            except ValueError:
+                return False
+            return True
         if isinstance(block, int | np.integer) and not isinstance(block, bool):
-            return 0 <= int(block) < len(self._types)
+            return 0 <= int(block) < len(self._states)
         return False
 
     def __len__(self) -> int:
-        return len(self._types)
+        """The number of state ids (every block's states), not of block types."""
+        return len(self._states)
 
     def __iter__(self) -> Iterator[BlockType]:
+        """Each registered block type once, in registration order (air first)."""
         return iter(self._types)
 
     @property
+    def blocks(self) -> list[BlockType]:
+        """Every registered block type, in registration order (air first)."""
+        return list(self._types)
+
+    @property
     def names(self) -> list[str]:
-        """Block names in id order: the name→id table a save stores."""
+        """Block names in registration order (one per block, not per state)."""
         return [t.name for t in self._types]
+
+    def first_state(self, name: str) -> int:
+        """The lowest state id of a block; its states are the next `BlockType.state_count` ids."""
+        try:
+            return self._first[name]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown block name {name!r}") from None
 
     def tile_id(self, tile: str) -> int:
         """The atlas index of a tile name."""
@@ -275,60 +417,28 @@ class BlockRegistry:
             raise ValueError(f"unknown tile name {tile!r}") from None
 
 
-class Registers(Protocol):
-    """Anything blocks are registered with: a `BlockRegistry` or a mod's
-    `world.registration.BlockRegistrar`."""
-
-    def register(self, block: BlockType) -> int: ...
-
-
-def register_base_blocks(registry: Registers) -> None:
-    """Register the base game's blocks, stone first so that ``base:stone`` is id 1.
-
-    The one place the base blocks are added: `default_registry` calls it on a bare registry and
-    the base game's plugin (`world.registration.BaseGame`) on its registrar.
-    """
-    for block in BASE_BLOCKS:
-        registry.register(block)
+def _state_key(name: str, props: Mapping[str, PropValue]) -> str:
+    if not props:
+        return name
+    inner = ",".join(f"{prop}={value_text(value)}" for prop, value in props.items())
+    return f"{name}[{inner}]"
 
 
-BASE_BLOCKS: tuple[BlockType, ...] = (
-    BlockType("base:stone", hardness=1.5, tiles=("base:stone",)),
-    BlockType("base:dirt", hardness=0.5, tiles=("base:dirt",)),
-    BlockType(
-        "base:grass",
-        description="grass block",
-        hardness=0.6,
-        tiles=("base:grass_top", "base:dirt", "base:grass_side"),
-    ),
-    BlockType("base:sand", hardness=0.5, tiles=("base:sand",), groups=("falling",)),
-    BlockType("base:gravel", hardness=0.6, tiles=("base:gravel",), groups=("falling",)),
-    BlockType("base:log", hardness=2.0, tiles=("base:log_top", "base:log_top", "base:log_side")),
-    BlockType("base:planks", hardness=2.0, tiles=("base:planks",)),
-    BlockType("base:leaves", hardness=0.2, transparent=True, tiles=("base:leaves",)),
-    BlockType("base:glass", hardness=0.3, transparent=True, tiles=("base:glass",)),
-    BlockType(
-        "base:water",
-        solid=False,
-        pointable=False,
-        replaceable=True,
-        transparent=True,
-        hardness=math.inf,
-        tiles=("base:water",),
-        groups=("liquid",),
-    ),
-    BlockType("base:bedrock", hardness=math.inf, tiles=("base:bedrock",)),
-    BlockType(
-        "base:tall_grass",
-        description="tall grass",
-        solid=False,
-        replaceable=True,
-        transparent=True,
-        hardness=0.0,
-        tiles=("base:tall_grass",),
-    ),
-    BlockType("base:lamp", hardness=0.3, tiles=("base:lamp",)),
-)
+def _parse_key(key: str) -> tuple[str, dict[str, str]]:
+    """``"mod:x[a=1,b=top]"`` -> ``("mod:x", {"a": "1", "b": "top"})``; values stay text."""
+    match = _KEY_PATTERN.match(key) if isinstance(key, str) else None
+    if match is None:
+        raise ValueError(f"unknown block name {key!r}")
+    name, inner = match.group(1), match.group(2)
+    props: dict[str, str] = {}
+    for part in (inner or "").split(","):
+        if not part:
+            continue
+        prop, sep, value = part.partition("=")
+        if not sep or not prop or not value:
+            raise ValueError(f"state key {key!r}: write properties as name=value")
+        props[prop] = value
+    return name, props
 
 
 def default_registry() -> BlockRegistry:

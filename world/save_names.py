@@ -2,14 +2,18 @@
 
 Contract
 --------
-- Chunk rows hold *file ids*: indices into the file's ``block_names`` table, which only ever
+- Chunk rows hold *file ids*: indices into the file's ``block_names`` table of *state keys*
+  (`world.blocks.BlockRegistry.state_key`: ``"base:stone"``, ``"base:oak_slab[half=top]"``;
+  a save written before block states holds bare names, which are the keys of stateless blocks
+  and the default state of a block that has since gained properties), which only ever
   grows (a save appends the names it writes that the file lacks), so rows written years apart
   stay valid whatever the game's registration order is now.
 - `NameTable.sync` re-reads the table when another connection changed the file
   (``PRAGMA data_version``), so a stale copy never mislabels a healthy row as corrupt; a table
   that is no longer an extension of the copy (rewritten by another program) is an error.
-- `NameTable.bind` maps file ids to a registry's ids, registering a placeholder block for each
-  saved name the registry lacks: ``"unknown:<mod>_<name>"``, solid, pointable, the missing
+- `NameTable.bind` maps file ids to a registry's ids (a property or value the block no longer
+  has loads at its default, with a warning), registering a placeholder block for each
+  saved block the registry lacks: ``"unknown:<mod>_<name>"``, solid, pointable, the missing
   texture, whose `world.blocks.BlockType.saved_name` keeps the saved name. The placeholder lives
   in the registry itself, so a second load or a save after another world was bound finds it
   there; no table on the side. `NameTable.to_file` maps back, a placeholder to its saved name.
@@ -92,18 +96,33 @@ class NameTable:
         known = len(self._to_runtime)
         if known == len(self.names):
             return self._to_runtime
-        placeholders = {t.saved_name: i for i, t in enumerate(registry) if t.saved_name}
+        placeholders = {
+            key: i for i, key in enumerate(registry.state_keys) if registry[i].saved_name
+        }
         missing: list[str] = []
+        changed: list[str] = []
         extra = np.empty(len(self.names) - known, dtype=np.uint16)
         for i, name in enumerate(self.names[known:]):
             if name in placeholders:
                 extra[i] = placeholders[name]
-            elif name in registry:
-                extra[i] = registry.id(name)
-            else:
-                extra[i] = placeholders[name] = register_placeholder(registry, name)
-            if name in placeholders:
                 missing.append(name)
+                continue
+            block_id, dropped = registry.lookup_key(name)
+            if block_id is None:
+                extra[i] = placeholders[name] = register_placeholder(registry, name)
+                missing.append(name)
+            else:
+                extra[i] = block_id
+                if dropped:
+                    changed.append(f"{name} ({', '.join(dropped)})")
+        if changed:
+            _log.warning(
+                "%s: %d saved block state(s) name properties or values their block no longer "
+                "has; those properties load at their defaults: %s",
+                self.path,
+                len(changed),
+                ", ".join(changed),
+            )
         self._to_runtime = np.concatenate([self._to_runtime, extra])
         if missing:
             self.unknown_blocks.extend(missing)
@@ -124,7 +143,7 @@ class NameTable:
         Only names that occur in `arrays` are added, so the file's table (which never shrinks)
         holds no name the world never used.
         """
-        saved_as = [t.saved_name or t.name for t in registry]
+        saved_as = registry.state_keys
         file_ids = [self._ids.get(name) for name in saved_as]
         used = np.zeros(len(saved_as), dtype=bool)
         if None in file_ids:

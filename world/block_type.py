@@ -1,0 +1,333 @@
+"""`BlockType`: what one kind of block is, its state properties and their checks.
+
+A block may declare *properties* with finite value sets (``facing``, ``half``, ``open``,
+``age``); every combination is a *state* (`world.blocks.BlockRegistry` gives each its own id).
+Its shapes, light and tiles may be functions of a state's properties; the registry evaluates them
+once per state at registration and checks the results (`world.shapes.check_shape`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from world.shapes import COLLISION_TOP, FULL, Shape, check_shape
+
+__all__ = [
+    "AIR",
+    "AIR_TYPE",
+    "DRAW_BOXES",
+    "DRAW_CUBE",
+    "DRAW_KINDS",
+    "DRAW_LIQUID",
+    "DRAW_NONE",
+    "DRAW_PLANT",
+    "MAX_BLOCKS",
+    "MAX_STATES_PER_BLOCK",
+    "MISSING_TILE",
+    "NAME_PATTERN",
+    "PROPERTY_PATTERN",
+    "BlockType",
+    "PropValue",
+    "Props",
+    "Registers",
+    "check_light",
+    "check_tiles",
+    "same_value",
+    "value_text",
+]
+
+AIR = 0
+MAX_BLOCKS = 65536  # ids are stored as uint16
+NAME_PATTERN = re.compile(r"^[a-z0-9_]+:[a-z0-9_]+$")
+MISSING_TILE = "base:missing"
+MAX_STATES_PER_BLOCK = 4096
+PROPERTY_PATTERN = re.compile(r"^[a-z_][a-z0-9_]*$")
+_VALUE_PATTERN = re.compile(r"^[a-z0-9_]+$")
+
+
+PropValue = str | int | bool
+Props = Mapping[str, PropValue]
+"""A state's property values by property name (``{"facing": "north", "open": False}``)."""
+
+# How the mesher draws a state (``registry.draw``).
+DRAW_NONE: Final = 0  # nothing (air)
+DRAW_CUBE: Final = 1  # a unit cube, faces culled against neighbours
+DRAW_BOXES: Final = 2  # the selection boxes (slabs, stairs, fences, torches, doors)
+DRAW_PLANT: Final = 3  # two crossed quads (tall grass)
+DRAW_LIQUID: Final = 4  # a cube drawn as a liquid surface (water)
+DRAW_KINDS: Final = {
+    "none": DRAW_NONE,
+    "cube": DRAW_CUBE,
+    "boxes": DRAW_BOXES,
+    "plant": DRAW_PLANT,
+    "liquid": DRAW_LIQUID,
+}
+
+
+def _expand_tiles(name: str, tiles: tuple[str, ...]) -> tuple[str, ...]:
+    """Expand 0, 1, 3 (top, bottom, side) or 6 tile names to one per face (+x,-x,+y,-y,+z,-z)."""
+    if len(tiles) == 0:
+        return (MISSING_TILE,) * 6
+    if len(tiles) == 1:
+        return tiles * 6
+    if len(tiles) == 3:
+        top, bottom, side = tiles
+        return (side, side, top, bottom, side, side)
+    if len(tiles) == 6:
+        return tiles
+    raise ValueError(
+        f"tiles of {name!r}: give 1, 3 (top, bottom, side) or 6 names, not {len(tiles)}"
+    )
+
+
+@dataclass(frozen=True)
+class BlockType:
+    """One kind of block: data only, with Minecraft-like defaults.
+
+    Parameters
+    ----------
+    name : str
+        ``"mod:name"``, lower-case letters, digits and underscores (``"air"`` is reserved).
+    description : str
+        Human-readable name shown in the HUD; defaults to the name's second part.
+    solid : bool
+        The player collides with it (with its collision shape; see `collision`).
+    pointable : bool
+        A raycast can target it (water is not).
+    replaceable : bool
+        Placing a block into it overwrites it (air, water, tall grass).
+    transparent : bool
+        It does not hide its neighbours' faces (glass, leaves, water).
+    hardness : float
+        Seconds to break by hand; 0 is instant, ``math.inf`` is unbreakable (bedrock).
+    tiles : tuple of str, or a function of the state's properties returning one
+        Atlas tile names: 1 for all faces, 3 as (top, bottom, side), or 6 as (+x,-x,+y,-y,+z,-z).
+    light : int, or a function of the state's properties returning one
+        Light emitted, 0..15 (a lit lamp is 15).
+    groups : tuple of str
+        Free-form tags mods can test (``"falling"``, ``"explosive"``).
+    saved_name : str or None
+        For a placeholder block only (a saved block whose mod is missing, `world.storage`): the
+        state key the save holds, under which the block is saved back. ``None`` for real blocks.
+    properties : mapping of str to a sequence of values
+        State properties and their values (str, int or bool), e.g.
+        ``{"facing": ("north", "east", "south", "west"), "open": (False, True)}``. Every
+        combination is a state with its own id. Stored as a tuple of ``(name, values)`` pairs.
+    defaults : mapping of str to a value
+        The default state's values; a property not named here defaults to its first value.
+    selection : tuple of Box, or a function of the state's properties returning one
+        What the raycast targets and the outline draws, boxes within [0, 1]³ (`world.shapes`).
+        The full cube by default; ``()`` for nothing to target.
+    collision : tuple of Box, a function of the properties, or None
+        What the body collides with; boxes may reach y = 1.5. ``None``: the selection shape
+        when `solid`, else no collision.
+    draw : str
+        How the mesher draws it: ``"auto"`` (default: liquids as liquid, a state with a non-cube
+        selection shape as its boxes, a non-solid see-through block as a plant, else a cube),
+        or one of ``"cube"``, ``"boxes"``, ``"plant"``, ``"liquid"``, ``"none"``.
+    on_use, can_break, on_construct, on_destruct, placement_state : callable or None
+        Per-block callbacks, as in Luanti's node definitions (`world.rules` calls them in the same
+        pipeline as the mods' hooks; see docs/modding.md).
+    """
+
+    name: str
+    description: str = ""
+    solid: bool = True
+    pointable: bool = True
+    replaceable: bool = False
+    transparent: bool = False
+    hardness: float = 1.0
+    tiles: tuple[str, ...] | Callable[[Props], tuple[str, ...]] = ()
+    light: int | Callable[[Props], int] = 0
+    groups: tuple[str, ...] = field(default_factory=tuple)
+    saved_name: str | None = None
+    properties: Any = ()
+    defaults: Any = ()
+    selection: Shape | Callable[[Props], Shape] = FULL
+    collision: Shape | Callable[[Props], Shape] | None = None
+    draw: str = "auto"
+    on_use: Callable[..., Any] | None = None
+    can_break: Callable[..., Any] | None = None
+    on_construct: Callable[..., Any] | None = None
+    on_destruct: Callable[..., Any] | None = None
+    placement_state: Callable[..., Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.name != "air" and not NAME_PATTERN.match(self.name):
+            raise ValueError(
+                f"name {self.name!r}: block names are 'mod:name' in lower-case letters, "
+                "digits and underscores"
+            )
+        if not isinstance(self.hardness, int | float) or math.isnan(self.hardness):
+            raise ValueError(f"hardness of {self.name!r} must be a number, got {self.hardness!r}")
+        if self.hardness < 0:
+            raise ValueError(f"hardness of {self.name!r} must be >= 0, got {self.hardness!r}")
+        if not callable(self.light):
+            check_light(self.name, self.light)
+        # A bare string would pass "x" in groups as a substring test: insist on a tuple of names.
+        if not isinstance(self.groups, tuple) or not all(isinstance(g, str) for g in self.groups):
+            raise ValueError(f"groups of {self.name!r} must be a tuple of str, got {self.groups!r}")
+        if self.saved_name is not None and not (
+            isinstance(self.saved_name, str) and self.saved_name
+        ):
+            raise ValueError(
+                f"saved_name of {self.name!r} must be a non-empty str or None, "
+                f"got {self.saved_name!r}"
+            )
+        if not callable(self.tiles):
+            object.__setattr__(self, "tiles", check_tiles(self.name, self.tiles))
+        if self.draw != "auto" and self.draw not in DRAW_KINDS:
+            raise ValueError(
+                f"draw of {self.name!r} must be 'auto' or one of {', '.join(DRAW_KINDS)}, "
+                f"got {self.draw!r}"
+            )
+        properties = _check_properties(self.name, self.properties)
+        object.__setattr__(self, "properties", properties)
+        object.__setattr__(self, "defaults", _check_defaults(self.name, properties, self.defaults))
+        if not callable(self.selection):
+            object.__setattr__(
+                self, "selection", check_shape(self.name, "selection", self.selection)
+            )
+        if self.collision is not None and not callable(self.collision):
+            object.__setattr__(
+                self,
+                "collision",
+                check_shape(self.name, "collision", self.collision, top=COLLISION_TOP),
+            )
+        for hook in ("on_use", "can_break", "on_construct", "on_destruct", "placement_state"):
+            value = getattr(self, hook)
+            if value is not None and not callable(value):
+                raise ValueError(f"{hook} of {self.name!r} must be callable or None, got {value!r}")
+        if not self.description:
+            object.__setattr__(self, "description", self.name.split(":")[-1].replace("_", " "))
+
+    @property
+    def breakable(self) -> bool:
+        """False for blocks with infinite hardness (bedrock)."""
+        return math.isfinite(self.hardness)
+
+    @property
+    def state_count(self) -> int:
+        """How many states (ids) the block has: the product of its properties' value counts."""
+        return math.prod(len(values) for _, values in self.properties)
+
+    def states(self) -> Iterator[dict[str, PropValue]]:
+        """Every state's properties, in id order (the last property varies fastest)."""
+        names = [name for name, _ in self.properties]
+        for values in itertools.product(*(values for _, values in self.properties)):
+            yield dict(zip(names, values, strict=True))
+
+
+def check_light(owner: str, light: object) -> int:
+    if isinstance(light, bool) or not isinstance(light, int) or not 0 <= light <= 15:
+        raise ValueError(f"light of {owner!r} must be an integer 0..15, got {light!r}")
+    return light
+
+
+def check_tiles(owner: str, tiles: object) -> tuple[str, ...]:
+    if isinstance(tiles, str) or not isinstance(tiles, tuple | list):
+        raise ValueError(f"tiles of {owner!r} must be a tuple of tile names, got {tiles!r}")
+    for tile in tiles:
+        if not isinstance(tile, str) or not NAME_PATTERN.match(tile):
+            raise ValueError(f"tile {tile!r} of {owner!r} is not a 'mod:name' tile name")
+    return _expand_tiles(owner, tuple(tiles))
+
+
+def value_text(value: PropValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _check_properties(owner: str, raw: object) -> tuple[tuple[str, tuple[PropValue, ...]], ...]:
+    if isinstance(raw, Mapping):
+        items: list[object] = list(raw.items())
+    elif isinstance(raw, tuple | list):
+        items = list(raw)
+    else:
+        raise ValueError(f"properties of {owner!r} must be a mapping of name to values")
+    out: list[tuple[str, tuple[PropValue, ...]]] = []
+    count = 1
+    for item in items:
+        if not isinstance(item, tuple | list) or len(item) != 2:
+            raise ValueError(f"properties of {owner!r} must be a mapping of name to values")
+        prop, values = item
+        if not isinstance(prop, str) or not PROPERTY_PATTERN.match(prop):
+            raise ValueError(
+                f"property {prop!r} of {owner!r}: names are lower-case letters, digits and "
+                "underscores"
+            )
+        if isinstance(values, str) or not isinstance(values, Sequence) or not values:
+            raise ValueError(
+                f"property {prop!r} of {owner!r} needs a non-empty sequence of values, "
+                f"got {values!r}"
+            )
+        texts = set()
+        for value in values:
+            ok = isinstance(value, bool | int) or (
+                isinstance(value, str) and _VALUE_PATTERN.match(value)
+            )
+            if not ok:
+                raise ValueError(
+                    f"value {value!r} of property {prop!r} of {owner!r} must be a bool, an int or "
+                    "a lower-case word"
+                )
+            text = value_text(value)
+            if text in texts:
+                raise ValueError(f"value {value!r} of property {prop!r} of {owner!r} is repeated")
+            texts.add(text)
+        if any(prop == name for name, _ in out):
+            raise ValueError(f"property {prop!r} of {owner!r} is declared twice")
+        count *= len(values)
+        out.append((prop, tuple(values)))
+    if count > MAX_STATES_PER_BLOCK:
+        raise ValueError(
+            f"{owner!r} has {count} states; a block may have at most {MAX_STATES_PER_BLOCK}"
+        )
+    return tuple(out)
+
+
+def _check_defaults(
+    owner: str, properties: tuple[tuple[str, tuple[PropValue, ...]], ...], raw: object
+) -> tuple[tuple[str, PropValue], ...]:
+    given = dict(raw.items() if isinstance(raw, Mapping) else raw)  # type: ignore[call-overload]
+    declared = dict(properties)
+    out: list[tuple[str, PropValue]] = []
+    for prop, value in given.items():
+        if prop not in declared:
+            raise ValueError(f"default for {prop!r} of {owner!r}: no such property")
+        if not any(same_value(value, v) for v in declared[prop]):
+            raise ValueError(
+                f"default {value!r} for property {prop!r} of {owner!r} is not one of its values"
+            )
+        out.append((prop, value))
+    return tuple(out)
+
+
+def same_value(a: object, b: object) -> bool:
+    """Equal and of the same kind: ``True`` is not ``1``."""
+    return type(a) is type(b) and a == b
+
+
+AIR_TYPE = BlockType(
+    "air",
+    solid=False,
+    pointable=False,
+    replaceable=True,
+    transparent=True,
+    hardness=0.0,
+    selection=(),
+    draw="none",
+)
+
+
+class Registers(Protocol):
+    """Anything blocks are registered with: a `BlockRegistry` or a mod's
+    `world.registration.BlockRegistrar`."""
+
+    def register(self, block: BlockType) -> int: ...
