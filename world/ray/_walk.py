@@ -57,7 +57,10 @@ class Hit(NamedTuple):
     point : tuple of float
         The entry point (the origin itself for a block the ray starts in).
     block_id : int
-        The block's id.
+        The block's id (its state id).
+    box : int
+        Index of the selection box hit in ``registry.selection_boxes[block_id]``; 0 for a full
+        cube.
     """
 
     block: Int3
@@ -65,6 +68,7 @@ class Hit(NamedTuple):
     distance: float
     point: tuple[float, float, float]
     block_id: int
+    box: int = 0
 
     @property
     def place_position(self) -> Int3:
@@ -349,7 +353,7 @@ def raycast(
         else tuple(bool(hits(block_id)) for block_id in range(len(registry)))
     )
     for x, y, z, face, distance, point, block_id in _march(o, d, norm, reach, world, accept):
-        return _new_hit((_new_int3((x, y, z)), face, distance, point, block_id))
+        return _new_hit((_new_int3((x, y, z)), face, distance, point, block_id, 0))
     return None
 
 
