@@ -29,7 +29,6 @@ import time as wallclock
 from collections.abc import Iterable
 from dataclasses import replace
 
-from panda3d.core import Filename, SamplerState
 from panda3d.core import Texture as PandaTexture
 from ursina import (
     Entity,
@@ -41,6 +40,7 @@ from ursina import (
 )
 from ursina import time as utime
 
+from game.atlas_build import atlas_texture, build_atlas_image
 from game.chunk_view import ChunkView
 from game.controls import Act, Aim, Controls, Intent, Pointer
 from game.crack import CrackOverlay
@@ -55,7 +55,7 @@ from game.player import HeldInput, Player
 from game.scene import follow, set_view
 from game.session import Session
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
-from world.atlas import ATLAS_PATH
+from world.blocks import BlockRegistry
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
 from world.outcome import NOTHING_TARGETED, Actor, Outcome
@@ -69,14 +69,9 @@ STREAM_BUDGET_S = 0.003  # per frame, for generating and meshing chunks coming i
 START_LOAD_S = 1.0  # a window's first frame waits this long at most for chunks
 
 
-def load_atlas() -> PandaTexture:
-    """The block atlas, sampled nearest (crisp pixels), no mipmaps."""
-    texture: PandaTexture = application.base.loader.loadTexture(
-        Filename.fromOsSpecific(str(ATLAS_PATH))
-    )
-    texture.setMinfilter(SamplerState.FT_nearest)
-    texture.setMagfilter(SamplerState.FT_nearest)
-    return texture
+def load_atlas(registry: BlockRegistry, mods: Mods) -> PandaTexture:
+    """The block atlas with every loaded mod's own tiles (`game.atlas_build`), sampled nearest."""
+    return atlas_texture(build_atlas_image(registry, mods))
 
 
 class _Driver(Entity):  # type: ignore[misc]
@@ -127,12 +122,12 @@ class Game:
         self.last_outcome: Outcome | None = None
         self.python_ms = 0.0  # time spent in `update` last frame
 
-        self.atlas = load_atlas()
+        self.atlas = load_atlas(registry, self.mods)
         self.chunks = ChunkView(
             self.world, self.atlas, options.view_distance, on_save=lambda keys: self.save()
         )
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
-        self.hud = Hud(registry, self.hotbar, Texture(ATLAS_PATH))
+        self.hud = Hud(registry, self.hotbar, Texture(self.atlas))
         self.outline = BlockOutline()
         self.crack = CrackOverlay(registry, self.atlas)
         self.debug = DebugOverlay(self._debug_snapshot)

@@ -105,8 +105,10 @@ class BlockType:
         It does not hide its neighbours' faces (glass, leaves, water).
     hardness : float
         Seconds to break by hand; 0 is instant, ``math.inf`` is unbreakable (bedrock).
-    tiles : tuple of str, or a function of the state's properties returning one
-        Atlas tile names: 1 for all faces, 3 as (top, bottom, side), or 6 as (+x,-x,+y,-y,+z,-z).
+    tiles : tuple of str, a mapping of face to str, or a function of the properties
+        Atlas tile names: 1 for all faces, 3 as (top, bottom, side), or 6 as (+x,-x,+y,-y,+z,-z);
+        or Luanti-style ``{"top": ..., "side": ..., "north": ...}``. A mod's own PNG tiles may
+        be named by file, ``"mymod_ruby_top.png"`` (see `world.mod_textures`).
     light : int, or a function of the state's properties returning one
         Light emitted, 0..15 (a lit lamp is 15).
     groups : tuple of str
@@ -142,7 +144,7 @@ class BlockType:
     replaceable: bool = False
     transparent: bool = False
     hardness: float = 1.0
-    tiles: tuple[str, ...] | Callable[[Props], tuple[str, ...]] = ()
+    tiles: Any = ()
     light: int | Callable[[Props], int] = 0
     groups: tuple[str, ...] = field(default_factory=tuple)
     saved_name: str | None = None
@@ -229,13 +231,46 @@ def check_light(owner: str, light: object) -> int:
     return light
 
 
+_FACE_KEYS: Final = ("east", "west", "top", "bottom", "south", "north")  # +x,-x,+y,-y,+z,-z
+
+
+def _tile_name(owner: str, tile: object) -> str:
+    """A tile name, or a Luanti-style file name ``"mymod_ruby_top.png"`` -> ``"mymod:ruby_top"``."""
+    if isinstance(tile, str) and tile.endswith(".png"):
+        mod = owner.partition(":")[0]
+        stem = tile[: -len(".png")]
+        if not stem.startswith(f"{mod}_") or len(stem) == len(mod) + 1:
+            raise ValueError(
+                f"tile file {tile!r} of {owner!r} must be named '{mod}_<name>.png' "
+                "(the mod's name first, as in Luanti)"
+            )
+        tile = f"{mod}:{stem[len(mod) + 1 :]}"
+    if not isinstance(tile, str) or not NAME_PATTERN.match(tile):
+        raise ValueError(f"tile {tile!r} of {owner!r} is not a 'mod:name' tile name")
+    return tile
+
+
 def check_tiles(owner: str, tiles: object) -> tuple[str, ...]:
+    """`tiles` as six tile names, one per face (+x, -x, +y, -y, +z, -z).
+
+    Accepts 1, 3 (top, bottom, side) or 6 names, or a mapping with the keys ``all``, ``side``,
+    ``top``, ``bottom``, ``north``, ``south``, ``east``, ``west`` (Luanti's per-face tiles; the
+    more specific key wins). Names may be tile names or the mod's PNG file names.
+    """
+    if isinstance(tiles, Mapping):
+        unknown = sorted(set(tiles) - {"all", "side", *_FACE_KEYS})
+        if unknown:
+            raise ValueError(
+                f"tiles of {owner!r}: unknown face key {unknown[0]!r} (use all, side, top, "
+                "bottom, north, south, east, west)"
+            )
+        every = tiles.get("all", MISSING_TILE)
+        side = tiles.get("side", every)
+        faces = [tiles.get(key, every if key in ("top", "bottom") else side) for key in _FACE_KEYS]
+        return tuple(_tile_name(owner, tile) for tile in faces)
     if isinstance(tiles, str) or not isinstance(tiles, tuple | list):
         raise ValueError(f"tiles of {owner!r} must be a tuple of tile names, got {tiles!r}")
-    for tile in tiles:
-        if not isinstance(tile, str) or not NAME_PATTERN.match(tile):
-            raise ValueError(f"tile {tile!r} of {owner!r} is not a 'mod:name' tile name")
-    return _expand_tiles(owner, tuple(tiles))
+    return _expand_tiles(owner, tuple(_tile_name(owner, tile) for tile in tiles))
 
 
 def value_text(value: PropValue) -> str:

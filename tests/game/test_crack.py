@@ -9,6 +9,7 @@ import pytest
 
 from world.atlas import CRACK_TILES, tile_uv_rect
 from world.blocks import default_registry
+from world.mods import Mods
 
 
 @pytest.fixture
@@ -16,7 +17,7 @@ def crack(app: Any) -> Any:
     from game.crack import CrackOverlay
     from game.play import load_atlas
 
-    overlay = CrackOverlay(default_registry(), load_atlas())
+    overlay = CrackOverlay(default_registry(), load_atlas(default_registry(), Mods()))
     yield overlay
     overlay.destroy()
 
