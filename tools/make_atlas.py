@@ -279,6 +279,38 @@ def paint_tall_grass(rng: Rng) -> Tile:
     return _rgba(rgb, alpha)
 
 
+def paint_cobblestone(rng: Rng) -> Tile:
+    """Rounded grey stones of mixed shades set in dark mortar (what mined stone drops)."""
+    y, x = np.mgrid[0:N, 0:N].astype(np.float64)
+    seeds = rng.random((9, 2)) * N
+    shades = 0.8 + 0.35 * rng.random(9)
+    # Distance to the nearest and second-nearest stone centre, on the tiling torus.
+    dy = np.abs(y[..., None] - seeds[:, 0])
+    dx = np.abs(x[..., None] - seeds[:, 1])
+    dist = np.hypot(np.minimum(dy, N - dy), np.minimum(dx, N - dx))
+    order = np.sort(dist, axis=-1)
+    nearest = np.argmin(dist, axis=-1)
+    light = shades[nearest] * _grain(rng, 0.06) - 0.18 * np.clip(order[..., 0] / 6.0, 0.0, 1.0)
+    mortar = order[..., 1] - order[..., 0] < 1.1
+    light[mortar] = 0.42
+    return _rgba(_colour((128, 128, 130), light))
+
+
+def paint_sapling(rng: Rng) -> Tile:
+    """A young tree on a clear background: a thin brown stem and a round green crown."""
+    rgb = np.zeros((N, N, 3))
+    alpha = np.zeros((N, N))
+    y, x = np.mgrid[0:N, 0:N].astype(np.float64)
+    crown = np.hypot(y - 6.0, x - 7.5) < 4.6 + 0.8 * _smooth_noise(rng, 4)
+    leaf = np.array([70.0, 140.0, 46.0]) * _grain(rng, 0.2)[..., np.newaxis]
+    rgb[crown] = leaf[crown]
+    alpha[crown] = 255.0
+    stem = (x >= 7) & (x <= 8) & (y >= 8)
+    rgb[stem] = np.array([104.0, 76.0, 44.0])
+    alpha[stem] = 255.0
+    return _rgba(rgb, alpha)
+
+
 def _lamp(rng: Rng, lit: bool) -> Tile:
     """A lamp in a dark frame: a warm glowing core when lit, dull glass when off."""
     y, x = np.mgrid[0:N, 0:N]
@@ -381,6 +413,8 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
     "tnt:tnt_top": paint_tnt_top,
     "tnt:tnt_bottom": paint_tnt_bottom,
     "tnt:tnt_side": paint_tnt_side,
+    "base:cobblestone": paint_cobblestone,
+    "base:sapling": paint_sapling,
 } | {name: _crack(stage) for stage, name in enumerate(CRACK_TILES)}
 
 

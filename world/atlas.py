@@ -75,6 +75,8 @@ ATLAS_TILES: tuple[str, ...] = (
     "tnt:tnt_bottom",
     "tnt:tnt_side",
     *CRACK_TILES,
+    "base:cobblestone",
+    "base:sapling",
 )
 
 

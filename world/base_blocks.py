@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 
 from world.block_type import BlockType, Registers
+from world.inventory import Drop
+from world.shapes import Box
 
 __all__ = ["BASE_BLOCKS", "register_base_blocks"]
 
@@ -24,20 +26,27 @@ def register_base_blocks(registry: Registers) -> None:
 
 
 BASE_BLOCKS: tuple[BlockType, ...] = (
-    BlockType("base:stone", hardness=1.5, tiles=("base:stone",)),
+    BlockType("base:stone", hardness=1.5, tiles=("base:stone",), drops=(Drop("base:cobblestone"),)),
     BlockType("base:dirt", hardness=0.5, tiles=("base:dirt",)),
     BlockType(
         "base:grass",
         description="grass block",
         hardness=0.6,
         tiles=("base:grass_top", "base:dirt", "base:grass_side"),
+        drops=(Drop("base:dirt"),),
     ),
     BlockType("base:sand", hardness=0.5, tiles=("base:sand",), groups=("falling",)),
     BlockType("base:gravel", hardness=0.6, tiles=("base:gravel",), groups=("falling",)),
     BlockType("base:log", hardness=2.0, tiles=("base:log_top", "base:log_top", "base:log_side")),
     BlockType("base:planks", hardness=2.0, tiles=("base:planks",)),
-    BlockType("base:leaves", hardness=0.2, transparent=True, tiles=("base:leaves",)),
-    BlockType("base:glass", hardness=0.3, transparent=True, tiles=("base:glass",)),
+    BlockType(
+        "base:leaves",
+        hardness=0.2,
+        transparent=True,
+        tiles=("base:leaves",),
+        drops=(Drop("base:sapling", chance=0.05),),  # Minecraft: a sapling one time in twenty
+    ),
+    BlockType("base:glass", hardness=0.3, transparent=True, tiles=("base:glass",), drops=()),
     BlockType(
         "base:water",
         solid=False,
@@ -57,6 +66,17 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         transparent=True,
         hardness=0.0,
         tiles=("base:tall_grass",),
+        drops=(),
     ),
     BlockType("base:lamp", hardness=0.3, tiles=("base:lamp",)),
+    BlockType("base:cobblestone", hardness=2.0, tiles=("base:cobblestone",)),
+    BlockType(
+        "base:sapling",
+        solid=False,
+        transparent=True,
+        hardness=0.0,
+        tiles=("base:sapling",),
+        selection=(Box(0.125, 0.0, 0.125, 0.875, 0.8125, 0.875),),  # Minecraft's 2..14, 13 high
+        draw="plant",
+    ),
 )

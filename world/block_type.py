@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from world.inventory import Drop
 from world.shapes import COLLISION_TOP, FULL, Shape, check_shape
 
 __all__ = [
@@ -135,6 +136,12 @@ class BlockType:
     on_use, can_break, on_construct, on_destruct, placement_state : callable or None
         Per-block callbacks, as in Luanti's node definitions (`world.rules` calls them in the same
         pipeline as the mods' hooks; see docs/modding.md).
+    drops : tuple of world.inventory.Drop, or None
+        What breaking it gives in survival: ``None`` its own item (the block's name), ``()``
+        nothing (glass), else these drops (stone gives cobblestone).
+    get_drops : callable or None
+        ``get_drops(world, pos, state_id, actor) -> list of ItemStack``: decides the drops
+        instead of `drops` (a crop dropping more when ripe).
     """
 
     name: str
@@ -158,6 +165,8 @@ class BlockType:
     on_construct: Callable[..., Any] | None = None
     on_destruct: Callable[..., Any] | None = None
     placement_state: Callable[..., Any] | None = None
+    drops: tuple[Drop, ...] | None = None
+    get_drops: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         if self.name != "air" and not NAME_PATTERN.match(self.name):
@@ -201,7 +210,14 @@ class BlockType:
                 "collision",
                 check_shape(self.name, "collision", self.collision, top=COLLISION_TOP),
             )
-        for hook in ("on_use", "can_break", "on_construct", "on_destruct", "placement_state"):
+        if self.drops is not None and (
+            not isinstance(self.drops, tuple) or not all(isinstance(d, Drop) for d in self.drops)
+        ):
+            raise ValueError(
+                f"drops of {self.name!r} must be None or a tuple of Drop, got {self.drops!r}"
+            )
+        hooks = ("on_use", "can_break", "on_construct", "on_destruct", "placement_state")
+        for hook in (*hooks, "get_drops"):
             value = getattr(self, hook)
             if value is not None and not callable(value):
                 raise ValueError(f"{hook} of {self.name!r} must be callable or None, got {value!r}")

@@ -31,7 +31,9 @@ def test_default_registry_order_and_properties():
         "base:tall_grass",
         "base:lamp",
     ]
-    assert reg.names == expected
+    # The first blocks keep their order (old saves list them so); later ones are appended.
+    assert reg.names[: len(expected)] == expected
+    assert {"base:cobblestone", "base:sapling"} <= set(reg.names)
     water, bedrock, tall = reg.id("base:water"), reg.id("base:bedrock"), reg.id("base:tall_grass")
     assert not reg.pointable[water] and reg.replaceable[water] and not reg.solid[water]
     assert math.isinf(reg.hardness[bedrock]) and not reg["base:bedrock"].breakable
@@ -108,6 +110,6 @@ def test_light_and_groups_are_checked():
 def test_liquid_and_plant_tables_follow_the_definitions():
     reg = default_registry()
     assert np.flatnonzero(reg.liquid).tolist() == [reg.id("base:water")]
-    assert np.flatnonzero(reg.plant).tolist() == [reg.id("base:tall_grass")]
+    assert np.flatnonzero(reg.plant).tolist() == [reg.id("base:tall_grass"), reg.id("base:sapling")]
     reg.register(BlockType("mymod:fern", solid=False, transparent=True))
     assert reg.plant[reg.id("mymod:fern")]

@@ -1,0 +1,115 @@
+"""The player's inventory: 36 slots of stacks up to 64, hotbar first; drops; saved as data."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from world.blocks import BlockType, default_registry
+from world.inventory import (
+    HOTBAR_SLOTS,
+    INVENTORY_SLOTS,
+    STACK_MAX,
+    Drop,
+    Inventory,
+    ItemStack,
+    roll_drops,
+)
+
+
+def test_adding_fills_matching_stacks_first_then_empty_slots_hotbar_first() -> None:
+    inv = Inventory()
+    inv.put(5, ItemStack("base:dirt", 60))
+    assert inv.add("base:dirt", 10) == 0
+    assert inv.slots[5] == ItemStack("base:dirt", 64)
+    assert inv.slots[0] == ItemStack("base:dirt", 6)  # the rest went to the first empty slot
+    assert inv.count("base:dirt") == 70
+
+
+def test_a_full_inventory_returns_what_did_not_fit() -> None:
+    inv = Inventory()
+    assert inv.add("base:stone", STACK_MAX * INVENTORY_SLOTS + 5) == 5
+    assert all(s == ItemStack("base:stone", 64) for s in inv.slots)
+    assert inv.add("base:dirt", 1) == 1
+
+
+def test_taking_from_a_slot_empties_it_when_the_last_item_goes() -> None:
+    inv = Inventory([ItemStack("base:glass", 2)])
+    assert inv.take(0) == ItemStack("base:glass", 1)
+    assert inv.take(0) == ItemStack("base:glass", 1)
+    assert inv.slots[0] is None and inv.take(0) is None
+
+
+def test_moving_a_stack_puts_down_merges_or_swaps() -> None:
+    inv = Inventory([ItemStack("base:dirt", 40), ItemStack("base:dirt", 30), ItemStack("base:log")])
+    inv.move(0, 1)  # merge: 30 + 34 fits 64, 6 stay behind
+    assert inv.slots[1] == ItemStack("base:dirt", 64) and inv.slots[0] == ItemStack("base:dirt", 6)
+    inv.move(2, 0)  # different items swap
+    assert inv.slots[0] == ItemStack("base:log") and inv.slots[2] == ItemStack("base:dirt", 6)
+    inv.move(0, 20)  # onto an empty slot: moves
+    assert inv.slots[0] is None and inv.slots[20] == ItemStack("base:log")
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["add", "take", "move"]),
+            st.sampled_from(["base:dirt", "base:stone", "mod:x"]),
+            st.integers(0, 200),
+            st.integers(0, INVENTORY_SLOTS - 1),
+            st.integers(0, INVENTORY_SLOTS - 1),
+        ),
+        max_size=60,
+    )
+)
+def test_no_item_is_created_or_lost_by_any_sequence_of_actions(actions: list) -> None:  # type: ignore[type-arg]
+    inv = Inventory()
+    held: dict[str, int] = {}
+    for action, item, n, a, b in actions:
+        if action == "add":
+            left = inv.add(item, n)
+            held[item] = held.get(item, 0) + n - left
+        elif action == "take":
+            taken = inv.take(a, max(1, min(n, STACK_MAX)))
+            if taken is not None:
+                held[taken.item] -= taken.count
+        else:
+            inv.move(a, b)
+        for name, count in held.items():
+            assert inv.count(name) == count
+        assert all(s is None or 1 <= s.count <= STACK_MAX for s in inv.slots)
+
+
+def test_the_inventory_round_trips_as_data_and_bad_data_names_the_slot() -> None:
+    inv = Inventory()
+    inv.add("base:dirt", 70)
+    inv.put(30, ItemStack("gone:ruby", 3))  # a mod that is not loaded: its items are kept
+    inv.select(4)
+    again = Inventory.from_data(inv.to_data())
+    assert again.slots == inv.slots
+    with pytest.raises(ValueError, match=r"inventory slot 2: count must be an integer 1\.\.64"):
+        Inventory.from_data([None, None, ["base:dirt", 65]])
+    with pytest.raises(ValueError, match=r"slot must be 0\.\.8"):
+        inv.select(HOTBAR_SLOTS)
+
+
+def test_blocks_declare_their_drops() -> None:
+    registry = default_registry()
+    assert registry["base:stone"].drops == (Drop("base:cobblestone"),)
+    assert registry["base:grass"].drops == (Drop("base:dirt"),)
+    assert registry["base:glass"].drops == ()
+    assert registry["base:dirt"].drops is None  # itself
+    with pytest.raises(ValueError, match="drops of 'mod:x' must be None or a tuple of Drop"):
+        BlockType("mod:x", drops=("base:dirt",))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="drop chance must be in"):
+        Drop("base:dirt", chance=0.0)
+
+
+def test_a_drop_with_a_chance_comes_that_often() -> None:
+    rng = random.Random(5)
+    sapling = (Drop("base:sapling", chance=0.05),)
+    got = sum(len(roll_drops(sapling, rng)) for _ in range(20_000))
+    assert 800 < got < 1200  # 5 % of 20,000 = 1,000; 4 standard deviations ≈ ±125
