@@ -4,6 +4,10 @@ Figures (medians of 15 runs): `game.atlas_build.build_atlas_image` for a mods fo
 block tiles of 16×16 pixels (one mod, 200 blocks, one tile each), and for 100 tiles of 32×32
 (averaged down). The PNG files are written once, before timing.
 
+Then, in an offscreen window (800×600, software GL where there is no GPU), with 500 blocks
+registered: opening the creative picker the first time (the icon sheet of every block is drawn
+then) and again, and the frame rate with the picker open.
+
 Run: ``python -m bench.content``.
 """
 
@@ -24,6 +28,9 @@ from world.registration import make_registry
 
 REPEAT = 15
 ATLAS_TARGET_MS = 100.0
+PICKER_BLOCKS = 500
+PICKER_TARGET_MS = 100.0
+PICKER_FPS_TARGET = 30.0
 
 MOD = """
     from world.blocks import BlockType
@@ -54,6 +61,54 @@ def atlas_ms(folder: Path) -> float:
     return median_seconds(lambda: build_atlas_image(registry, mods), REPEAT) * 1000
 
 
+def picker_figures() -> tuple[float, float, float]:
+    """(first open ms, later open ms median, FPS with the picker open) with 500 blocks."""
+    import os
+    import time
+
+    from PIL import Image as PilImage
+
+    os.environ.setdefault("XDG_CACHE_HOME", tempfile.mkdtemp(prefix="bench-xdg-"))
+    from game.engine import gl_finisher, start
+    from game.inventory_screen import InventoryScreen
+    from world.atlas import ATLAS_PATH
+    from world.blocks import BlockType, default_registry
+    from world.inventory import Inventory
+    from world.shapes import slab, stairs
+
+    app = start(headless=True, size=(800, 600))
+    registry = default_registry()
+    shapes = [None, slab("bottom"), stairs("east")]
+    while len(list(registry)) < PICKER_BLOCKS + 1:
+        i = len(list(registry))
+        shape = shapes[i % 3]
+        kwargs = {} if shape is None else {"selection": shape}
+        registry.register(BlockType(f"bench:block_{i}", tiles=("base:planks",), **kwargs))
+    with PilImage.open(ATLAS_PATH) as image:
+        atlas = np.asarray(image.convert("RGBA"))
+    screen = InventoryScreen(registry, Inventory(), atlas)
+    start_s = time.perf_counter()
+    screen.open(creative=True)
+    first = (time.perf_counter() - start_s) * 1000
+    later = []
+    for _ in range(REPEAT):
+        screen.close()
+        start_s = time.perf_counter()
+        screen.open(creative=True)
+        later.append((time.perf_counter() - start_s) * 1000)
+    finish = gl_finisher()
+    for _ in range(10):
+        app.step()
+    frames = []
+    for _ in range(60):
+        start_s = time.perf_counter()
+        app.step()
+        finish()
+        frames.append(time.perf_counter() - start_s)
+    screen.destroy()
+    return first, float(np.median(later)), 1.0 / float(np.median(frames))
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         small, large = Path(tmp) / "small", Path(tmp) / "large"
@@ -68,6 +123,27 @@ def main() -> None:
             f"{ATLAS_TARGET_MS / ms16:.1f}× target",
         ),
         ("build the atlas with 100 mod tiles (32×32)", f"{ms32:.1f} ms", "-", "reported"),
+    ]
+    first, later, fps = picker_figures()
+    rows += [
+        (
+            f"open the creative picker, {PICKER_BLOCKS} blocks, first time (icons drawn)",
+            f"{first:.1f} ms",
+            f"<= {PICKER_TARGET_MS:.0f} ms",
+            f"{PICKER_TARGET_MS / first:.1f}× target",
+        ),
+        (
+            "open it again",
+            f"{later:.1f} ms",
+            f"<= {PICKER_TARGET_MS:.0f} ms",
+            f"{PICKER_TARGET_MS / later:.1f}× target",
+        ),
+        (
+            "frame rate with the picker open (800×600)",
+            f"{fps:.0f} FPS",
+            f">= {PICKER_FPS_TARGET:.0f} FPS",
+            f"{fps / PICKER_FPS_TARGET:.1f}× target",
+        ),
     ]
     print_table(f"Mod content at start (median of {REPEAT})", rows)
 

@@ -1,0 +1,308 @@
+"""The inventory screen (E): the creative block picker, or the survival inventory.
+
+Creative (Minecraft's creative inventory): every registered block's item, base game first, then
+each mod's in load order, nine to a row, five rows to a page, with a search line (type to filter
+by name or description; Backspace deletes); clicking an item puts a stack of 64 in the selected
+hotbar slot. Survival: the 27 inventory slots above the 9 hotbar slots, item counts on the icons;
+clicking a slot picks its stack up, clicking another puts it there (merging or swapping,
+`world.inventory.Inventory.move`).
+
+Drawing is one mesh of quads for the slot backgrounds and one for the icons, textured with one
+sheet holding every item's isometric icon (`game.icons.icon_sheet`, made once when the screen is
+first opened), so opening the picker with hundreds of blocks creates no entity per item.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from panda3d.core import Texture as PandaTexture
+from ursina import Entity, Mesh, Text, color, destroy
+
+from game.atlas_build import atlas_texture
+from game.hud import WindowRoot
+from game.hud_layout import SLOT_GAP, SLOT_SIZE, fit_scale
+from game.icons import icon_sheet
+from world.blocks import BlockRegistry
+from world.inventory import HOTBAR_SLOTS, INVENTORY_SLOTS, STACK_MAX, Inventory, ItemStack
+from world.save_format import PLACEHOLDER_GROUP
+
+__all__ = ["COLUMNS", "ROWS", "CatalogItem", "InventoryScreen", "catalog"]
+
+COLUMNS = 9
+ROWS = 5  # creative items per page: 9 × 5, as Minecraft's creative tabs
+_PITCH = SLOT_SIZE + SLOT_GAP
+_ICON = SLOT_SIZE * 0.8
+_MAX_QUERY = 40
+
+
+@dataclass(frozen=True)
+class CatalogItem:
+    """One item of the creative picker."""
+
+    item: str  # the block's name
+    state: int  # the state its icon shows (the block's default state)
+    mod: str
+    description: str
+
+
+def catalog(registry: BlockRegistry) -> list[CatalogItem]:
+    """Every block a player can hold, grouped by mod in registration order (base first).
+
+    Air, liquids and placeholders of missing mods are left out (Minecraft's creative inventory
+    has no water block either).
+    """
+    items = []
+    for block in registry:
+        if block.name == "air" or "liquid" in block.groups or PLACEHOLDER_GROUP in block.groups:
+            continue
+        mod = block.name.partition(":")[0]
+        items.append(CatalogItem(block.name, registry.id(block.name), mod, block.description))
+    return items
+
+
+def _quads(
+    centres: NDArray[np.float64], size: float, uvs: NDArray[np.float64] | None = None
+) -> Mesh:
+    """One mesh of axis-aligned squares; `uvs` rows are (u0, v0, u1, v1) per square."""
+    n = len(centres)
+    h = size / 2.0
+    corners = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
+    verts = np.zeros((n, 4, 3), dtype=np.float32)
+    verts[:, :, :2] = centres[:, None, :2] + corners[None]
+    quad = np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
+    tris = (np.arange(n, dtype=np.uint32)[:, None] * 4 + quad).reshape(-1).astype(np.uint32)
+    mesh_uvs = None
+    if uvs is not None:
+        u0, v0, u1, v1 = uvs.T
+        mesh_uvs = np.stack([u0, v0, u1, v0, u1, v1, u0, v1], axis=1).astype(np.float32)
+        mesh_uvs = mesh_uvs.reshape(-1)
+    return Mesh(
+        vertices=verts.reshape(-1),
+        triangles=tris,
+        uvs=mesh_uvs,
+        static=False,
+    )
+
+
+class InventoryScreen:
+    """The E screen: `open`, `close`, `type_key`, `scroll`, `click`; `shown` while open."""
+
+    def __init__(
+        self, registry: BlockRegistry, inventory: Inventory, atlas: NDArray[np.uint8]
+    ) -> None:
+        self.registry = registry
+        self.inventory = inventory
+        self.atlas = atlas
+        self.items = catalog(registry)
+        self.creative = False
+        self.query = ""
+        self.page = 0
+        self.held: int | None = None  # survival: the slot whose stack was picked up
+        self.shown = False
+        self._sheet: PandaTexture | None = None
+        self._columns = 1
+        self._icon_index: dict[str, int] = {}
+        self.root = WindowRoot("inventory", self._lay_out, enabled=False)
+        self.panel = Entity(parent=self.root, name="inventory panel")
+        self.backing = Entity(
+            parent=self.panel,
+            model="quad",
+            color=color.rgba(0.12, 0.12, 0.14, 0.92),
+            scale=(COLUMNS * _PITCH + 0.04, 0.62),
+            z=3,
+        )
+        self.title = Text(parent=self.panel, text="", origin=(0, 0), y=0.27, scale=1.1)
+        self.search = Text(
+            parent=self.panel, text="", origin=(-0.5, 0), x=-COLUMNS * _PITCH / 2, y=0.22
+        )
+        self.slots = Entity(parent=self.panel, z=2, color=color.rgba(0.3, 0.3, 0.32, 0.95))
+        self.icons = Entity(parent=self.panel, z=1)
+        self.counts: list[Text] = []
+        self.visible: list[CatalogItem] = []  # creative: the items on the page, in cell order
+
+    # -- geometry -----------------------------------------------------------------------------
+
+    def cell_centre(self, index: int) -> tuple[float, float]:
+        """Centre of grid cell `index` in the panel (row 0 at the top, 9 to a row).
+
+        Survival's last row (cells 27..35) is the hotbar, drawn a little apart as in Minecraft.
+        """
+        row, column = divmod(index, COLUMNS)
+        x = (column - (COLUMNS - 1) / 2) * _PITCH
+        y = 0.15 - row * _PITCH - (0.03 if row >= 3 and not self.creative else 0.0)
+        return x, y
+
+    def cell_at(self, x: float, y: float) -> int | None:
+        """The grid cell under a point in the panel's units, or None."""
+        count = ROWS * COLUMNS if self.creative else INVENTORY_SLOTS
+        for index in range(count):
+            cx, cy = self.cell_centre(index)
+            if abs(x - cx) <= SLOT_SIZE / 2 and abs(y - cy) <= SLOT_SIZE / 2:
+                return index
+        return None
+
+    def _lay_out(self, aspect: float) -> None:
+        self.panel.scale = fit_scale(COLUMNS * _PITCH + 0.06, aspect)
+
+    # -- opening ------------------------------------------------------------------------------
+
+    def _ensure_sheet(self) -> PandaTexture:
+        if self._sheet is None:
+            pixels, self._columns = icon_sheet(
+                self.atlas, self.registry, [item.state for item in self.items]
+            )
+            self._sheet_px = pixels.shape[:2]
+            self._sheet = atlas_texture(pixels)
+            self._icon_index = {item.item: i for i, item in enumerate(self.items)}
+        return self._sheet
+
+    def open(self, *, creative: bool) -> None:
+        """Show the screen: the picker in creative, the inventory in survival."""
+        self.creative = creative
+        self.shown = True
+        self.held = None
+        self._ensure_sheet()
+        self.root.enabled = True
+        self.refresh()
+        self.root.follow()
+
+    def close(self) -> None:
+        """Hide the screen (a stack still held goes back where it was)."""
+        self.shown = False
+        self.held = None
+        self.root.enabled = False
+
+    # -- input --------------------------------------------------------------------------------
+
+    def type_key(self, key: str) -> bool:
+        """A key typed while the picker is open; True if it edited the search line."""
+        if not self.creative:
+            return False
+        if key == "backspace":
+            self.query = self.query[:-1]
+        elif key == "space" and len(self.query) < _MAX_QUERY:
+            self.query += " "
+        elif len(key) == 1 and (key.isalnum() or key in "_:") and len(self.query) < _MAX_QUERY:
+            self.query += key.lower()
+        else:
+            return False
+        self.page = 0
+        self.refresh()
+        return True
+
+    def set_query(self, text: str) -> None:
+        """Replace the search line (scripts)."""
+        self.query = text.lower()[:_MAX_QUERY]
+        self.page = 0
+        self.refresh()
+
+    def matches(self) -> list[CatalogItem]:
+        """The catalog items the search line selects (all when it is empty)."""
+        words = self.query.split()
+        return [
+            item
+            for item in self.items
+            if all(w in item.item or w in item.description.lower() for w in words)
+        ]
+
+    def scroll(self, steps: int) -> None:
+        """Turn the picker's pages (the mouse wheel)."""
+        pages = max(1, -(-len(self.matches()) // (ROWS * COLUMNS)))
+        self.page = min(max(self.page + steps, 0), pages - 1)
+        self.refresh()
+
+    def click(self, index: int) -> str | None:
+        """Click grid cell `index`; returns a short message for the HUD, or None."""
+        if self.creative:
+            if not 0 <= index < len(self.visible):
+                return None
+            item = self.visible[index]
+            self.inventory.put(self.inventory.selected, ItemStack(item.item, STACK_MAX))
+            self.refresh()
+            return f"{item.description} in slot {self.inventory.selected + 1}"
+        if not 0 <= index < INVENTORY_SLOTS:
+            return None
+        slot = self._slot_of_cell(index)
+        if self.held is None:
+            if self.inventory.slots[slot] is not None:
+                self.held = slot
+        else:
+            self.inventory.move(self.held, slot)
+            self.held = None
+        self.refresh()
+        return None
+
+    @staticmethod
+    def _slot_of_cell(index: int) -> int:
+        """Survival cells: rows 0..2 are inventory slots 9..35, row 3 the hotbar (slots 0..8)."""
+        return index - 27 if index >= 27 else index + HOTBAR_SLOTS
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Redraw the grid from the inventory (or the picker's page and search)."""
+        if not self.shown:
+            return
+        for text in self.counts:
+            destroy(text)
+        self.counts = []
+        if self.creative:
+            found = self.matches()
+            per_page = ROWS * COLUMNS
+            self.visible = found[self.page * per_page : (self.page + 1) * per_page]
+            pages = max(1, -(-len(found) // per_page))
+            self.title.text = f"Creative: {len(found)} blocks (page {self.page + 1}/{pages})"
+            self.search.text = f"Search: {self.query}_"
+            cells = list(range(per_page))
+            shown = [(i, item.item) for i, item in enumerate(self.visible)]
+        else:
+            self.visible = []
+            self.title.text = "Inventory"
+            self.search.text = ""
+            cells = list(range(INVENTORY_SLOTS))
+            shown = []
+            for index in cells:
+                stack = self.inventory.slots[self._slot_of_cell(index)]
+                if stack is not None:
+                    shown.append((index, stack.item))
+                    if stack.count > 1:
+                        self._count_text(index, stack.count)
+        centres = np.array([self.cell_centre(i) for i in cells], dtype=np.float64)
+        self.slots.model = _quads(centres, SLOT_SIZE)
+        self.slots.color = color.rgba(0.3, 0.3, 0.32, 0.95)
+        known = [(i, self._icon_index[item]) for i, item in shown if item in self._icon_index]
+        if known:
+            icon_centres = np.array([self.cell_centre(i) for i, _ in known], dtype=np.float64)
+            uvs = np.array([self._icon_uv(k) for _, k in known], dtype=np.float64)
+            self.icons.model = _quads(icon_centres, _ICON, uvs)
+            self.icons.model.setTexture(self._ensure_sheet(), 1)
+            self.icons.enabled = True
+        else:
+            self.icons.enabled = False
+
+    def _icon_uv(self, k: int) -> tuple[float, float, float, float]:
+        height, width = self._sheet_px
+        size = width // self._columns
+        row, column = divmod(k, self._columns)
+        u0, u1 = column * size / width, (column + 1) * size / width
+        v1 = 1.0 - row * size / height
+        v0 = 1.0 - (row + 1) * size / height
+        return (u0, v0, u1, v1)
+
+    def _count_text(self, index: int, count: int) -> None:
+        x, y = self.cell_centre(index)
+        text = Text(
+            parent=self.panel,
+            text=str(count),
+            origin=(0.5, -0.5),
+            position=(x + SLOT_SIZE / 2 - 0.004, y - SLOT_SIZE / 2 + 0.002, 0),
+            scale=0.8,
+        )
+        self.counts.append(text)
+
+    def destroy(self) -> None:
+        """Remove the screen."""
+        destroy(self.root)
