@@ -56,12 +56,14 @@ from game.scene import follow, set_view
 from game.session import Session
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.blocks import BlockRegistry
+from world.hook_guard import HookGuard
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
 from world.outcome import NOTHING_TARGETED, Actor, Outcome
 from world.ray import Hit, raycast
 from world.registration import make_registry
 from world.rules import Rules
+from world.worldgen import mod_hooks, worldgen_factory
 
 __all__ = ["Game"]
 
@@ -111,7 +113,10 @@ class Game:
         self.session = Session.unsaved(options) if session is None else session
         self.mods: Mods = load_mods((DEFAULT_MODS_DIR, *options.mods))
         registry = make_registry(self.mods)
-        self.world = self.session.load_world(registry)
+        self._worldgen_guard = HookGuard(self.mods.record)  # mods' on_generated hooks
+        self.world = self.session.load_world(
+            registry, worldgen_factory(mod_hooks(self.mods, self._worldgen_guard))
+        )
         self.rules = Rules(self.world, self.mods)
         self.player = Player(self.world, self.session.spawn())
         self.hotbar = Hotbar.default(registry)
@@ -127,7 +132,9 @@ class Game:
             self.world, self.atlas, options.view_distance, on_save=lambda keys: self.save()
         )
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
-        self.hud = Hud(registry, self.hotbar, Texture(self.atlas))
+        atlas = Texture(self.atlas)
+        atlas.path, atlas._cached_image = None, None  # what ursina sets for a texture from a file
+        self.hud = Hud(registry, self.hotbar, atlas)
         self.outline = BlockOutline()
         self.crack = CrackOverlay(registry, self.atlas)
         self.debug = DebugOverlay(self._debug_snapshot)

@@ -55,6 +55,7 @@ from world.blocks import BlockRegistry
 from world.chunks import World
 from world.generators import FlatGenerator, make_generator
 from world.physics import Body
+from world.save_format import GeneratorFactory
 from world.savedirs import (
     DEFAULT_GENERATOR,
     WORLD_SUFFIX,
@@ -184,16 +185,20 @@ class Session:
 
     # -- the world and the player -----------------------------------------------------------------
 
-    def load_world(self, registry: BlockRegistry) -> World:
-        """The world, over the save (chunks read lazily) or freshly generated."""
+    def load_world(
+        self, registry: BlockRegistry, factory: GeneratorFactory = make_generator
+    ) -> World:
+        """The world, over the save (chunks read lazily) or freshly generated.
+
+        ``factory`` builds the generator (`world.worldgen.worldgen_factory` adds the mods' ores
+        and ``on_generated`` hooks).
+        """
         if self.store is None:
-            generator = make_generator(
-                _FLAT if self.flat else DEFAULT_GENERATOR, self.seed, registry
-            )
+            generator = factory(_FLAT if self.flat else DEFAULT_GENERATOR, self.seed, registry)
             self.world = World(registry, generator)
-            self._spawner = generator.spawn_point
+            self._spawner = generator.spawn_point  # type: ignore[attr-defined]
             return self.world
-        self.world = self.store.load(registry, generator_factory=make_generator)
+        self.world = self.store.load(registry, generator_factory=factory)
         info = self.store.info
         if info.generator is not None:
             self._spawner = make_generator(info.generator, info.seed, registry).spawn_point

@@ -38,7 +38,9 @@ __all__ = [
     "Registers",
     "check_light",
     "check_tiles",
+    "parse_state_key",
     "same_value",
+    "state_key_of",
     "value_text",
 ]
 
@@ -382,3 +384,30 @@ class Registers(Protocol):
     `world.registration.BlockRegistrar`."""
 
     def register(self, block: BlockType) -> int: ...
+
+
+_KEY_PATTERN = re.compile(r"^([a-z0-9_:]+)(?:\[([a-z0-9_=,]*)\])?$")
+
+
+def state_key_of(name: str, props: Mapping[str, PropValue]) -> str:
+    if not props:
+        return name
+    inner = ",".join(f"{prop}={value_text(value)}" for prop, value in props.items())
+    return f"{name}[{inner}]"
+
+
+def parse_state_key(key: str) -> tuple[str, dict[str, str]]:
+    """``"mod:x[a=1,b=top]"`` -> ``("mod:x", {"a": "1", "b": "top"})``; values stay text."""
+    match = _KEY_PATTERN.match(key) if isinstance(key, str) else None
+    if match is None:
+        raise ValueError(f"unknown block name {key!r}")
+    name, inner = match.group(1), match.group(2)
+    props: dict[str, str] = {}
+    for part in (inner or "").split(","):
+        if not part:
+            continue
+        prop, sep, value = part.partition("=")
+        if not sep or not prop or not value:
+            raise ValueError(f"state key {key!r}: write properties as name=value")
+        props[prop] = value
+    return name, props

@@ -23,7 +23,6 @@ as tile 0 (``"base:missing"``) does.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -53,9 +52,12 @@ from world.block_type import (
     Registers,
     check_light,
     check_tiles,
+    parse_state_key,
     same_value,
+    state_key_of,
     value_text,
 )
+from world.ores import Ore
 from world.shapes import COLLISION_TOP, FULL, Shape, check_shape
 
 __all__ = [
@@ -81,7 +83,6 @@ __all__ = [
     "register_base_blocks",
 ]
 
-_KEY_PATTERN = re.compile(r"^([a-z0-9_:]+)(?:\[([a-z0-9_=,]*)\])?$")
 
 _T = TypeVar("_T", bound=np.generic)
 
@@ -143,6 +144,7 @@ class BlockRegistry:
         self._first: dict[str, int] = {}  # block name -> its first state id
         self._ids: dict[str, int] = {}  # block name -> its default state id
         self._by_values: list[dict[tuple[PropValue, ...], int]] = []  # per block
+        self.ores: tuple[Ore, ...] = ()  # `world.ores`: placed in new terrain, in this order
         # The atlas's tiles keep their atlas cells; other tile names are numbered after them.
         self.tile_names: list[str] = list(ATLAS_TILES)
         self._tile_ids: dict[str, int] = {name: i for i, name in enumerate(ATLAS_TILES)}
@@ -182,10 +184,17 @@ class BlockRegistry:
         self._rebuild()
         return self._ids[block.name]
 
+    def register_ore(self, ore: Ore) -> None:
+        """Add an ore to place in new terrain (`world.ores.Ore`); its blocks are checked when
+        the generator is built, so a mod may declare an ore before registering its block."""
+        if not isinstance(ore, Ore):
+            raise TypeError(f"ore must be an Ore, got {type(ore).__name__}")
+        self.ores = (*self.ores, ore)
+
     @staticmethod
     def _make_state(block: BlockType, index: int, props: dict[str, PropValue]) -> _State:
         name = block.name
-        where = name if not props else f"{name} in state {_state_key(name, props)}"
+        where = name if not props else f"{name} in state {state_key_of(name, props)}"
 
         def evaluate(what: str, value: Any) -> Any:
             if not callable(value):
@@ -218,7 +227,7 @@ class BlockRegistry:
             block=index,
             values=tuple(props.values()),
             props=props,
-            key=_state_key(name, props),
+            key=state_key_of(name, props),
             selection=selection,
             collision=collision,
             light=light,
@@ -336,7 +345,7 @@ class BlockRegistry:
         item (``"facing=up"``), so a save outlives a mod that changed its properties.
         """
         try:
-            name, props = _parse_key(key)
+            name, props = parse_state_key(key)
         except ValueError:
             return None, []
         if name not in self._ids:
@@ -415,30 +424,6 @@ class BlockRegistry:
             return self._tile_ids[tile]
         except KeyError:
             raise ValueError(f"unknown tile name {tile!r}") from None
-
-
-def _state_key(name: str, props: Mapping[str, PropValue]) -> str:
-    if not props:
-        return name
-    inner = ",".join(f"{prop}={value_text(value)}" for prop, value in props.items())
-    return f"{name}[{inner}]"
-
-
-def _parse_key(key: str) -> tuple[str, dict[str, str]]:
-    """``"mod:x[a=1,b=top]"`` -> ``("mod:x", {"a": "1", "b": "top"})``; values stay text."""
-    match = _KEY_PATTERN.match(key) if isinstance(key, str) else None
-    if match is None:
-        raise ValueError(f"unknown block name {key!r}")
-    name, inner = match.group(1), match.group(2)
-    props: dict[str, str] = {}
-    for part in (inner or "").split(","):
-        if not part:
-            continue
-        prop, sep, value = part.partition("=")
-        if not sep or not prop or not value:
-            raise ValueError(f"state key {key!r}: write properties as name=value")
-        props[prop] = value
-    return name, props
 
 
 def default_registry() -> BlockRegistry:

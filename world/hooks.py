@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from world.mod_world import ModWorld
     from world.outcome import Actor
     from world.registration import BlockRegistrar
+    from world.worldgen import GeneratedChunk
 
 __all__ = [
     "CALLING",
@@ -210,6 +211,18 @@ def on_tick(world: ModWorld, dt: float) -> None:
     """
 
 
+@hookspec
+def on_generated(chunk: GeneratedChunk) -> None:
+    """Terrain (and the registered ores) just filled a new chunk: edit ``chunk.blocks`` in place.
+
+    ``chunk`` is a `world.worldgen.GeneratedChunk` (``key``, ``origin``, ``blocks``, ``view``,
+    ``registry``, ``seed``, and ``rng``, a generator seeded by the world seed, the chunk and the
+    mod, so the result is the same in every run and generation order). Only this chunk may be
+    changed. When the mod raises, its edits to the chunk are undone. Runs once per chunk the
+    first time it is generated (a saved chunk is loaded, not generated again).
+    """
+
+
 class Policy(Enum):
     """How the implementations of one hook are called and their results combined."""
 
@@ -234,6 +247,7 @@ CALLING: Mapping[str, Policy] = MappingProxyType(
         "on_use": Policy.UNTIL_HANDLED,
         "on_neighbor_changed": Policy.NOTIFY,
         "on_tick": Policy.NOTIFY,
+        "on_generated": Policy.NOTIFY,
     }
 )
 """Every hook's calling policy, in the order the hooks are specified above."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType, register_base_blocks
 from world.hooks import hookimpl
+from world.ores import Ore
 
 if TYPE_CHECKING:
     from world.mods import Mods
@@ -35,6 +36,7 @@ class BlockRegistrar:
     def __init__(self, registry: BlockRegistry, mod: str) -> None:
         self._registry = registry
         self._pending: list[BlockType] = []
+        self._ores: list[Ore] = []
         self.mod = mod
 
     def register(self, block: BlockType) -> int:
@@ -60,6 +62,12 @@ class BlockRegistrar:
         self._pending.append(block)
         return block_id
 
+    def register_ore(self, ore: Ore) -> None:
+        """Scatter an ore through new terrain (`world.ores.Ore`); kept with the mod's blocks."""
+        if not isinstance(ore, Ore):
+            raise TypeError(f"ore must be an Ore, got {type(ore).__name__}")
+        self._ores.append(ore)
+
     def __contains__(self, name: object) -> bool:
         return name in self._registry or any(b.name == name for b in self._pending)
 
@@ -78,6 +86,8 @@ class BlockRegistrar:
         """Register the held blocks in the real registry (cannot fail: all were checked)."""
         for block in self._pending:
             self._registry.register(block)
+        for ore in self._ores:
+            self._registry.register_ore(ore)
         self._pending.clear()
 
 
