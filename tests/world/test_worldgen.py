@@ -1,4 +1,4 @@
-"""World-generation hooks: ores placed in numpy, and mods editing each new chunk, deterministically."""
+"""World-generation hooks: ores placed in numpy, mods editing each new chunk, deterministically."""
 
 from __future__ import annotations
 
