@@ -138,6 +138,11 @@ class BlockType:
     on_use, can_break, on_construct, on_destruct, placement_state : callable or None
         Per-block callbacks, as in Luanti's node definitions (`world.rules` calls them in the same
         pipeline as the mods' hooks; see docs/modding.md).
+    on_random_tick : callable or None
+        Called for the voxel when a random tick picks it (Minecraft's random ticks, Luanti's
+        ABMs: crops growing, leaves decaying, grass spreading; `world.random_ticks`).
+    on_timer : callable or None
+        Called when a timer started on the voxel with ``world.start_timer`` runs out.
     drops : tuple of world.inventory.Drop, or None
         What breaking it gives in survival: ``None`` its own item (the block's name), ``()``
         nothing (glass), else these drops (stone gives cobblestone).
@@ -167,6 +172,8 @@ class BlockType:
     on_construct: Callable[..., Any] | None = None
     on_destruct: Callable[..., Any] | None = None
     placement_state: Callable[..., Any] | None = None
+    on_random_tick: Callable[..., Any] | None = None
+    on_timer: Callable[..., Any] | None = None
     drops: tuple[Drop, ...] | None = None
     get_drops: Callable[..., Any] | None = None
 
@@ -219,7 +226,7 @@ class BlockType:
                 f"drops of {self.name!r} must be None or a tuple of Drop, got {self.drops!r}"
             )
         hooks = ("on_use", "can_break", "on_construct", "on_destruct", "placement_state")
-        for hook in (*hooks, "get_drops"):
+        for hook in (*hooks, "get_drops", "on_random_tick", "on_timer"):
             value = getattr(self, hook)
             if value is not None and not callable(value):
                 raise ValueError(f"{hook} of {self.name!r} must be callable or None, got {value!r}")

@@ -113,7 +113,8 @@ class BlockRegistry:
     The arrays (``solid`` (has a collision box), ``pointable``, ``replaceable``,
     ``transparent``, ``hardness``, ``light``, ``liquid`` (in the ``"liquid"`` group), ``plant``
     (drawn as crossed quads), ``draw`` (a ``DRAW_*`` kind), ``full_cube`` (its selection shape
-    is the unit cube), ``collision_full`` (its collision shape is the unit cube), ``face_tiles``)
+    is the unit cube), ``collision_full`` (its collision shape is the unit cube), ``random_ticks``
+    (its block has ``on_random_tick``), ``face_tiles``)
     are read-only, indexed by state id, and rebuilt after each registration. ``pointable_list``
     is the same table as a tuple, for the scalar raycast loop where a tuple index is faster than
     a numpy one; ``selection_boxes`` and ``collision_boxes`` hold each state's shape as a tuple
@@ -132,6 +133,7 @@ class BlockRegistry:
     draw: NDArray[np.uint8]
     full_cube: NDArray[np.bool_]
     collision_full: NDArray[np.bool_]
+    random_ticks: NDArray[np.bool_]
     face_tiles: NDArray[np.int32]
     block_index: NDArray[np.int32]
     pointable_list: tuple[bool, ...]
@@ -257,6 +259,7 @@ class BlockRegistry:
         self.plant = _frozen(self.draw == DRAW_PLANT)
         self.full_cube = table([s.selection == FULL for s in states], np.bool_)
         self.collision_full = table([s.collision == FULL for s in states], np.bool_)
+        self.random_ticks = table([t.on_random_tick is not None for t in types], np.bool_)
         tiles = [[self._tile_ids[tile] for tile in s.tiles] for s in states]
         self.face_tiles = table(tiles, np.int32)
         self.pointable_list = tuple(bool(p) for p in self.pointable)

@@ -1,0 +1,61 @@
+"""Random ticks: N random voxels per loaded chunk per game tick, only reacting blocks reported."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from world.blocks import BlockType, default_registry
+from world.chunks import World
+from world.random_ticks import MAX_CATCH_UP, RandomTicker
+
+
+def crop_world() -> tuple[World, int]:
+    registry = default_registry()
+    crop = registry.register(BlockType("farm:crop", on_random_tick=lambda *a: None))
+    return World(registry), crop
+
+
+def test_picks_land_on_reacting_blocks_at_their_world_positions() -> None:
+    world, crop = crop_world()
+    stone = world.registry.id("base:stone")
+    for x in range(-16, 16):
+        for z in range(-16, 16):
+            world.set_block(x, -1, z, stone)
+    world.set_block(-3, -20, 7, crop)  # a lone crop, in chunk (-1, -2, 0)
+    ticker = RandomTicker(world, per_chunk=4096, seed=1)  # about 63 % of each chunk's voxels
+    picks = [pick for _ in range(10) for pick in ticker.pick()]
+    assert set(picks) == {((-3, -20, 7), crop)}
+
+
+def test_the_rate_is_per_chunk_and_per_tick() -> None:
+    world, crop = crop_world()
+    # Four chunks, each a quarter full of crops.
+    for cx in range(2):
+        for cz in range(2):
+            base = np.array([cx * 16, 0, cz * 16])
+            xyz = np.argwhere(np.ones((16, 4, 16), dtype=bool)) + base
+            world.set_blocks(xyz, np.full(len(xyz), crop, dtype=np.uint16))
+    ticker = RandomTicker(world, per_chunk=3, seed=7)
+    ticks = 4000
+    hits = sum(len(ticker.pick()) for _ in range(ticks))
+    expected = ticks * 4 * 3 * 0.25  # 4 chunks, 3 picks each, a quarter of voxels react
+    assert abs(hits - expected) < 4 * np.sqrt(expected * 0.75)  # 4 standard deviations
+
+
+def test_frame_time_becomes_whole_game_ticks_with_a_bounded_catch_up() -> None:
+    world, _ = crop_world()
+    ticker = RandomTicker(world)
+    assert [ticker.due(1 / 60) for _ in range(6)] == [0, 0, 1, 0, 0, 1]
+    assert ticker.due(10.0) == MAX_CATCH_UP  # a long pause does not flood the world
+    assert ticker.due(0.0) == 0
+    with pytest.raises(ValueError, match="dt must be"):
+        ticker.due(-1.0)
+    with pytest.raises(ValueError, match="per_chunk must be"):
+        RandomTicker(world, per_chunk=5000)
+
+
+def test_no_reacting_blocks_means_no_work() -> None:
+    world = World(default_registry())
+    world.set_block(0, 0, 0, world.registry.id("base:stone"))
+    assert RandomTicker(world, seed=1).pick() == []

