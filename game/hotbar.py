@@ -1,14 +1,23 @@
-"""The hotbar's state: nine slots of block ids and the selected one (no drawing here)."""
+"""The hotbar: the first nine slots of the player's inventory, and the selected one (no drawing).
+
+Slots hold item stacks (`world.inventory`); an item is named like the block it places, so the
+hotbar shows each slot as that block's default state id (`Hotbar.slots`). In creative mode blocks
+are infinite: placing takes nothing and a middle click puts a full stack of the picked block in
+the hotbar (Minecraft's pick block). In survival placing takes one item from the selected stack,
+a middle click only selects (or swaps into the hotbar) a stack the inventory already holds, and a
+new world starts with nothing, as Minecraft's does.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from world.blocks import BlockRegistry
+from world.inventory import HOTBAR_SLOTS, STACK_MAX, Inventory, ItemStack
 
 __all__ = ["DEFAULT_BLOCKS", "SLOTS", "Hotbar"]
 
-SLOTS = 9
+SLOTS = HOTBAR_SLOTS
 DEFAULT_BLOCKS = (
     "base:stone",
     "base:dirt",
@@ -23,36 +32,88 @@ DEFAULT_BLOCKS = (
 
 
 class Hotbar:
-    """Nine slots holding a block id or None, and the selected slot (0-based)."""
+    """The inventory's nine hotbar slots seen as block ids, and the selected slot (0-based)."""
 
-    def __init__(self, slots: Iterable[int | None]) -> None:
-        self.slots: list[int | None] = list(slots)[:SLOTS]
-        self.slots += [None] * (SLOTS - len(self.slots))
-        self.selected = 0
+    def __init__(self, registry: BlockRegistry, inventory: Inventory | None = None) -> None:
+        self.registry = registry
+        self.inventory = Inventory() if inventory is None else inventory
+
+    @classmethod
+    def of_blocks(cls, registry: BlockRegistry, blocks: Iterable[int | str | None]) -> Hotbar:
+        """A hotbar holding a full stack of each block given (by id or name), slot by slot."""
+        hotbar = cls(registry)
+        for slot, block in enumerate(list(blocks)[:SLOTS]):
+            if block is not None:
+                name = registry.name(registry.resolve(block))
+                hotbar.inventory.put(slot, ItemStack(name, STACK_MAX))
+        return hotbar
 
     @classmethod
     def default(cls, registry: BlockRegistry) -> Hotbar:
-        """The starting hotbar: the base building blocks the registry knows."""
-        return cls(registry.id(name) for name in DEFAULT_BLOCKS if name in registry)
+        """A creative player's starting hotbar: the base building blocks the registry knows."""
+        return cls.of_blocks(registry, [name for name in DEFAULT_BLOCKS if name in registry])
+
+    def _block(self, stack: ItemStack | None) -> int | None:
+        if stack is None or stack.item not in self.registry:
+            return None  # an item of a mod that is not loaded: kept, but places nothing
+        return self.registry.id(stack.item)
+
+    @property
+    def slots(self) -> list[int | None]:
+        """Each hotbar slot's block (default state id), None when empty."""
+        return [self._block(stack) for stack in self.inventory.hotbar]
+
+    @property
+    def counts(self) -> list[int]:
+        """How many items each hotbar slot holds (0 when empty)."""
+        return [0 if s is None else s.count for s in self.inventory.hotbar]
+
+    @property
+    def selected(self) -> int:
+        """The selected slot, 0-based."""
+        return self.inventory.selected
 
     @property
     def current(self) -> int | None:
         """The selected slot's block id."""
-        return self.slots[self.selected]
+        return self._block(self.inventory.current)
 
     def select(self, slot: int) -> None:
         """Select a slot, 0-based."""
-        if not 0 <= slot < SLOTS:
-            raise ValueError(f"slot must be 0..{SLOTS - 1}, got {slot}")
-        self.selected = slot
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < SLOTS:
+            raise ValueError(f"slot must be 0..{SLOTS - 1}, got {slot!r}")
+        self.inventory.select(slot)
 
     def scroll(self, steps: int) -> None:
         """Move the selection by ``steps`` slots, wrapping around (the mouse wheel)."""
-        self.selected = (self.selected + steps) % SLOTS
+        self.inventory.select((self.inventory.selected + steps) % SLOTS)
 
-    def pick(self, block_id: int) -> None:
-        """Middle click: select the slot holding the block, else put it in the selected slot."""
-        if block_id in self.slots:
-            self.selected = self.slots.index(block_id)
-        else:
-            self.slots[self.selected] = block_id
+    def pick(self, block_id: int, *, creative: bool = True) -> bool:
+        """Middle click on a block: select the hotbar slot holding its item.
+
+        Otherwise, in creative, a full stack goes into the first empty hotbar slot (the
+        selected one when none is empty); in survival, a stack of it elsewhere in the inventory
+        swaps into the selected slot. Returns whether the selection now holds the block.
+        """
+        item = self.registry.name(self.registry.resolve(block_id))
+        hotbar = self.inventory.hotbar
+        for slot, stack in enumerate(hotbar):
+            if stack is not None and stack.item == item:
+                self.inventory.select(slot)
+                return True
+        if creative:
+            empty = [slot for slot, stack in enumerate(hotbar) if stack is None]
+            if empty and hotbar[self.selected] is not None:
+                self.inventory.select(empty[0])
+            self.inventory.put(self.selected, ItemStack(item, STACK_MAX))
+            return True
+        for slot in range(SLOTS, len(self.inventory.slots)):
+            stack = self.inventory.slots[slot]
+            if stack is not None and stack.item == item:
+                self.inventory.move(slot, self.selected)
+                return True
+        return False
+
+    def take_one(self) -> None:
+        """Use up one item of the selected stack (a survival place)."""
+        self.inventory.take(self.selected, 1)

@@ -135,6 +135,16 @@ class Hud:
                 position=(x, 0, 0.5),
             )
         self.icons: list[Entity | None] = [None] * SLOTS
+        self.counts: list[Text] = [
+            Text(
+                parent=self.bar,
+                text="",
+                origin=(0.5, -0.5),
+                position=(x + SLOT_SIZE / 2 - 0.004, -SLOT_SIZE / 2 + 0.002, -0.1),
+                scale=0.8,
+            )
+            for x in self.slot_x
+        ]
         self.message = Text(
             parent=self.root,
             text="",
@@ -172,6 +182,8 @@ class Hud:
 
         Only slots whose block changed are rebuilt: scrolling moves just the frame.
         """
+        for slot, count in enumerate(self.hotbar.counts):
+            self.counts[slot].text = str(count) if count > 1 else ""
         for slot, block_id in enumerate(self.hotbar.slots):
             if self._drawn.get(slot, -1) == block_id:
                 continue

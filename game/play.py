@@ -24,6 +24,7 @@ under it is loaded (movement waits for the ground, as in Minecraft). Methods oth
 from __future__ import annotations
 
 import math
+import random
 import sys
 import time as wallclock
 from collections.abc import Iterable
@@ -36,6 +37,7 @@ from ursina import (
     application,
     destroy,
     held_keys,
+    mouse,
     window,
 )
 from ursina import time as utime
@@ -48,6 +50,7 @@ from game.debug import DebugOverlay, DebugSnapshot, TracedCells
 from game.engine import WindowPointer, save_screenshot
 from game.hotbar import Hotbar
 from game.hud import ERROR_SECONDS, Hud
+from game.inventory_screen import InventoryScreen
 from game.menu import PauseMenu
 from game.options import Options
 from game.outline import BlockOutline
@@ -55,8 +58,9 @@ from game.player import HeldInput, Player
 from game.scene import follow, set_view
 from game.session import Session
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
-from world.blocks import BlockRegistry
+from world.blocks import AIR, BlockRegistry
 from world.hook_guard import HookGuard
+from world.inventory import block_drops
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
 from world.outcome import NOTHING_TARGETED, Actor, Outcome
@@ -127,7 +131,8 @@ class Game:
         self.last_outcome: Outcome | None = None
         self.python_ms = 0.0  # time spent in `update` last frame
 
-        self.atlas = load_atlas(registry, self.mods)
+        self.atlas_pixels = build_atlas_image(registry, self.mods)
+        self.atlas = atlas_texture(self.atlas_pixels)
         self.chunks = ChunkView(
             self.world, self.atlas, options.view_distance, on_save=lambda keys: self.save()
         )
@@ -139,6 +144,9 @@ class Game:
         self.crack = CrackOverlay(registry, self.atlas)
         self.debug = DebugOverlay(self._debug_snapshot)
         self.traced = TracedCells()
+        self.inventory_screen = InventoryScreen(registry, self.hotbar.inventory, self.atlas_pixels)
+        self._drops = random.Random()
+        self._still = HeldInput()  # what the body gets while the inventory screen has the keys
         self.menu = PauseMenu(
             self.settings,
             on_change=self.apply_settings,
@@ -197,11 +205,13 @@ class Game:
                 self.player.turn(*turn)
         # The pause menu stops the world, as single-player Minecraft's does.
         if not self.paused and self.chunks.ready_at(self.player.body.pos):  # else held until
-            self.player.update(dt, self.held)  # the ground under it is loaded
+            # the ground under it is loaded; the inventory screen takes the keys, not the body
+            self.player.update(dt, self._still if self.inventory_screen.shown else self.held)
         follow(self.player.eye, self.player.yaw, self.player.pitch)
         self._retarget()
         if not self.paused:
-            self._carry_out(self.controls.hold(dt, self._aim()))
+            if not self.inventory_screen.shown:
+                self._carry_out(self.controls.hold(dt, self._aim()))
             self.rules.tick(dt)
         self.chunks.update(self.player.eye, STREAM_BUDGET_S)
         self.session.tick(dt)
@@ -244,6 +254,8 @@ class Game:
 
     def input(self, key: str) -> None:
         """Carry out what one key or button event means (`Controls.key`)."""
+        if self._inventory_input(key):
+            return
         grab = self.live and not self.captured
         self._carry_out(self.controls.key(key, now=self.time, paused=self.paused, grab=grab))
 
@@ -308,19 +320,86 @@ class Game:
         return self.player.actor(self.hotbar.current)
 
     def _do_break(self) -> None:
-        """Break the target through the rules."""
-        self._after(self.rules.break_block(self.target, self._actor()))
+        """Break the target through the rules; in survival its drops go to the inventory."""
+        outcome = self.rules.break_block(self.target, self._actor())
+        if outcome.done and not self.player.creative:
+            self._collect(outcome)
+        self._after(outcome)
+
+    def _collect(self, outcome: Outcome) -> None:
+        """The drops of the block a survival break took (Minecraft: none in creative)."""
+        broken = [c for c in outcome.changes if c.pos == outcome.pos and c.old != AIR]
+        if not broken:
+            return
+        registry = self.world.registry
+        lost = 0
+        for stack in block_drops(registry, broken[0].old, self._drops):
+            lost += self.hotbar.inventory.add(stack.item, stack.count)
+        if lost:
+            self.hud.flash(f"inventory full: {lost} item(s) lost")
+        self.hud.refresh_hotbar()
 
     def _do_use(self) -> None:
-        """Right click through the rules: a mod's use, or placing the selected block."""
-        self._after(self.rules.use_block(self.target, self._actor()))
+        """Right click through the rules: a mod's use, or placing the selected block.
+
+        A survival place takes one item from the selected stack; an empty slot places nothing.
+        """
+        outcome = self.rules.use_block(self.target, self._actor())
+        if outcome.done and not outcome.used and not self.player.creative:
+            self.hotbar.take_one()
+            self.hud.refresh_hotbar()
+        self._after(outcome)
 
     def _do_pick(self) -> None:
-        """Middle click: the target's block into the hotbar."""
+        """Middle click: the target's block into the hotbar (creative), or selected (survival)."""
         block_id = self.rules.pick_block(self.target)
         if block_id is not None:
-            self.hotbar.pick(block_id)
+            self.hotbar.pick(block_id, creative=self.player.creative)
             self.hud.refresh_hotbar()
+
+    # -- the inventory screen (E) ---------------------------------------------------------------
+
+    def _inventory_input(self, key: str) -> bool:
+        """E opens the inventory screen; while it is open it takes every key (True)."""
+        screen = self.inventory_screen
+        if not screen.shown:
+            if key == "e" and not self.paused:
+                self.open_inventory()
+                return True
+            return False
+        if key == "escape" or (key == "e" and not screen.creative):
+            self.close_inventory()
+        elif key == "left mouse down":
+            x, y = mouse.position[0], mouse.position[1]
+            scale = float(screen.panel.scale_x) or 1.0
+            cell = screen.cell_at(x / scale, y / scale)
+            if cell is not None:
+                self.click_inventory(cell)
+        elif key in ("scroll up", "scroll down"):
+            screen.scroll(-1 if key == "scroll up" else 1)
+        else:
+            screen.type_key(key)
+        return True
+
+    def open_inventory(self) -> None:
+        """Show the creative picker or the survival inventory, and let the mouse go."""
+        self.inventory_screen.open(creative=self.player.creative)
+        if self.live:
+            self.capture_mouse(False)
+
+    def close_inventory(self) -> None:
+        """Back to the game."""
+        self.inventory_screen.close()
+        self.hud.refresh_hotbar()
+        if self.live:
+            self.capture_mouse(True)
+
+    def click_inventory(self, cell: int) -> None:
+        """Click a cell of the open inventory screen (a script's ``click_item``)."""
+        message = self.inventory_screen.click(cell)
+        self.hud.refresh_hotbar()
+        if message:
+            self.hud.flash(message)
 
     def _after(self, outcome: Outcome) -> None:
         """Show a denial (a click at the sky is silent, as in Minecraft); redraw what changed."""
@@ -440,4 +519,5 @@ class Game:
         self.crack.destroy()
         self.debug.destroy()
         self.traced.destroy()
+        self.inventory_screen.destroy()
         self.menu.destroy()

@@ -26,6 +26,7 @@ from typing import Any
 from ursina import Entity, Text, Ursina, application, camera, color
 
 from game.engine import fixed_frame_rate, freeze_startup_heap, save_screenshot, start
+from game.inventory_screen import InventoryScreen
 from game.options import Options
 from game.play import Game
 from game.script import Action, ScriptError, read_script
@@ -79,6 +80,12 @@ class ScriptPlayer:
         for action in actions:
             self.do(action)
 
+    def _inventory_open(self, action: Action) -> InventoryScreen:
+        screen = self.game.inventory_screen
+        if not screen.shown:
+            raise ScriptError(f"{action.where}: {action.name} needs the inventory open first")
+        return screen
+
     def do(self, action: Action) -> None:
         """Replay one action."""
         game, held, args = self.game, self.game.held, action.args
@@ -129,6 +136,18 @@ class ScriptPlayer:
         elif name == "screenshot":
             self.frames(1)
             self.screenshot(Path(str(args["path"])))
+        elif name == "inventory":
+            if game.inventory_screen.shown:
+                game.close_inventory()
+            else:
+                game.open_inventory()
+            self.frames(1)
+        elif name == "search":
+            self._inventory_open(action).set_query(str(args["text"]))
+        elif name == "click_item":
+            self._inventory_open(action)
+            game.click_inventory(int(args["cell"]) - 1)
+            self.frames(1)
         elif name == "teleport":
             game.player.teleport((float(args["x"]), float(args["y"]), float(args["z"])))
         else:  # parse_script admits only the names above

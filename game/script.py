@@ -90,6 +90,21 @@ def _frames(text: str) -> int:
     return value
 
 
+def _cell(text: str) -> int:
+    """Parse a cell of the inventory screen, 1..45 (rows of nine, from the top left)."""
+    value = int(text)
+    if not 1 <= value <= 45:
+        raise ValueError(f"cell must be 1..45, got {value}")
+    return value
+
+
+def _words(text: str) -> str:
+    """Parse a search line: at most 40 characters."""
+    if len(text) > 40:
+        raise ValueError(f"search text must be at most 40 characters, got {len(text)}")
+    return text
+
+
 def _slot(text: str) -> int:
     """Parse a hotbar slot number 1..9."""
     value = int(text)
@@ -128,6 +143,9 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
     "wait": (_p("frames", _frames, 1),),
     "screenshot": (_p("path", _picture),),
     "teleport": (_p("x", _coordinate), _p("y", _coordinate), _p("z", _coordinate)),
+    "inventory": (),  # E: open the inventory screen (the creative picker), or close it
+    "search": (_p("text", _words, ""),),  # the creative picker's search line
+    "click_item": (_p("cell", _cell),),  # click a cell of the open inventory screen
 }
 
 

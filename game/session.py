@@ -48,12 +48,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from game.hotbar import Hotbar
+from game.hotbar import SLOTS, Hotbar
 from game.options import DEFAULT_SEED, Options
 from game.player import Player
 from world.blocks import BlockRegistry
 from world.chunks import World
 from world.generators import FlatGenerator, make_generator
+from world.inventory import STACK_MAX, Inventory, ItemStack
 from world.physics import Body
 from world.save_format import GeneratorFactory
 from world.savedirs import (
@@ -233,9 +234,17 @@ class Session:
         player.look(state.yaw, -state.pitch)  # saves count pitch up, the player counts it down
         player.set_flying(state.flying)
         registry = player.world.registry
-        slots = [registry.id(n) if n is not None and n in registry else None for n in state.hotbar]
-        hotbar.slots[: len(slots)] = slots[: len(hotbar.slots)]
-        if 0 <= state.selected < len(hotbar.slots):
+        inventory = hotbar.inventory
+        if state.inventory is not None:
+            saved = Inventory.from_data([None if s is None else list(s) for s in state.inventory])
+            inventory.slots[:] = saved.slots
+        else:  # a save from before the inventory: its hotbar's blocks, a stack of each
+            for slot, key in enumerate(state.hotbar[:SLOTS]):
+                stack = None
+                if key is not None and key in registry:
+                    stack = ItemStack(registry.name(registry.id(key)), STACK_MAX)
+                inventory.put(slot, stack)
+        if 0 <= state.selected < SLOTS:
             hotbar.select(state.selected)
 
     def player_state(self) -> PlayerState:
@@ -250,6 +259,9 @@ class Session:
             hotbar=tuple(None if b is None else registry.state_key(b) for b in self.hotbar.slots),
             selected=self.hotbar.selected,
             flying=self.player.body.flying,
+            inventory=tuple(
+                None if s is None else (s.item, s.count) for s in self.hotbar.inventory.slots
+            ),
         )
 
     # -- saving -----------------------------------------------------------------------------------

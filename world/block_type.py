@@ -147,8 +147,8 @@ class BlockType:
         What breaking it gives in survival: ``None`` its own item (the block's name), ``()``
         nothing (glass), else these drops (stone gives cobblestone).
     get_drops : callable or None
-        ``get_drops(world, pos, state_id, actor) -> list of ItemStack``: decides the drops
-        instead of `drops` (a crop dropping more when ripe).
+        ``get_drops(registry, state_id, rng) -> list of ItemStack``: decides the drops
+        instead of `drops` (a crop dropping more when ripe; `world.inventory.block_drops`).
     """
 
     name: str

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from world.chunks import DEFAULT_BUILD_HEIGHT
+from world.inventory import Inventory
 from world.validate import WORLD_LIMIT
 
 __all__ = ["GAME_MODES", "SEED_RANGE", "PlayerState", "WorldInfo", "random_seed"]
@@ -58,6 +59,10 @@ class PlayerState:
         Index of the selected hotbar slot.
     flying : bool
         Whether fly mode is on.
+    inventory : tuple or None
+        Every inventory slot, hotbar first (`world.inventory.Inventory.to_data`: ``(item,
+        count)`` or ``None`` per slot); ``None`` in saves written before the inventory, whose
+        `hotbar` names are then the player's blocks.
     """
 
     position: tuple[float, float, float] = (0.0, 0.0, 0.0)
@@ -66,6 +71,7 @@ class PlayerState:
     hotbar: tuple[str | None, ...] = ()
     selected: int = 0
     flying: bool = False
+    inventory: tuple[tuple[str, int] | None, ...] | None = None
 
     def __post_init__(self) -> None:
         position = tuple(self.position)
@@ -92,6 +98,12 @@ class PlayerState:
             )
         if not isinstance(self.flying, bool):
             raise ValueError(f"flying must be a bool, got {self.flying!r}")
+        if self.inventory is not None:
+            data = [None if s is None else list(s) for s in self.inventory]
+            stacks = Inventory.from_data(data).to_data()  # checks every slot, naming a bad one
+            object.__setattr__(
+                self, "inventory", tuple(None if s is None else (s[0], s[1]) for s in stacks)
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object stored under the ``player`` metadata key."""
@@ -102,6 +114,11 @@ class PlayerState:
             "hotbar": list(self.hotbar),
             "selected": self.selected,
             "flying": self.flying,
+            **(
+                {}
+                if self.inventory is None
+                else {"inventory": [None if s is None else list(s) for s in self.inventory]}
+            ),
         }
 
     @classmethod
@@ -123,9 +140,19 @@ class PlayerState:
                 hotbar=tuple(data.get("hotbar", ())),
                 selected=data.get("selected", 0),
                 flying=data.get("flying", False),
+                inventory=_inventory(data.get("inventory")),
             )
         except TypeError as exc:
             raise ValueError(f"player: {exc}") from None
+
+
+def _inventory(data: object) -> tuple[tuple[str, int] | None, ...] | None:
+    if data is None:
+        return None
+    if not isinstance(data, list):
+        raise ValueError(f"player inventory must be a JSON array, got {data!r}")
+    slots = Inventory.from_data(data).to_data()
+    return tuple(None if s is None else (str(s[0]), int(s[1])) for s in slots)  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The hotbar's state."""
+"""The hotbar: the inventory's first nine slots, picked and used up as in Minecraft."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 
 from game.hotbar import DEFAULT_BLOCKS, SLOTS, Hotbar
 from world.blocks import default_registry
+from world.inventory import ItemStack
 
 
 def test_default_hotbar_holds_the_base_building_blocks() -> None:
@@ -13,10 +14,12 @@ def test_default_hotbar_holds_the_base_building_blocks() -> None:
     hotbar = Hotbar.default(registry)
     assert [registry.name(b) for b in hotbar.slots if b is not None] == list(DEFAULT_BLOCKS)
     assert hotbar.selected == 0 and hotbar.current == registry.id(DEFAULT_BLOCKS[0])
+    assert hotbar.counts == [64] * len(DEFAULT_BLOCKS)
 
 
 def test_select_and_scroll_wrap() -> None:
-    hotbar = Hotbar([1, 2, 3])
+    registry = default_registry()
+    hotbar = Hotbar.of_blocks(registry, [1, 2, 3])
     assert hotbar.slots == [1, 2, 3] + [None] * (SLOTS - 3)
     hotbar.select(8)
     assert hotbar.current is None
@@ -28,10 +31,30 @@ def test_select_and_scroll_wrap() -> None:
         hotbar.select(9)
 
 
-def test_pick_selects_a_held_block_or_replaces_the_selected_slot() -> None:
-    hotbar = Hotbar([1, 2, 3])
+def test_creative_pick_selects_a_held_block_or_fills_an_empty_slot() -> None:
+    registry = default_registry()
+    hotbar = Hotbar.of_blocks(registry, [1, 2, 3])
     hotbar.pick(3)
     assert hotbar.selected == 2 and hotbar.slots[:3] == [1, 2, 3]
     hotbar.select(0)
-    hotbar.pick(7)
-    assert hotbar.slots[0] == 7 and hotbar.current == 7
+    hotbar.pick(7)  # the first empty slot takes it, and is selected
+    assert hotbar.slots[3] == 7 and hotbar.current == 7 and hotbar.slots[0] == 1
+
+
+def test_survival_pick_only_finds_what_the_inventory_holds() -> None:
+    registry = default_registry()
+    hotbar = Hotbar(registry)
+    dirt, stone = registry.id("base:dirt"), registry.id("base:stone")
+    hotbar.inventory.put(20, ItemStack("base:dirt", 5))
+    assert not hotbar.pick(stone, creative=False) and hotbar.current is None
+    assert hotbar.pick(dirt, creative=False)  # swapped from the inventory into the hand
+    assert hotbar.current == dirt and hotbar.inventory.slots[20] is None
+    hotbar.take_one()
+    assert hotbar.counts[0] == 4
+
+
+def test_a_state_is_held_as_its_blocks_item() -> None:
+    registry = default_registry()
+    hotbar = Hotbar(registry)
+    hotbar.inventory.put(0, ItemStack("gone:ruby", 3))  # an item of a mod not loaded: kept
+    assert hotbar.current is None and hotbar.counts[0] == 3

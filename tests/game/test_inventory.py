@@ -1,0 +1,120 @@
+"""Items in play, headless: survival breaks give drops, places use them up, the creative picker
+(driven by the script language) puts a mod's block in the hotbar, the inventory is saved."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from world.inventory import INVENTORY_SLOTS, ItemStack
+
+Replay = Callable[[Any, str], None]
+
+GEMS = """
+    from world.blocks import BlockType
+    from world.hooks import hookimpl
+
+    @hookimpl
+    def register_blocks(registry):
+        registry.register(BlockType("gems:ruby", description="ruby block", tiles=("base:lamp",)))
+"""
+
+
+@pytest.fixture
+def gem_mods(tmp_path: Path) -> Path:
+    folder = tmp_path / "mods"
+    folder.mkdir()
+    (folder / "gems.py").write_text(textwrap.dedent(GEMS))
+    return folder
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("BLOCKPICK_DATA_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def play(app: Any, data_dir: Path) -> Iterator[Callable[..., Any]]:
+    from game.options import Options
+    from game.play import Game
+    from game.session import Session
+
+    games: list[Any] = []
+
+    def start(**fields: Any) -> Any:
+        options = Options(**{"view_distance": 2, **fields})
+        game = Game(options, session=Session.open(options))
+        games.append(game)
+        return game
+
+    yield start
+    for game in games:
+        game.close()
+        game.destroy()
+
+
+def empty(game: Any) -> None:
+    game.hotbar.inventory.slots[:] = [None] * INVENTORY_SLOTS
+    game.hud.refresh_hotbar()
+
+
+def test_a_survival_break_gives_the_drop_and_a_place_uses_it_up(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=False)
+    empty(game)
+    registry = game.world.registry
+    replay(game, "look 0 50\nwait 2")
+    target = game.target
+    assert target is not None and registry.name(target.block_id) == "base:grass"
+    replay(game, "break 60")  # grass takes 0.6 s by hand
+    assert game.world.get_block(*target.block) == 0
+    assert game.hotbar.inventory.slots[0] == ItemStack("base:dirt", 1)  # grass drops dirt
+    replay(game, "wait 2\nplace")
+    assert game.last_outcome.done
+    assert game.hotbar.inventory.slots[0] is None  # used up
+    before = game.world.get_block(*target.block)
+    replay(game, "wait 2\nplace")  # an empty hand places nothing
+    assert not game.last_outcome.done
+    assert game.world.get_block(*target.block) == before
+
+
+def test_creative_breaks_give_nothing_and_places_cost_nothing(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    before = [s for s in game.hotbar.inventory.slots]
+    replay(game, "look 0 50\nwait 2\nbreak\nwait 2\nplace")
+    assert game.last_outcome.done
+    assert game.hotbar.inventory.slots == before
+
+
+def test_the_creative_picker_puts_a_mods_block_in_the_hotbar(
+    make_game: Callable[..., Any], replay: Replay, gem_mods: Path
+) -> None:
+    game = make_game(flat=True, creative=True, mods=(str(gem_mods),))
+    ruby = game.world.registry.id("gems:ruby")
+    replay(game, "select 3\ninventory\nsearch ruby\nclick_item 1\ninventory")
+    assert not game.inventory_screen.shown
+    assert game.hotbar.current == ruby and game.hotbar.selected == 2
+    replay(game, "look 0 50\nwait 2\nplace")
+    assert game.last_outcome.done and ruby in {c.new for c in game.last_outcome.changes}
+
+
+def test_the_inventory_survives_save_and_load(play: Callable[..., Any], replay: Replay) -> None:
+    game = play(world="bag", flat=True, creative=False)
+    inventory = game.hotbar.inventory
+    inventory.put(30, ItemStack("base:cobblestone", 17))
+    inventory.put(4, ItemStack("gone:ruby", 2))  # a mod not loaded: the items are kept
+    replay(game, "select 5")
+    slots = list(inventory.slots)
+    game.close()
+    game.destroy()
+    again = play(world="bag")
+    assert again.hotbar.inventory.slots == slots and again.hotbar.selected == 4
