@@ -35,8 +35,10 @@ from world.blocks import BlockRegistry
 
 __all__ = [
     "ERROR_SECONDS",
+    "FADE_SECONDS",
     "HOTBAR_Y",
     "ICON_SIZE",
+    "MAX_MESSAGES",
     "MESSAGE_SECONDS",
     "SLOT_GAP",
     "SLOT_SIZE",
@@ -47,6 +49,8 @@ __all__ = [
 
 ICON_SIZE = SLOT_SIZE * 0.72
 MESSAGE_SECONDS = 2.5
+MAX_MESSAGES = 5  # lines shown at once, the newest at the bottom
+FADE_SECONDS = 0.5
 ERROR_SECONDS = 8.0  # a mod's error is shown once: long enough to read a traceback's last line
 
 
@@ -153,6 +157,8 @@ class Hud:
             enabled=False,
         )
         self.message_left = 0.0
+        # Earlier messages still showing, newest first: they stack above the newest one.
+        self.older: list[tuple[Text, float]] = []
         self._drawn: dict[int, int | None] = {}  # the block each slot's icon shows
         self.refresh_hotbar()
         self.root.follow()
@@ -203,18 +209,58 @@ class Hud:
         self.selection.x = self.slot_x[self.hotbar.selected]
 
     def flash(self, text: str, seconds: float = MESSAGE_SECONDS) -> None:
-        """Show a short message (a denied action's reason) for a few seconds."""
+        """Show a short message (a denied action's reason, a mod's ``actor.tell``).
+
+        The newest message sits just above the hotbar; one still showing moves up a line, up
+        to `MAX_MESSAGES` lines, and each fades out over its last `FADE_SECONDS`.
+        """
+        if self.message.enabled and self.message_left > 0.0 and self.message.text:
+            line = Text(
+                parent=self.root,
+                text=self.message.text,
+                origin=(0, -0.5),
+                color=self.message.color,
+            )
+            self.older.insert(0, (line, self.message_left))
+            for old, _ in self.older[MAX_MESSAGES - 1 :]:
+                destroy(old)
+            del self.older[MAX_MESSAGES - 1 :]
         self.message.text = text
         self.message.enabled = True
         self.message_left = seconds
+        self.message.alpha = 1.0
         self._fit_message(float(window.aspect_ratio))
+        self._stack_older()
+
+    def _stack_older(self) -> None:
+        """Put the earlier messages above the newest, each a line higher."""
+        y = self.message.y + float(self.message.height) * float(self.message.scale_y)
+        for line, _ in self.older:
+            line.scale = self.message.scale
+            line.y = y
+            y += float(line.height) * float(line.scale_y)
 
     def update(self, dt: float) -> None:
-        """Age the message."""
+        """Age the messages: each fades over its last second, then goes."""
         if self.message_left > 0.0:
             self.message_left -= dt
+            self.message.alpha = min(1.0, max(self.message_left, 0.0) / FADE_SECONDS)
             if self.message_left <= 0.0:
                 self.message.enabled = False
+        if self.older:
+            kept = []
+            for line, left in self.older:
+                left -= dt
+                if left <= 0.0:
+                    destroy(line)
+                else:
+                    line.alpha = min(1.0, left / FADE_SECONDS)
+                    kept.append((line, left))
+            if len(kept) != len(self.older):
+                self.older = kept
+                self._stack_older()
+            else:
+                self.older = kept
 
     def destroy(self) -> None:
         """Remove the HUD."""

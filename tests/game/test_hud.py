@@ -64,3 +64,24 @@ def test_a_mod_failing_on_every_break_is_shown_in_full_once(
     repeats = [text for text in shown if text not in full]
     assert len(repeats) == 2 and all("brittle" in text for text in repeats)
     assert len(game.mods.errors) == 1
+
+
+def test_messages_stack_newest_at_the_bottom_and_fade_away(make_game: Make) -> None:
+    from game.hud import FADE_SECONDS, MAX_MESSAGES
+
+    game = make_game(flat=True)
+    hud = game.hud
+    for n in range(MAX_MESSAGES + 2):
+        hud.flash(f"message {n}", seconds=1.0 + n)
+    texts = [line.text for line, _ in hud.older]
+    assert hud.message.text == f"message {MAX_MESSAGES + 1}"
+    assert texts == [f"message {n}" for n in range(MAX_MESSAGES, 1, -1)]  # at most 5 lines
+    ys = [hud.message.y, *(line.y for line, _ in hud.older)]
+    assert ys == sorted(ys)  # each older line above the newer one
+    hud.update(2.5 + FADE_SECONDS / 2)  # "message 2" had 3 s: now fading
+    fading = [line for line, _ in hud.older if line.text == "message 2"]
+    assert fading and 0.0 < fading[0].alpha < 1.0
+    hud.update(1.0)
+    assert "message 2" not in [line.text for line, _ in hud.older]  # gone
+    hud.update(10.0)
+    assert hud.older == [] and not hud.message.enabled
