@@ -52,7 +52,7 @@ from game.menu import PauseMenu
 from game.options import Options
 from game.outline import BlockOutline
 from game.player import HeldInput, Player
-from game.scene import follow, set_view
+from game.scene import Underwater, follow, set_view
 from game.session import Session
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.atlas import ATLAS_PATH
@@ -144,6 +144,7 @@ class Game:
             on_quit=lambda: self.save_and_quit(),
         )
         self._set_scene()
+        self.underwater = Underwater(restore=self._set_scene)
         # A mod that failed to load, or a notice about the world, is reported; the game goes on.
         notices = [*(str(error) for error in self.mods.errors), *self.session.notices]
         if notices:
@@ -197,6 +198,7 @@ class Game:
         if not self.paused and self.chunks.ready_at(self.player.body.pos):  # else held until
             self.player.update(dt, self.held)  # the ground under it is loaded
         follow(self.player.eye, self.player.yaw, self.player.pitch)
+        self.underwater.update(self.world, self.player.eye)
         self._retarget()
         if not self.paused:
             self._carry_out(self.controls.hold(dt, self._aim()))
@@ -439,3 +441,4 @@ class Game:
         self.debug.destroy()
         self.traced.destroy()
         self.menu.destroy()
+        self.underwater.destroy()
