@@ -55,7 +55,7 @@ from game.menu import PauseMenu
 from game.options import Options
 from game.outline import BlockOutline
 from game.player import HeldInput, Player
-from game.scene import follow, set_view
+from game.scene import Underwater, follow, set_view
 from game.session import Session
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.blocks import AIR, BlockRegistry
@@ -154,6 +154,7 @@ class Game:
             on_quit=lambda: self.save_and_quit(),
         )
         self._set_scene()
+        self.underwater = Underwater(restore=self._set_scene)
         # A mod that failed to load, or a notice about the world, is reported; the game goes on.
         notices = [*(str(error) for error in self.mods.errors), *self.session.notices]
         if notices:
@@ -208,6 +209,7 @@ class Game:
             # the ground under it is loaded; the inventory screen takes the keys, not the body
             self.player.update(dt, self._still if self.inventory_screen.shown else self.held)
         follow(self.player.eye, self.player.yaw, self.player.pitch)
+        self.underwater.update(self.world, self.player.eye)
         self._retarget()
         if not self.paused:
             if not self.inventory_screen.shown:
@@ -521,3 +523,4 @@ class Game:
         self.traced.destroy()
         self.inventory_screen.destroy()
         self.menu.destroy()
+        self.underwater.destroy()

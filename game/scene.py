@@ -1,20 +1,34 @@
 """The 3D view's set-up: sky, fog and lens for a view distance and field of view, and the camera.
 
 Engine plumbing only: the camera follows the player's eye (`follow`), the player itself knows
-nothing of the engine (`game.player`).
+nothing of the engine (`game.player`). With the eye inside a liquid block the view is seen
+through water (`Underwater`): a blue veil under the HUD and short blue fog.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
-from ursina import camera, color, scene, window
+from ursina import Entity, camera, color, destroy, scene, window
 
+from world.chunks import World
 from world.geometry import Vec3
 
-__all__ = ["SKY", "follow", "set_view"]
+__all__ = [
+    "SKY",
+    "WATER_FOG",
+    "WATER_FOG_RANGE",
+    "Underwater",
+    "eye_in_liquid",
+    "follow",
+    "set_view",
+]
 
 SKY = color.rgb(0.62, 0.78, 1.0)
+WATER_FOG = color.rgb(0.09, 0.22, 0.62)  # Minecraft's murky blue under water
+WATER_FOG_RANGE = (0.5, 14.0)  # linear fog, blocks: a few blocks of sight, as Minecraft's
+WATER_VEIL = color.rgba(0.02, 0.12, 0.75, 0.4)  # the tint laid over the view (not the HUD)
 
 
 def set_view(view_distance: int, fov: float) -> float:
@@ -40,3 +54,49 @@ def follow(eye: Vec3, yaw: float, pitch: float) -> None:
     """Put the camera at ``eye``, facing ``yaw`` and ``pitch`` (degrees, pitch > 0 down)."""
     camera.position = eye
     camera.rotation = (pitch, yaw, 0.0)
+
+
+def eye_in_liquid(world: World, eye: Vec3) -> bool:
+    """Whether the eye is inside a liquid block (``registry.liquid`` of its voxel)."""
+    wx, wy, wz = (math.floor(v) for v in eye)
+    return bool(world.registry.liquid[world.get_block(wx, wy, wz)])
+
+
+class Underwater:
+    """The view through water: call `update` each frame after the camera moved.
+
+    ``restore`` puts the normal sky and fog back (the game's own view set-up) when the eye
+    leaves the liquid.
+    """
+
+    def __init__(self, restore: Callable[[], None]) -> None:
+        # Far behind the HUD's own layers (z 0..2), so the hotbar and the text stay clear.
+        self.veil = Entity(
+            parent=camera.ui,
+            name="underwater veil",
+            model="quad",
+            color=WATER_VEIL,
+            scale=(8.0, 2.0),
+            z=10,
+            enabled=False,
+        )
+        self.restore = restore
+        self.active = False
+
+    def update(self, world: World, eye: Vec3) -> bool:
+        """Tint and fog the view when ``eye`` is in a liquid, restore it when not; returns which."""
+        under = eye_in_liquid(world, eye)
+        if under:  # every frame: a resize or a settings change may have reset the fog
+            window.color = WATER_FOG
+            scene.fog_color = WATER_FOG
+            scene.fog_density = WATER_FOG_RANGE
+        if under != self.active:
+            self.active = under
+            self.veil.enabled = under
+            if not under:
+                self.restore()
+        return under
+
+    def destroy(self) -> None:
+        """Remove the veil."""
+        destroy(self.veil)

@@ -1,16 +1,25 @@
-"""Boxes moved through solid voxels: the collision sweep under `world.physics`.
+"""Boxes moved through the world's collision shapes: the collision sweep under `world.physics`.
 
 `move_aabb` moves an axis-aligned box by a displacement one axis at a time, y first, then x,
-then z (as Minecraft does): each sweep stops the box at the first solid voxel face in its way,
+then z (as Minecraft does): each sweep stops the box at the first collision face in its way,
 however long the move, so nothing tunnels through a wall at any speed. Overlaps and gaps thinner
-than ``EPS`` count as touching. Pure: no engine, no clock.
+than ``EPS`` count as touching.
+
+What collides is each voxel's collision shape (``world.registry.collision_boxes[id]``): a state
+whose shape is the unit cube (``registry.collision_full``) is the fast path, a whole-voxel numpy
+sweep; any other shape is swept box by box (slabs, stairs, fences reaching ``y = 1.5``); ``()``
+(air, water, torches, plants) never collides. A box the moving box already overlaps on all three
+axes is ignored (a block placed into the body does not trap it), so a box that starts clear of
+every collision box never ends inside one. Pure: no engine, no clock.
 
 Limits. The box's min corner lies within ``±WORLD_LIMIT`` and the box is at most ``MAX_BOX``
 wide on every axis (`ValueError` naming ``lo`` or ``hi`` otherwise). The world's edge is a wall:
 a move never takes the min corner beyond ``±WORLD_LIMIT``; it stops there, blocked on that axis.
-Cost: a move within ``_PIECE`` on every axis (every tick of play) reads one grid of solid flags
-around the whole move; a longer one is swept along each axis in pieces, each with the grid of the
-column it crosses, so its work grows with its length and its memory stays bounded.
+Cost: a move within ``_PIECE`` on every axis (every tick of play) reads one grid of block ids
+around the whole move (one voxel of margin, enough for boxes up to 1.5 high); a longer one is
+swept along each axis in pieces, each with the grid of the column it crosses, so its work grows
+with its length and its memory stays bounded. Shaped voxels cost a Python loop over their boxes:
+cheap near a body (a few), not meant for a move across a field of fences.
 """
 
 from __future__ import annotations
@@ -24,25 +33,40 @@ from world.chunks import CHUNK, CHUNK_SHIFT, World
 from world.geometry import Vec3
 from world.validate import WORLD_LIMIT, vec3
 
-__all__ = ["EPS", "MAX_BOX", "move_aabb"]
+__all__ = ["EPS", "MAX_BOX", "block_ids", "move_aabb"]
 
 EPS = 1e-7  # overlaps and gaps thinner than this count as touching (float rounding of the box)
 MAX_BOX = 64.0  # the widest box `move_aabb` moves, per axis (the player is 0.6 x 1.8 x 0.6)
 _PIECE = 256.0  # a longer move along an axis is swept in pieces of this length (bounded grids)
 _LIMIT = float(WORLD_LIMIT)
 
-Grid = tuple[NDArray[np.bool_], tuple[int, int, int]]
+Boxes = list[tuple[float, float, float, float, float, float]]
+Grid = tuple[NDArray[np.bool_], tuple[int, int, int], Boxes]
 
 
-def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Grid:
-    """Solid flags around the box [lo, hi] (one voxel of margin) and the grid's origin voxel.
+def block_ids(world: World, lo: Vec3, hi: Vec3) -> tuple[NDArray[np.uint16], tuple[int, int, int]]:
+    """The block ids of every voxel the box [lo, hi] touches, and the grid's origin voxel.
 
-    Copied chunk by chunk with numpy slices: a body's box spans one to eight chunks.
+    Parameters
+    ----------
+    world : World
+    lo, hi : tuple of 3 float
+        The box's corners (trusted: callers pass a validated body box).
+
+    Returns
+    -------
+    ids : ndarray of uint16, shape (nx, ny, nz)
+        Voxels ``floor(lo) .. floor(hi)`` on each axis, indexed from ``origin``.
+    origin : tuple of 3 int
     """
-    start = [math.floor(v) - 1 for v in lo]
-    stop = [math.floor(v) + 2 for v in hi]
-    solid_of = world.registry.solid
-    grid = np.zeros([b - a for a, b in zip(start, stop, strict=True)], dtype=np.bool_)
+    start = [math.floor(v) for v in lo]
+    stop = [math.floor(v) + 1 for v in hi]
+    return _ids(world, start, stop), (start[0], start[1], start[2])
+
+
+def _ids(world: World, start: list[int], stop: list[int]) -> NDArray[np.uint16]:
+    """Block ids of the voxels start..stop-1, copied chunk by chunk with numpy slices."""
+    ids = np.zeros([b - a for a, b in zip(start, stop, strict=True)], dtype=np.uint16)
     spans = [
         range(a >> CHUNK_SHIFT, ((b - 1) >> CHUNK_SHIFT) + 1)
         for a, b in zip(start, stop, strict=True)
@@ -55,31 +79,74 @@ def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Grid:
                 w0 = [max(a, o) for a, o in zip(start, origin, strict=True)]
                 w1 = [min(b, o + n) for b, o, n in zip(stop, origin, CHUNK, strict=True)]
                 blocks = world.chunk_blocks(cx, cy, cz).reshape(CHUNK)
-                grid[
+                ids[
                     w0[0] - start[0] : w1[0] - start[0],
                     w0[1] - start[1] : w1[1] - start[1],
                     w0[2] - start[2] : w1[2] - start[2],
-                ] = solid_of[
-                    blocks[
-                        w0[0] - origin[0] : w1[0] - origin[0],
-                        w0[1] - origin[1] : w1[1] - origin[1],
-                        w0[2] - origin[2] : w1[2] - origin[2],
-                    ]
+                ] = blocks[
+                    w0[0] - origin[0] : w1[0] - origin[0],
+                    w0[1] - origin[1] : w1[1] - origin[1],
+                    w0[2] - origin[2] : w1[2] - origin[2],
                 ]
-    return grid, (start[0], start[1], start[2])
+    return ids
 
 
-def _sweep(
+def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Grid:
+    """What collides around the box [lo, hi]: full-cube flags, the grid's origin voxel, and the
+    collision boxes of the shaped voxels in world coordinates (one voxel of margin; a box of the
+    voxel below may reach up to ``COLLISION_TOP``, into the box).
+    """
+    start = [math.floor(v) - 1 for v in lo]
+    stop = [math.floor(v) + 2 for v in hi]
+    registry = world.registry
+    ids = _ids(world, start, stop)
+    full: NDArray[np.bool_] = registry.collision_full[ids]
+    boxes: Boxes = []
+    shaped = registry.solid[ids] & ~full
+    if shaped.any():  # rare: slabs, stairs, fences near the body; boxes are checked one by one
+        shapes = registry.collision_boxes
+        for gx, gy, gz in np.argwhere(shaped).tolist():
+            wx, wy, wz = gx + start[0], gy + start[1], gz + start[2]
+            for x0, y0, z0, x1, y1, z1 in shapes[int(ids[gx, gy, gz])]:
+                boxes.append((wx + x0, wy + y0, wz + z0, wx + x1, wy + y1, wz + z1))
+    return full, (start[0], start[1], start[2]), boxes
+
+
+def _sweep(grid: Grid, lo: list[float], hi: list[float], axis: int, delta: float) -> float | None:
+    """The box's new min coordinate on ``axis`` when something stops it within ``delta``, else
+    None: the nearest full-cube face or collision-box face ahead of it."""
+    if delta == 0.0:
+        return None
+    stop = _sweep_cubes(grid[0], grid[1], lo, hi, axis, delta)
+    size = hi[axis] - lo[axis]
+    for box in grid[2]:
+        # Only boxes the moving box overlaps on both other axes can be hit; a box it already
+        # overlaps on this axis too (it started inside) is ignored, so it may move out.
+        if not all(
+            box[o] < hi[o] - EPS and box[o + 3] > lo[o] + EPS for o in range(3) if o != axis
+        ):
+            continue
+        if delta > 0.0:
+            face = box[axis]
+            if hi[axis] - EPS <= face < hi[axis] + delta - EPS:
+                at = face - size
+                stop = at if stop is None else min(stop, at)
+        else:
+            face = box[axis + 3]
+            if lo[axis] + delta + EPS < face <= lo[axis] + EPS:
+                stop = face if stop is None else max(stop, face)
+    return stop
+
+
+def _sweep_cubes(
     solid: NDArray[np.bool_],
     origin: tuple[int, int, int],
     lo: list[float],
     hi: list[float],
     axis: int,
     delta: float,
-) -> tuple[float | None, bool]:
-    """How far the box may move along one axis: (new min coordinate or None if free, blocked)."""
-    if delta == 0.0:
-        return None, False
+) -> float | None:
+    """The new min coordinate on ``axis`` when a full cube stops the box within ``delta``."""
     # Voxel index ranges (grid-relative) the box overlaps on the two other axes.
     index: list[slice | int] = []
     for other in range(3):
@@ -98,32 +165,32 @@ def _sweep(
         first = math.ceil(hi[axis] - EPS)
         end = math.ceil(hi[axis] + delta - EPS)
         if end <= first:
-            return None, False
+            return None
         ahead = np.flatnonzero(slabs[first - origin[axis] : end - origin[axis]])
         if not len(ahead):
-            return None, False
+            return None
         wall = first + int(ahead[0])
-        return wall - (hi[axis] - lo[axis]), True
+        return wall - (hi[axis] - lo[axis])
     first = math.floor(lo[axis] + EPS) - 1
     end = math.floor(lo[axis] + delta + EPS)
     if end > first:
-        return None, False
+        return None
     behind = np.flatnonzero(slabs[end - origin[axis] : first + 1 - origin[axis]])
     if not len(behind):
-        return None, False
+        return None
     wall = end + int(behind[-1])
-    return float(wall + 1), True
+    return float(wall + 1)
 
 
 def move_aabb(
     world: World, lo: Vec3, hi: Vec3, delta: Vec3
 ) -> tuple[Vec3, tuple[bool, bool, bool]]:
-    """Move a box by ``delta`` through the world's solid voxels, one axis at a time (y, x, z).
+    """Move a box by ``delta`` through the world's collision shapes, one axis at a time (y, x, z).
 
     Parameters
     ----------
     world : World
-        Voxels; ``world.registry.solid`` decides what collides.
+        Voxels; their states' collision shapes decide what collides.
     lo, hi : tuple of 3 float
         The box's min and max corners: ``lo`` within ``±WORLD_LIMIT``, ``hi - lo`` in
         [0, `MAX_BOX`] on every axis.
@@ -135,9 +202,9 @@ def move_aabb(
     -------
     new_lo : tuple of 3 float
         The box's min corner after the move (the max corner keeps its offset). A blocked axis
-        ends exactly on the blocking face (an integer coordinate for that side of the box).
+        ends exactly on the blocking face (an integer coordinate for a full cube's face).
     blocked : tuple of 3 bool
-        Per axis, whether a solid voxel (or the world's edge) stopped the move.
+        Per axis, whether a collision box (or the world's edge) stopped the move.
 
     Raises
     ------
@@ -185,16 +252,15 @@ def _move_axis(
     remaining = delta
     while True:
         piece = min(max(remaining, -_PIECE), _PIECE)
-        if grid is None:
+        here = grid
+        if here is None:
             reach_lo, reach_hi = list(lo), list(hi)
             reach_lo[axis] = min(lo[axis], lo[axis] + piece)
             reach_hi[axis] = max(hi[axis], hi[axis] + piece)
-            solid, origin = _solid_grid(world, reach_lo, reach_hi)
-        else:
-            solid, origin = grid
-        stop, blocked = _sweep(solid, origin, lo, hi, axis, piece)
+            here = _solid_grid(world, reach_lo, reach_hi)
+        stop = _sweep(here, lo, hi, axis, piece)
         if stop is not None:
-            return stop, blocked
+            return stop, True
         remaining -= piece
         if remaining == 0.0:
             return lo[axis] + piece, False

@@ -1,8 +1,11 @@
-"""The player's body moved through the voxels: gravity, jumping, sprinting, flying, collision.
+"""The player's body moved through the voxels: gravity, jumping, sprinting, flying, stepping up,
+swimming, collision.
 
 The body is an axis-aligned box ``PLAYER_WIDTH`` × ``PLAYER_HEIGHT`` × ``PLAYER_WIDTH`` whose
 position is the centre of its bottom face (the feet); the eye is ``EYE_HEIGHT`` above the feet.
-A voxel collides when ``world.registry.solid[block_id]`` is true. Pure: no engine, no clock.
+What collides is each state's collision shape (``world.registry.collision_boxes[id]``, see
+`world.collision`): full cubes, slabs, stairs, fences 1.5 high; never torches, plants or water.
+Pure: no engine, no clock.
 
 Contract
 --------
@@ -11,18 +14,28 @@ Contract
   ``MAX_FRAME_DT`` first, so a stalled frame slows the game instead of launching the player), so
   the same inputs give the same motion at any frame rate.
 - Movement is swept one axis at a time, y first, then x, then z (as Minecraft does): each sweep
-  stops the box at the first solid voxel face in its way, however long the move, so nothing
-  tunnels through a wall at any speed or time step. There is no automatic step-up: a one-block
-  ledge needs a jump.
-- The box never overlaps a solid voxel by more than ``EPS`` after a step that began outside
-  every solid voxel; touching a face is not overlapping. A box that starts inside a solid voxel
-  (a block placed into it by a mod, say) may move out of it but not deeper into another.
-- A body falling onto a floor stops with its feet exactly on the floor's top face (an integer y),
+  stops the box at the first collision face in its way, however long the move, so nothing
+  tunnels through a wall at any speed or time step.
+- Step-up (Minecraft's ``maxUpStep``): a horizontal move stopped while the body stands on
+  something (or lands this tick) is tried again lifted by ``STEP_HEIGHT`` = 0.6 and lowered back;
+  it is taken when it gets further across. So a slab or a stair is walked onto and a full block
+  needs a jump; the lifted box must fit (a low ceiling prevents it); nothing steps in the air or
+  in flight (as in Minecraft's creative flight). A fence's 1.5-high collision cannot be jumped
+  (``JUMP_HEIGHT`` is 1.25).
+- The box never overlaps a collision box by more than ``EPS`` after a step that began outside
+  every collision box; touching a face is not overlapping. A box that starts inside one (a
+  block placed into it by a mod, say) may move out of it but not deeper into another.
+- A body falling onto a full cube stops with its feet exactly on its top face (an integer y),
   ``on_ground`` true and no vertical speed.
 - The world's edge is a wall: a move never takes the box's min corner (a body's feet, nearly)
   beyond ``±WORLD_LIMIT`` on any axis; it stops there, blocked on that axis (`world.collision`).
   A body placed (teleported) beyond the limit, or with a non-finite position or velocity, is
   refused (`ValueError` naming ``pos`` or ``vel``).
+
+Water (`world.swimming` has the figures and their Minecraft sources): in liquid the body sinks
+at ``WATER_SINK_SPEED``, swims up at ``SWIM_UP_SPEED`` with jump held, moves at ``WATER_SPEED``
+against ``WATER_DRAG``, and hops out (``WATER_EXIT_SPEED``) against a wall at the surface with
+jump held. Flight ignores water; there is no breath and no drowning.
 
 Conventions
 -----------
@@ -40,12 +53,23 @@ from dataclasses import dataclass, replace
 
 from world.chunks import World
 from world.collision import EPS, MAX_BOX, move_aabb
+from world.swimming import (
+    FLUID_JUMP_THRESHOLD,
+    SWIM_UP_SPEED,
+    WATER_DRAG,
+    WATER_EXIT_ROOM,
+    WATER_SINK_SPEED,
+    WATER_SPEED,
+    climbs_out,
+    liquid_depth,
+)
 from world.validate import WORLD_LIMIT, vec3
 
 __all__ = [
     "AIR_ACCEL",
     "EPS",
     "EYE_HEIGHT",
+    "FLUID_JUMP_THRESHOLD",
     "FLY_SPEED",
     "FLY_VERTICAL_SPEED",
     "GRAVITY",
@@ -57,13 +81,21 @@ __all__ = [
     "PLAYER_HEIGHT",
     "PLAYER_WIDTH",
     "SPRINT_SPEED",
+    "STEP_HEIGHT",
+    "SWIM_UP_SPEED",
     "TERMINAL_SPEED",
     "TICK",
     "WALK_SPEED",
+    "WATER_DRAG",
+    "WATER_EXIT_ROOM",
+    "WATER_EXIT_SPEED",
+    "WATER_SINK_SPEED",
+    "WATER_SPEED",
     "Body",
     "Controls",
     "FixedStep",
     "Vec3",
+    "liquid_depth",
     "look_direction",
     "move_aabb",
     "step",
@@ -87,6 +119,8 @@ FLY_VERTICAL_SPEED = 7.5
 # full speed on the ground, slower in the air so a jump keeps its momentum.
 GROUND_ACCEL = 25.0
 AIR_ACCEL = 5.0
+STEP_HEIGHT = 0.6  # Minecraft's maxUpStep: a slab or a stair is walked onto, a block is not
+WATER_EXIT_SPEED = JUMP_SPEED  # the hop out of water against a wall: a jump (`world.swimming`)
 TICK = 1.0 / 60.0  # fixed physics step: smaller than the 1/20 s of Minecraft, for smooth motion
 MAX_FRAME_DT = 0.25  # a longer frame (a stall, a breakpoint) is simulated as this long
 _LIMIT = float(WORLD_LIMIT)
@@ -222,12 +256,21 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
     if length > 1.0:  # diagonal keys are not faster than straight ones
         wish_x, wish_z = wish_x / length, wish_z / length
 
+    lo, hi = body.aabb
+    depth = 0.0 if body.flying else liquid_depth(world, lo, hi)  # flight ignores water
     vx, vy, vz = body.vel
     if body.flying:
         speed = FLY_SPEED * (2.0 if controls.sprint else 1.0)
         rate = GROUND_ACCEL
         rise = float(controls.jump) - float(controls.descend)
         vy = _approach(vy, rise * FLY_VERTICAL_SPEED, GROUND_ACCEL, dt)
+    elif depth > 0.0:
+        speed, rate = WATER_SPEED, WATER_DRAG
+        if controls.jump and body.on_ground and depth <= FLUID_JUMP_THRESHOLD:
+            vy = JUMP_SPEED  # wading: the water is too shallow to swim in, so jump
+        else:
+            target = SWIM_UP_SPEED if controls.jump else -WATER_SINK_SPEED
+            vy = _approach(vy, target, WATER_DRAG, dt)
     else:
         speed = SPRINT_SPEED if controls.sprint and forward > 0.0 else WALK_SPEED
         rate = GROUND_ACCEL if body.on_ground else AIR_ACCEL
@@ -237,15 +280,22 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
     vx = _approach(vx, wish_x * speed, rate, dt)
     vz = _approach(vz, wish_z * speed, rate, dt)
 
-    lo, hi = body.aabb
-    new_lo, blocked = move_aabb(world, lo, hi, (vx * dt, vy * dt, vz * dt))
-    on_ground = blocked[1] and vy < 0.0
+    new_lo, blocked, on_ground = _move(
+        world, lo, hi, (vx * dt, vy * dt, vz * dt), may_step=body.on_ground and not body.flying
+    )
     if blocked[0]:
         vx = 0.0
     if blocked[1]:
         vy = 0.0
     if blocked[2]:
         vz = 0.0
+    if (
+        depth > 0.0
+        and controls.jump
+        and (blocked[0] or blocked[2])
+        and climbs_out(world, new_lo, (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]))
+    ):
+        vy = max(vy, WATER_EXIT_SPEED)
     half = PLAYER_WIDTH / 2.0
     return Body(
         pos=(new_lo[0] + half, new_lo[1], new_lo[2] + half),
@@ -253,6 +303,35 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         on_ground=on_ground,
         flying=body.flying and not on_ground,  # touching down ends flight, as in Minecraft
     )
+
+
+def _move(
+    world: World, lo: Vec3, hi: Vec3, delta: Vec3, *, may_step: bool
+) -> tuple[Vec3, tuple[bool, bool, bool], bool]:
+    """Move the body's box with Minecraft's step-up: (new min corner, blocked, on the ground).
+
+    A horizontal move stopped by something while the body stood (or lands this tick) is tried
+    again lifted by ``STEP_HEIGHT``, then lowered back by as much as the move allows; the lifted
+    try wins when it goes further across (Minecraft's ``Entity.collide``).
+    """
+    new_lo, blocked = move_aabb(world, lo, hi, delta)
+    dx, dy, dz = delta
+    on_ground = blocked[1] and dy < 0.0
+    if not ((may_step or on_ground) and (blocked[0] or blocked[2])):
+        return new_lo, blocked, on_ground
+    up_lo, up_blocked = move_aabb(world, lo, hi, (dx, STEP_HEIGHT, dz))
+    lift = up_lo[1] - lo[1]
+    if lift <= 0.0:
+        return new_lo, blocked, on_ground
+    up_hi = (up_lo[0] + hi[0] - lo[0], up_lo[1] + hi[1] - lo[1], up_lo[2] + hi[2] - lo[2])
+    down = dy - lift
+    step_lo, down_blocked = move_aabb(world, up_lo, up_hi, (0.0, down, 0.0))
+    across = (new_lo[0] - lo[0]) ** 2 + (new_lo[2] - lo[2]) ** 2
+    stepped = (step_lo[0] - lo[0]) ** 2 + (step_lo[2] - lo[2]) ** 2
+    if stepped <= across + EPS * EPS:
+        return new_lo, blocked, on_ground
+    stepped_blocked = (up_blocked[0], down_blocked[1], up_blocked[2])
+    return step_lo, stepped_blocked, down_blocked[1] and down < 0.0
 
 
 class FixedStep:
