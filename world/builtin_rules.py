@@ -129,7 +129,7 @@ def place_refusal(
         return denied(f"outside the build height ({low} to {high - 1})", pos)
     current_id = tx.read(pos)
     current = registry[current_id]
-    if current_id == block_id:
+    if current_id == block_id and not merge:
         return denied(f"there is already {current.description} here", pos)
     if not current.replaceable and not (merge and current is block):
         return denied(f"{current.description} is in the way", pos)
