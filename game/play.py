@@ -315,7 +315,7 @@ class Game:
 
     def _do_pick(self) -> None:
         """Middle click: the target's block into the hotbar."""
-        block_id = self.rules.pick_block(self.target)
+        block_id = self.rules.pick_block(self.target, self._actor())
         if block_id is not None:
             self.hotbar.pick(block_id)
             self.hud.refresh_hotbar()

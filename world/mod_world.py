@@ -5,7 +5,8 @@ the action or tick it is part of. Reads return copies; writes are journalled by 
 `world.transaction.Transaction` (rolled back with it, notified to their neighbours, settled:
 blocks' ``on_construct`` / ``on_destruct``); checks (`ModWorld.may_break`, `ModWorld.may_place`)
 apply the built-in rules and the other mods' ``can_*`` hooks without changing anything; actions
-as an actor (`ModWorld.dig`, `ModWorld.place`) run the whole pipeline; `ModWorld.storage` is the calling mod's saved store.
+as an actor (`ModWorld.dig`, `ModWorld.place`) run the whole pipeline; `ModWorld.storage` is the
+calling mod's saved store.
 Every argument a mod passes is checked here (`world.validate`), with a message naming it.
 """
 
@@ -17,9 +18,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world import validate
+from world import pipeline, validate
 from world.blocks import BlockRegistry
-from world import pipeline
 from world.builtin_rules import check_actor, may_break, may_place
 from world.geometry import Int3
 from world.outcome import Actor, Outcome

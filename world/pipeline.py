@@ -204,9 +204,12 @@ def _placement_state(
     try:
         if isinstance(result, Mapping):
             return registry.with_props(context.state, **dict(result))
-        if isinstance(result, int) and not isinstance(result, bool):
-            if registry.block_of(result) is block:
-                return registry.resolve(result)
+        if (
+            isinstance(result, int)
+            and not isinstance(result, bool)
+            and registry.block_of(result) is block
+        ):
+            return registry.resolve(result)
     except ValueError as exc:
         bad: Exception = exc
     else:

@@ -152,7 +152,8 @@ class PlaceContext:
 
     @property
     def into_clicked(self) -> bool:
-        """The block goes into the clicked voxel itself (Minecraft's ``replacingClickedOnBlock``)."""
+        """The block goes into the clicked voxel itself (Minecraft's
+        ``replacingClickedOnBlock``)."""
         return self.pos == self.hit.block
 
     @property

@@ -297,10 +297,13 @@ class Transaction:
             if not reactive[state]:
                 continue
             groups = registry[state].groups
-            if "attached" in groups and near + attached_to(registry, state)[0] == pos:
-                if not still_attached(self.read, registry, near):
-                    self.set(near, AIR)
-                    continue
+            if (
+                "attached" in groups
+                and near + attached_to(registry, state)[0] == pos
+                and not still_attached(self.read, registry, near)
+            ):
+                self.set(near, AIR)
+                continue
             if (
                 "fence" in groups
                 and normal.y == 0
@@ -378,14 +381,15 @@ class Transaction:
         `error`). Deciding callbacks (``can_break``, ``placement_state``) see a read-only world.
         """
         function = getattr(block, callback)
-        impl = self.callbacks.get((function, callback))
-        if impl is None:
-            impl = self.callbacks[(function, callback)] = _implementation(block, callback, function)
-        mod = block.name.split(":")[0]
+        key = (block.name, callback)
+        impl = self.callbacks.get(key)
+        if impl is None or (isinstance(impl, Implementation) and impl.function is not function):
+            impl = self.callbacks[key] = _implementation(block, callback, function)
         if isinstance(impl, str):  # asks for an argument it is not offered
-            error = self.guard.record(mod, f"{callback} of {block.name}", TypeError(impl))
-            self.error = self.error or error
-            return None, error
+            mod = block.name.split(":")[0]
+            failure = self.guard.record(mod, f"{callback} of {block.name}", TypeError(impl))
+            self.error = self.error or failure
+            return None, failure
         outer = self.read_only
         if callback in _DECIDING:
             self.read_only = f"{callback} of {block.name}"
@@ -393,8 +397,8 @@ class Transaction:
             result, error = self.run(impl, offered)
         finally:
             self.read_only = outer
-        if error is not None:
-            self.error = self.error or error
+        if error is not None and self.error is None:
+            self.error = error
         return result, error
 
     def notify_neighbors(self, budget: int, *, isolate: bool) -> ModError | None:

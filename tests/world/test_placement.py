@@ -59,8 +59,14 @@ def world():
 
 @pytest.mark.parametrize(
     ("look", "facing"),
-    [((0, 0, -1), "north"), ((1, 0, 0.2), "east"), ((0.3, -1, 1), "south"), ((-2, 5, 1), "west"),
-     ((0, -1, 0), "north"), ((1, 0, 1), "south")],  # fmt: skip
+    [
+        ((0, 0, -1), "north"),
+        ((1, 0, 0.2), "east"),
+        ((0.3, -1, 1), "south"),
+        ((-2, 5, 1), "west"),
+        ((0, -1, 0), "north"),
+        ((1, 0, 1), "south"),
+    ],
 )
 def test_horizontal_facing_is_the_look_s_main_horizontal_axis_north_is_minus_z(look, facing):
     assert facing_of(look) == facing
@@ -105,8 +111,14 @@ def test_without_a_look_the_facing_comes_from_the_eye_to_the_clicked_point(world
 
 @pytest.mark.parametrize(
     ("face", "height", "half"),
-    [(UP, 1.0, "bottom"), (DOWN, 0.0, "top"), (EAST, 0.25, "bottom"), (EAST, 0.75, "top"),
-     (NORTH, 0.5, "bottom"), (WEST, 0.51, "top")],  # fmt: skip
+    [
+        (UP, 1.0, "bottom"),
+        (DOWN, 0.0, "top"),
+        (EAST, 0.25, "bottom"),
+        (EAST, 0.75, "top"),
+        (NORTH, 0.5, "bottom"),
+        (WEST, 0.51, "top"),
+    ],
 )
 def test_a_slab_takes_its_half_from_where_on_the_face_you_clicked(world, face, height, half):
     assert place_block(world, click(world, (0, 0, 0), face, height), "base:stone_slab", player())
@@ -116,7 +128,9 @@ def test_a_slab_takes_its_half_from_where_on_the_face_you_clicked(world, face, h
 def test_a_slab_clicked_on_its_open_top_becomes_a_double_slab(world):
     slab = world.registry.state_id("base:stone_slab", half="bottom")
     world.set_block(0, 1, 0, slab)
-    outcome = place_block(world, click(world, (0, 1, 0), UP, height=0.5), "base:stone_slab", player())
+    outcome = place_block(
+        world, click(world, (0, 1, 0), UP, height=0.5), "base:stone_slab", player()
+    )
     assert outcome and outcome.pos == (0, 1, 0)
     assert props_at(world, (0, 1, 0)) == {"half": "double"}
     assert world.get_block(0, 2, 0) == 0
@@ -164,7 +178,7 @@ def test_a_slab_may_go_under_your_feet_but_not_into_your_body(world):
     assert place_block(world, click(world, (0, 1, 1), SOUTH, 0.25), "base:stone_slab", beside)
 
 
-# -- stairs and logs ---------------------------------------------------------------------------------
+# -- stairs and logs -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("facing", ["north", "east", "south", "west"])
@@ -257,10 +271,20 @@ def test_a_fence_links_to_fences_and_solid_blocks_and_follows_its_neighbours(wor
     world.set_block(5, 0, 0, STONE)
     world.set_block(5, 1, 1, world.registry.id("base:glass"))
     assert place_block(world, click(world, (5, 0, 0), UP, 1.0), "base:fence", player())
-    assert props_at(world, (5, 1, 0)) == {"north": False, "east": False, "south": True, "west": False}
+    assert props_at(world, (5, 1, 0)) == {
+        "north": False,
+        "east": False,
+        "south": True,
+        "west": False,
+    }
     world.set_block(4, 0, 0, STONE)
     assert place_block(world, click(world, (4, 0, 0), UP, 1.0), "base:fence", player())
-    assert props_at(world, (4, 1, 0)) == {"north": False, "east": True, "south": False, "west": False}
+    assert props_at(world, (4, 1, 0)) == {
+        "north": False,
+        "east": True,
+        "south": False,
+        "west": False,
+    }
     assert props_at(world, (5, 1, 0))["west"] is True  # the neighbour linked back
     fence = world.get_block(5, 1, 0)
     assert len(world.registry.selection_boxes[fence]) == 3  # the post and two arms
@@ -274,7 +298,9 @@ def test_a_fence_links_to_fences_and_solid_blocks_and_follows_its_neighbours(wor
 
 
 def test_a_door_faces_the_player_and_places_its_upper_half(world):
-    outcome = place_block(world, click(world, (0, 0, 0), UP, 1.0, across=0.3), "base:door", player())
+    outcome = place_block(
+        world, click(world, (0, 0, 0), UP, 1.0, across=0.3), "base:door", player()
+    )
     assert outcome
     assert props_at(world, (0, 1, 0)) == {
         "facing": "north", "half": "lower", "open": False, "hinge": "left"}  # fmt: skip
