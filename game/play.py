@@ -302,8 +302,10 @@ class Game:
         self.player.set_flying(not self.player.body.flying)
 
     def _actor(self) -> Actor:
-        """The player as the rules see them."""
-        return self.player.actor(self.hotbar.current)
+        """The player as the rules see them, with the look and the sneak key the placement reads
+        (`world.placement.PlaceContext`: facing, sneak-placing against a usable block)."""
+        actor = self.player.actor(self.hotbar.current)
+        return replace(actor, look=self.player.direction, sneak=self.held.sneak)
 
     def _do_break(self) -> None:
         """Break the target through the rules."""
