@@ -26,13 +26,13 @@ without mods (the base blocks use them).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
+from world.block_callbacks import DECIDING, callback_implementation
 from world.blocks import AIR
 from world.chunks import chunk_index
 from world.geometry import FACE_NORMALS, Int3
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from world.mods import ModError, Mods
     from world.outcome import Actor
 
-__all__ = ["BLOCK_CALLBACKS", "MAX_UPDATES", "START", "Called", "Transaction"]
+__all__ = ["MAX_UPDATES", "START", "Called", "Transaction"]
 
 # Updates (changed voxels) settled per action or tick: a radius-3 explosion chained 16 times
 # changes about 2,000 voxels; past this a runaway of callbacks stops instead of hanging the game.
@@ -57,15 +57,6 @@ MAX_UPDATES = 4096
 START = (0, 0, 0)
 """The mark of a transaction that changed nothing: `Transaction.rollback` (START) undoes all."""
 
-BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
-    "on_use": ("world", "pos", "block", "state", "props", "actor", "hit"),
-    "can_break": ("world", "pos", "block", "state", "props", "actor"),
-    "placement_state": ("world", "pos", "block", "actor", "context"),
-    "on_construct": ("world", "pos", "block", "state", "props", "actor"),
-    "on_destruct": ("world", "pos", "block", "state", "props", "actor"),
-}
-"""Each per-block callback and the arguments it is offered (it asks for any of them by name)."""
-_DECIDING = frozenset(("can_break", "placement_state"))
 _SIDES = tuple(FACING_NORMALS)
 
 _EXPECTED = {
@@ -376,22 +367,23 @@ class Transaction:
     def block_call(
         self, block: BlockType, callback: str, offered: Mapping[str, object]
     ) -> tuple[object, ModError | None]:
-        """Call ``block``'s own ``callback`` (one of `BLOCK_CALLBACKS`) with the arguments it asks
-        for, as the block's mod, through the watchdog: its result and error (also kept in
-        `error`). Deciding callbacks (``can_break``, ``placement_state``) see a read-only world.
+        """Call ``block``'s own ``callback`` (one of `world.block_callbacks.BLOCK_CALLBACKS`)
+        with the arguments it asks for, as the block's mod, through the watchdog: its result and
+        error (also kept in `error`). Deciding callbacks (``can_break``, ``placement_state``) see a
+        read-only world.
         """
         function = getattr(block, callback)
         key = (block.name, callback)
         impl = self.callbacks.get(key)
         if impl is None or (isinstance(impl, Implementation) and impl.function is not function):
-            impl = self.callbacks[key] = _implementation(block, callback, function)
+            impl = self.callbacks[key] = callback_implementation(block, callback, function)
         if isinstance(impl, str):  # asks for an argument it is not offered
             mod = block.name.split(":")[0]
             failure = self.guard.record(mod, f"{callback} of {block.name}", TypeError(impl))
             self.error = self.error or failure
             return None, failure
         outer = self.read_only
-        if callback in _DECIDING:
+        if callback in DECIDING:
             self.read_only = f"{callback} of {block.name}"
         try:
             result, error = self.run(impl, offered)
@@ -438,28 +430,3 @@ class Transaction:
                 if error is not None:
                     return error
         return None
-
-
-def _implementation(block: BlockType, callback: str, function: object) -> Implementation | str:
-    """A block's callback as an `Implementation` named after the block, or why it cannot be
-    called (it asks for an argument that `BLOCK_CALLBACKS` does not offer)."""
-    assert callable(function)
-    offered = BLOCK_CALLBACKS[callback]
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError):
-        return f"{callback} of {block.name}: its signature cannot be read"
-    names = []
-    for parameter in parameters:
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            continue
-        if parameter.default is not parameter.empty:
-            continue
-        if parameter.kind is parameter.KEYWORD_ONLY or parameter.name not in offered:
-            return (
-                f"asks for {parameter.name!r}; {callback} is offered {', '.join(offered)} "
-                "(by position or keyword)"
-            )
-        names.append(parameter.name)
-    mod = block.name.split(":")[0]
-    return Implementation(mod, f"{callback} of {block.name}", function, tuple(names))
