@@ -318,8 +318,10 @@ class Game:
         self.player.set_flying(not self.player.body.flying)
 
     def _actor(self) -> Actor:
-        """The player as the rules see them."""
-        return self.player.actor(self.hotbar.current)
+        """The player as the rules see them, with the look and the sneak key the placement reads
+        (`world.placement.PlaceContext`: facing, sneak-placing against a usable block)."""
+        actor = self.player.actor(self.hotbar.current)
+        return replace(actor, look=self.player.direction, sneak=self.held.sneak)
 
     def _do_break(self) -> None:
         """Break the target through the rules; in survival its drops go to the inventory."""
@@ -354,7 +356,7 @@ class Game:
 
     def _do_pick(self) -> None:
         """Middle click: the target's block into the hotbar (creative), or selected (survival)."""
-        block_id = self.rules.pick_block(self.target)
+        block_id = self.rules.pick_block(self.target, self._actor())
         if block_id is not None:
             self.hotbar.pick(block_id, creative=self.player.creative)
             self.hud.refresh_hotbar()

@@ -2,17 +2,50 @@
 
 `world.blocks.default_registry` calls it on a bare registry and the base game's plugin
 (`world.registration.BaseGame`) on its registrar.
+
+Besides the plain cubes: logs with an ``axis``; stone and planks slabs (``half``: bottom, top,
+double) and stairs (``facing``, ``half``); a fence whose arms (``north`` .. ``west``) follow its
+neighbours; a torch (``facing``: ``up`` on the floor, or away from its wall; light 14, no
+collision; in the group ``"attached"``: it drops when its support goes); and a door, two blocks
+tall (``half``: lower, upper), facing the player who placed it, opened and closed by a right
+click on either half, its collision following the panel. Their placement rules are in
+`world.placement`, the door's callbacks here (`door_use`, `door_can_break`, `door_construct`,
+`door_destruct`): they show every per-block callback at work.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from world.block_type import BlockType, Registers
+from world import shapes
+from world.block_type import BlockType, PropValue, Registers
 from world.inventory import Drop
+from world.placement import (
+    UP,
+    axis_state,
+    door_state,
+    fence_state,
+    slab_state,
+    stairs_state,
+    torch_state,
+)
 from world.shapes import Box
 
-__all__ = ["BASE_BLOCKS", "register_base_blocks"]
+if TYPE_CHECKING:
+    from world.geometry import Int3
+    from world.mod_world import ModWorld
+    from world.outcome import Actor
+
+__all__ = [
+    "BASE_BLOCKS",
+    "door_can_break",
+    "door_construct",
+    "door_destruct",
+    "door_use",
+    "register_base_blocks",
+]
 
 
 def register_base_blocks(registry: Registers) -> None:
@@ -23,6 +56,100 @@ def register_base_blocks(registry: Registers) -> None:
     """
     for block in BASE_BLOCKS:
         registry.register(block)
+
+
+_LOG_TILES = {
+    "y": ("base:log_top", "base:log_top", "base:log_side"),
+    # Per face, +x, -x, +y, -y, +z, -z: the rings face along the axis.
+    "x": ("base:log_top", "base:log_top", *("base:log_side",) * 4),
+    "z": (*("base:log_side",) * 4, "base:log_top", "base:log_top"),
+}
+_MATERIALS = (("stone", 1.5), ("planks", 2.0))
+
+
+def _slab(material: str, hardness: float) -> BlockType:
+    return BlockType(
+        f"base:{material}_slab",
+        description=f"{material} slab",
+        hardness=hardness,
+        properties={"half": ("bottom", "top", "double")},
+        selection=lambda p: shapes.slab(str(p["half"])),
+        tiles=(f"base:{material}",),
+        groups=("merges",),
+        placement_state=slab_state,
+    )
+
+
+def _stairs(material: str, hardness: float) -> BlockType:
+    return BlockType(
+        f"base:{material}_stairs",
+        description=f"{material} stairs",
+        hardness=hardness,
+        properties={"facing": shapes.FACINGS, "half": ("bottom", "top")},
+        selection=lambda p: shapes.stairs(str(p["facing"]), str(p["half"])),
+        tiles=(f"base:{material}",),
+        placement_state=stairs_state,
+    )
+
+
+# -- the door's callbacks -------------------------------------------------------------------------
+
+
+def _other_half(world: ModWorld, pos: Int3, state: int) -> Int3 | None:
+    """Where the door's other half is, if it is still there (same door, same facing)."""
+    props = world.registry.props(state)
+    other = pos + UP if props["half"] == "lower" else pos - UP
+    found = world.get_block(*other)
+    if world.registry.block_of(found) is not world.registry.block_of(state):
+        return None
+    found_props = world.registry.props(found)
+    if found_props["half"] == props["half"] or found_props["facing"] != props["facing"]:
+        return None
+    return other
+
+
+def door_use(world: ModWorld, pos: Int3, state: int) -> bool:
+    """Right click: open or close both halves."""
+    flipped = not world.registry.props(state)["open"]
+    for where in (pos, _other_half(world, pos, state)):
+        if where is not None:
+            world.set_block(
+                *where, world.registry.with_props(world.get_block(*where), open=flipped)
+            )
+    return True
+
+
+def door_can_break(world: ModWorld, pos: Int3, state: int, actor: Actor) -> str | None:
+    """A door breaks whole: the actor must be allowed to break its other half too."""
+    other = _other_half(world, pos, state)
+    if other is None:
+        return None
+    allowed = world.may_break(other, actor)
+    return None if allowed else allowed.reason
+
+
+def door_construct(world: ModWorld, pos: Int3, state: int, actor: Actor | None) -> None:
+    """A lower half just placed puts its upper half above it (as the actor, when there is one)."""
+    props: Mapping[str, PropValue] = world.registry.props(state)
+    if props["half"] != "lower" or _other_half(world, pos, state) is not None:
+        return
+    upper = world.registry.with_props(state, half="upper")
+    above = pos + UP
+    if actor is not None:
+        world.place(above, upper, actor)
+    elif world.registry.replaceable[world.get_block(*above)]:
+        world.set_block(*above, upper)
+
+
+def door_destruct(world: ModWorld, pos: Int3, state: int, actor: Actor | None) -> None:
+    """Either half gone takes the other with it (as the actor: protection still applies)."""
+    other = _other_half(world, pos, state)
+    if other is None:
+        return
+    if actor is not None:
+        world.dig(other, actor)
+    else:
+        world.set_block(*other, "air")
 
 
 BASE_BLOCKS: tuple[BlockType, ...] = (
@@ -37,7 +164,13 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     ),
     BlockType("base:sand", hardness=0.5, tiles=("base:sand",), groups=("falling",)),
     BlockType("base:gravel", hardness=0.6, tiles=("base:gravel",), groups=("falling",)),
-    BlockType("base:log", hardness=2.0, tiles=("base:log_top", "base:log_top", "base:log_side")),
+    BlockType(
+        "base:log",
+        hardness=2.0,
+        properties={"axis": ("y", "x", "z")},
+        tiles=lambda p: _LOG_TILES[str(p["axis"])],
+        placement_state=axis_state,
+    ),
     BlockType("base:planks", hardness=2.0, tiles=("base:planks",)),
     BlockType(
         "base:leaves",
@@ -78,5 +211,50 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         tiles=("base:sapling",),
         selection=(Box(0.125, 0.0, 0.125, 0.875, 0.8125, 0.875),),  # Minecraft's 2..14, 13 high
         draw="plant",
+    ),
+    *(_slab(name, hardness) for name, hardness in _MATERIALS),
+    *(_stairs(name, hardness) for name, hardness in _MATERIALS),
+    BlockType(
+        "base:fence",
+        hardness=2.0,
+        transparent=True,
+        properties={side: (False, True) for side in shapes.FACINGS},
+        selection=lambda p: shapes.fence(**{k: bool(v) for k, v in p.items()}),
+        collision=lambda p: shapes.fence(
+            **{k: bool(v) for k, v in p.items()}, top=shapes.COLLISION_TOP
+        ),
+        tiles=("base:planks",),
+        groups=("fence",),
+        placement_state=fence_state,
+    ),
+    BlockType(
+        "base:torch",
+        solid=False,
+        transparent=True,
+        hardness=0.0,
+        properties={"facing": ("up", *shapes.FACINGS)},
+        selection=lambda p: shapes.torch(None if p["facing"] == "up" else str(p["facing"])),
+        light=14,  # Minecraft's torch
+        tiles=("base:lamp", "base:planks", "base:planks"),
+        groups=("attached",),
+        placement_state=torch_state,
+    ),
+    BlockType(
+        "base:door",
+        hardness=3.0,
+        transparent=True,
+        properties={
+            "facing": shapes.FACINGS,
+            "half": ("lower", "upper"),
+            "open": (False, True),
+            "hinge": ("left", "right"),
+        },
+        selection=lambda p: shapes.door(str(p["facing"]), bool(p["open"]), str(p["hinge"])),
+        tiles=("base:planks",),
+        placement_state=door_state,
+        on_use=door_use,
+        can_break=door_can_break,
+        on_construct=door_construct,
+        on_destruct=door_destruct,
     ),
 )

@@ -4,12 +4,14 @@ of the rules' public API.
 - Nothing is broken where there is air or an unbreakable block (infinite hardness: bedrock,
   water); breaking takes the block's hardness in seconds by hand, nothing in creative.
 - A block is placed into ``hit.block`` itself when that block is replaceable (tall grass), else
-  into ``hit.block + hit.face``; never air, never into a block that is not replaceable, nor the
-  same block again, nor outside the world's ``build_height`` (``low <= wy < high``), nor, for a
-  solid block, into the actor's body.
+  into ``hit.block + hit.face`` (`world.pipeline` chooses, with the block's merging); never air,
+  never an unbreakable block in survival (bedrock: creative may), never into a block that is
+  not replaceable, nor the same state again, nor outside the world's ``build_height``
+  (``low <= wy < high``), nor where the state's collision boxes cut into the actor's body.
 
-`may_break` and `may_place` apply these, then ask the mods' ``can_*`` hooks through the action's
-transaction: they answer a denial `Outcome`, or None when the action may go on.
+`may_break` and `may_place` apply these, then ask the block's own ``can_break`` and the mods'
+``can_*`` hooks through the action's transaction: they answer a denial `Outcome`, or None when the
+action may go on.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from world.outcome import Actor, Outcome, denied
 from world.ray import Hit
 
 if TYPE_CHECKING:
+    from world.mods import ModError
+    from world.placement import PlaceContext
     from world.transaction import Transaction
 
 __all__ = [
@@ -32,7 +36,7 @@ __all__ = [
     "check_hit",
     "may_break",
     "may_place",
-    "place_target",
+    "place_refusal",
 ]
 
 _FACES = frozenset((*FACE_NORMALS, Int3(0, 0, 0)))
@@ -77,32 +81,44 @@ def break_seconds(block: BlockType, actor: Actor) -> float:
 
 
 def may_break(tx: Transaction, pos: Int3, actor: Actor) -> Outcome | None:
-    """The denial of breaking ``pos`` (built-in rules, then ``can_break``), or None."""
-    block_id = tx.world.get_block(*pos)
+    """The denial of breaking ``pos`` (built-in rules, the block's own ``can_break``, then every
+    mod's ``can_break``), or None.
+
+    While a block's own ``can_break`` decides, a check it asks for about the same voxel (a door
+    asking about its other half, which asks back) skips that callback: no endless loop.
+    """
+    block_id = tx.read(pos)
     if block_id == AIR:
         return denied("nothing to break", pos)
     block = tx.world.registry[block_id]
     if not block.breakable:
         return denied(f"{block.description} cannot be broken", pos)
+    if block.can_break is not None and pos not in tx.deciding:
+        offered = {
+            "world": tx.view,
+            "pos": pos,
+            "block": block,
+            "state": block_id,
+            "props": tx.world.registry.props(block_id),
+            "actor": actor,
+        }
+        tx.deciding.add(pos)
+        try:
+            result, error = tx.block_call(block, "can_break", offered)
+        finally:
+            tx.deciding.discard(pos)
+        refusal = _veto(tx, pos, block, result, error)
+        if refusal is not None:
+            return refusal
     return _ask(tx, "can_break", pos, block, actor)
 
 
-def place_target(tx: Transaction, block: Int3, face: Int3) -> Int3 | Outcome:
-    """Where a block placed at a hit goes: the hit voxel when replaceable, else against the face
-    (a denial when there is no face: the eye is inside the block)."""
-    world = tx.world
-    if world.registry.replaceable[world.get_block(*block)]:
-        return block
-    if face == (0, 0, 0):
-        return denied("no face to place against: the eye is inside the block", block)
-    target = block + face
-    if max(abs(target.x), abs(target.y), abs(target.z)) >= validate.WORLD_LIMIT:
-        return denied("outside the world", target)
-    return target
-
-
-def may_place(tx: Transaction, pos: Int3, block_id: int, actor: Actor) -> Outcome | None:
-    """The denial of placing ``block_id`` at ``pos`` itself (rules, then ``can_place``), or None."""
+def place_refusal(
+    tx: Transaction, pos: Int3, block_id: int, actor: Actor, *, merge: bool = False
+) -> Outcome | None:
+    """The built-in rules' denial of putting ``block_id`` at ``pos`` itself, or None: air, the
+    build height, an unbreakable block in survival, the same state already there, a block in
+    the way (unless ``merge``: the placed block merges into the same block there)."""
     world = tx.world
     registry = world.registry
     block = registry[block_id]
@@ -111,19 +127,70 @@ def may_place(tx: Transaction, pos: Int3, block_id: int, actor: Actor) -> Outcom
     low, high = world.build_height
     if not low <= pos.y < high:
         return denied(f"outside the build height ({low} to {high - 1})", pos)
-    current_id = world.get_block(*pos)
+    current_id = tx.read(pos)
     current = registry[current_id]
-    if current_id == block_id:
+    if current_id == block_id and not merge:
         return denied(f"there is already {current.description} here", pos)
-    if not current.replaceable:
+    if not current.replaceable and not (merge and current is block):
         return denied(f"{current.description} is in the way", pos)
-    if block.solid and actor.overlaps(pos):
+    if not block.breakable and not actor.creative:
+        return denied(f"{block.description} can only be placed in creative mode", pos)
+    return None
+
+
+def may_place(
+    tx: Transaction,
+    pos: Int3,
+    block_id: int,
+    actor: Actor,
+    context: PlaceContext | None = None,
+    *,
+    merge: bool = False,
+) -> Outcome | None:
+    """The denial of placing state ``block_id`` at ``pos`` itself (`place_refusal`, the body
+    check on the state's collision shape, then every mod's ``can_place``), or None."""
+    refusal = place_refusal(tx, pos, block_id, actor, merge=merge)
+    if refusal is not None:
+        return refusal
+    registry = tx.world.registry
+    block = registry[block_id]
+    boxes = registry.collision_boxes[block_id]
+    if boxes and actor.overlaps(pos, boxes):
         return denied(f"cannot place {block.description} inside yourself", pos)
-    return _ask(tx, "can_place", pos, block, actor)
+    return _ask(tx, "can_place", pos, block, actor, context)
 
 
-def _ask(tx: Transaction, hook: str, pos: Int3, block: BlockType, actor: Actor) -> Outcome | None:
-    called = tx.call(hook, {"world": tx.view, "pos": pos, "block": block, "actor": actor})
+def _veto(
+    tx: Transaction, pos: Int3, block: BlockType, result: object, error: ModError | None
+) -> Outcome | None:
+    """A block's own veto (``can_break``) as a denial, or None when it allows."""
+    if error is not None:
+        return Outcome(False, str(error), pos=pos, denied_by=error.mod)
+    mod = block.name.split(":")[0]
+    if result is None or result is True:
+        return None
+    if result is False:
+        return denied(f"{block.description} cannot be broken", pos, mod)
+    if isinstance(result, str) and result:
+        return denied(result, pos, mod)
+    bad = TypeError(f"returned {result!r}; expected None, True, False or a reason")
+    error = tx.guard.record(mod, f"can_break of {block.name}", bad)
+    tx.error = tx.error or error
+    return Outcome(False, str(error), pos=pos, denied_by=mod)
+
+
+def _ask(
+    tx: Transaction,
+    hook: str,
+    pos: Int3,
+    block: BlockType,
+    actor: Actor,
+    context: PlaceContext | None = None,
+) -> Outcome | None:
+    kwargs = {"world": tx.view, "pos": pos, "block": block, "actor": actor}
+    if hook == "can_place":
+        kwargs["context"] = context
+    called = tx.call(hook, kwargs)
     if called.error is not None:
         return Outcome(False, str(called.error), pos=pos, denied_by=called.error.mod)
     if called.answer is not None:

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from world.geometry import Int3
     from world.mod_world import ModWorld
     from world.outcome import Actor
+    from world.placement import PlaceContext
     from world.registration import BlockRegistrar
     from world.worldgen import GeneratedChunk
 
@@ -116,14 +117,20 @@ def can_break(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> boo
 
 
 @hookspec
-def can_place(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool | str | None:
+def can_place(
+    world: ModWorld, pos: Int3, block: BlockType, actor: Actor, context: PlaceContext | None
+) -> bool | str | None:
     """May ``actor`` place ``block`` at ``pos``?
 
-    Called by `world.rules.place_block` (and `ModWorld.may_place`) after the built-in
-    rules passed (``pos`` holds a replaceable block, lies within the build height and, for a
-    solid block, outside the actor's body). ``pos`` is the voxel that will change, which is
-    ``hit.block`` itself when that is replaceable (tall grass), else ``hit.block + hit.face``.
-    ``world`` is read-only here.
+    Called by `world.rules.place_block` (and `ModWorld.may_place`, `ModWorld.place`) after the
+    built-in rules and the block's own ``placement_state`` passed (``pos`` holds a replaceable
+    block or the same block merging, lies within the build height, and the chosen state's
+    collision boxes stay outside the actor's body). ``pos`` is the voxel that will change,
+    which is ``hit.block`` itself when that is replaceable (tall grass) or a merge (a slab into
+    a slab), else ``hit.block + hit.face``. ``context`` is the click's
+    `world.placement.PlaceContext` (hit, look, facing, sneak), or None when a mod places
+    through ``world.place`` / asks ``world.may_place``; ``world.get_block(*pos)`` is the block
+    being replaced. ``world`` is read-only here.
 
     Returns
     -------
@@ -158,11 +165,14 @@ def on_break(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> None
 
 
 @hookspec
-def on_place(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> None:
-    """``actor`` placed ``block`` at ``pos``; the voxel already holds it.
+def on_place(
+    world: ModWorld, pos: Int3, block: BlockType, actor: Actor, context: PlaceContext | None
+) -> None:
+    """``actor`` placed ``block`` at ``pos``; the voxel already holds it (in the state its
+    ``placement_state`` chose: ``world.get_block(*pos)``) and its ``on_construct`` has run.
 
     Called by `world.rules.place_block` after the change, for every mod in order; as
-    `on_break` otherwise.
+    `on_break` otherwise. ``context`` as for `can_place`.
     """
 
 

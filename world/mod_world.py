@@ -2,9 +2,11 @@
 
 Hooks never get the `world.chunks.World` or its arrays: every hook call gets the `ModWorld` of
 the action or tick it is part of. Reads return copies; writes are journalled by the action's
-`world.transaction.Transaction` (rolled back with it, notified to their neighbours); checks
-(`ModWorld.may_break`, `ModWorld.may_place`) apply the built-in rules and the other mods'
-``can_*`` hooks without changing anything; `ModWorld.storage` is the calling mod's saved store.
+`world.transaction.Transaction` (rolled back with it, notified to their neighbours, settled:
+blocks' ``on_construct`` / ``on_destruct``); checks (`ModWorld.may_break`, `ModWorld.may_place`)
+apply the built-in rules and the other mods' ``can_*`` hooks without changing anything; actions
+as an actor (`ModWorld.dig`, `ModWorld.place`) run the whole pipeline; `ModWorld.storage` is the
+calling mod's saved store.
 Every argument a mod passes is checked here (`world.validate`), with a message naming it.
 """
 
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world import validate
+from world import pipeline, validate
 from world.blocks import BlockRegistry
 from world.builtin_rules import check_actor, may_break, may_place
 from world.geometry import Int3
@@ -44,10 +46,11 @@ class ModWorld:
 
     A `ModWorld` lives for one action or tick. Writes made through it in an ``on_*`` hook
     belong to that action: they are listed in its `Outcome`, restored if any hook of the action
-    raises, and notified to their neighbours' ``on_neighbor_changed``. They are *not* vetoed by
-    ``can_*`` hooks nor reported to ``on_break`` / ``on_place``; ask `may_break` /
-    `may_place` first to respect other mods (a protected area). Inside ``can_*`` hooks every
-    write raises ``RuntimeError``.
+    raises, notified to their neighbours' ``on_neighbor_changed``, and run the changed blocks'
+    ``on_destruct`` / ``on_construct``. They are *not* vetoed by ``can_*`` hooks nor reported to
+    ``on_break`` / ``on_place``; ask `may_break` / `may_place` first to respect other mods (a
+    protected area), or act as the actor with `dig` / `place`, which run every hook. Inside
+    ``can_*`` hooks every write raises ``RuntimeError``.
     """
 
     __slots__ = ("_tx",)
@@ -157,6 +160,37 @@ class ModWorld:
         block_id = self.registry.resolve(block)
         denied = may_place(self._tx, where, block_id, actor)
         return Outcome(True, pos=where) if denied is None else denied
+
+    def dig(self, pos: Sequence[int], actor: Actor) -> Outcome:
+        """Break ``pos`` as ``actor`` would: the whole pipeline of `world.rules.Rules.break_block`
+        (built-in rules, the block's and every mod's ``can_break``, its ``on_destruct``, every
+        mod's ``on_break``), as part of the current action.
+
+        Protection applies to chained breaks this way (a door's other half, a vein miner). A
+        denial changes nothing and is returned; a failing hook fails the whole action. Nested
+        actions are bounded (`world.pipeline.MAX_DEPTH`, `world.pipeline.MAX_CHAINED`).
+
+        Raises
+        ------
+        RuntimeError
+            Inside a ``can_*`` hook or a deciding callback.
+        """
+        self._writable()
+        where = validate.position(pos, "pos")
+        check_actor(actor)
+        return pipeline.dig(self._tx, where, actor)
+
+    def place(self, pos: Sequence[int], block: str | int, actor: Actor) -> Outcome:
+        """Put ``block`` (a name, state key or state id) at ``pos`` itself as ``actor`` would: the
+        built-in rules, every mod's ``can_place``, the change, its ``on_construct``, every mod's
+        ``on_place`` (their ``context`` is None: there was no click), as part of the current
+        action. The exact state given is placed: the block's ``placement_state`` is not asked.
+        Raises as `dig`, and ``ValueError`` for an unknown block.
+        """
+        self._writable()
+        where = validate.position(pos, "pos")
+        check_actor(actor)
+        return pipeline.place(self._tx, where, self.registry.resolve(block), actor)
 
     def raycast(
         self,

@@ -7,7 +7,8 @@ every rule after that trusts them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -49,10 +50,17 @@ class Actor:
         Corners of the body's axis-aligned box; a solid block may not be placed where it
         overlaps the box's interior (touching a face is allowed: you can build under your feet).
     creative : bool
-        Creative mode: breaking is instant.
+        Creative mode: breaking is instant, unbreakable blocks may be picked and placed.
     selected : str or int or None
         The hotbar's selected block (name or id) that `use_block` places when no mod handles
         the click.
+    look : tuple of 3 float or None
+        Where the actor looks (any non-zero vector; kept as given). It gives the placement's
+        horizontal facing (`world.placement.PlaceContext`); ``None``: the direction from the eye
+        to the clicked point, or north when that is zero.
+    sneak : bool
+        Sneaking (left shift): a right click with a block selected places it against a usable
+        block instead of using it (Minecraft's rule).
     """
 
     name: str
@@ -61,6 +69,8 @@ class Actor:
     body_max: Vec3
     creative: bool = False
     selected: str | int | None = None
+    look: Vec3 | None = None
+    sneak: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -79,6 +89,13 @@ class Actor:
             isinstance(self.selected, bool) or not isinstance(self.selected, str | int)
         ):
             raise ValueError(f"selected must be a block name, id or None, got {self.selected!r}")
+        if self.look is not None:
+            look = validate.vec3(self.look, "look", limit=math.inf)
+            if not any(look):
+                raise ValueError(f"look must be a non-zero direction or None, got {self.look!r}")
+            object.__setattr__(self, "look", look)
+        if not isinstance(self.sneak, bool):
+            raise ValueError(f"sneak must be a bool, got {self.sneak!r}")
 
     @property
     def reach(self) -> float:
@@ -93,6 +110,8 @@ class Actor:
         *,
         creative: bool = False,
         selected: str | int | None = None,
+        look: Vec3 | None = None,
+        sneak: bool = False,
         width: float = PLAYER_WIDTH,
         height: float = PLAYER_HEIGHT,
         eye_height: float = EYE_HEIGHT,
@@ -107,13 +126,26 @@ class Actor:
             body_max=(fx + half, fy + height, fz + half),
             creative=creative,
             selected=selected,
+            look=look,
+            sneak=sneak,
         )
 
-    def overlaps(self, pos: Sequence[int]) -> bool:
-        """True when voxel ``pos`` (the unit cube at it) overlaps the body's interior."""
-        return all(
-            v < hi and v + 1 > lo
-            for v, lo, hi in zip(pos, self.body_min, self.body_max, strict=True)
+    def overlaps(self, pos: Sequence[int], boxes: Iterable[Sequence[float]] | None = None) -> bool:
+        """True when voxel ``pos`` overlaps the body's interior: the unit cube at it, or, given
+        ``boxes`` (a collision shape, `world.shapes.Box` es in block units), any of them."""
+        if boxes is None:
+            return all(
+                v < hi and v + 1 > lo
+                for v, lo, hi in zip(pos, self.body_min, self.body_max, strict=True)
+            )
+        return any(
+            all(
+                v + box[axis] < hi and v + box[axis + 3] > lo
+                for axis, (v, lo, hi) in enumerate(
+                    zip(pos, self.body_min, self.body_max, strict=True)
+                )
+            )
+            for box in boxes
         )
 
 

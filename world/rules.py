@@ -36,28 +36,21 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from world import pipeline
 from world.blocks import AIR
-from world.builtin_rules import (
-    break_seconds,
-    check_actor,
-    check_hit,
-    may_break,
-    may_place,
-    place_target,
-)
+from world.builtin_rules import break_seconds, check_actor, check_hit
 from world.chunks import World
-from world.geometry import Int3
 from world.hook_guard import HOOK_TIME_LIMIT, HookGuard
-from world.mod_world import Change
-from world.mods import Mods
+from world.mods import Implementation, ModError, Mods, logger
 from world.neighbors import MAX_PENDING, NeighborQueue
 from world.outcome import NOTHING_TARGETED, Actor, Outcome, denied
 from world.ray import Hit
-from world.transaction import Transaction
+from world.transaction import START, Transaction
 from world.validate import integer, number
 
 if TYPE_CHECKING:
-    from world.mods import ModError
+    from world.geometry import Int3
+    from world.mod_world import Change
 
 __all__ = [
     "NEIGHBOR_BUDGET",
@@ -111,7 +104,9 @@ class Rules:
             raise ValueError(f"max_pending must be >= 0, got {max_pending!r}")
         self._world = world
         self._mods = mods
-        self._guard = None if mods is None else HookGuard(mods.record, hook_time_limit)
+        # Blocks' own callbacks run without mods too: errors are then only logged.
+        self._guard = HookGuard(_log_error if mods is None else mods.record, hook_time_limit)
+        self._callbacks: dict[object, Implementation | str] = {}
         # The report holds the mods, not the rules: no reference cycle keeps the rules alive.
         self._overflow = None if mods is None else partial(_report_overflow, mods, max_pending)
         self._pending = NeighborQueue(max_pending, self._overflow)
@@ -133,8 +128,7 @@ class Rules:
 
     def close(self) -> None:
         """Stop the hook watchdog's thread (it also stops when the rules are collected)."""
-        if self._guard is not None:
-            self._guard.close()
+        self._guard.close()
 
     def __repr__(self) -> str:
         return f"Rules({self._world!r}, {self._mods!r}, {len(self._pending)} pending)"
@@ -155,7 +149,8 @@ class Rules:
         Outcome
             Done with the changes and ``break_time`` (the seconds the game should have made the
             player hold the button), or denied: air, an unbreakable block, a ``can_break`` veto
-            or a failing hook (the world is then unchanged).
+            (the block's own or a mod's) or a failing hook or callback (the world is then
+            unchanged).
 
         Raises
         ------
@@ -169,26 +164,25 @@ class Rules:
             return denied(NOTHING_TARGETED)
         with self._transaction() as tx:
             pos = target[0]
-            refused = may_break(tx, pos, actor)
-            if refused is not None:
-                return refused
-            block = tx.world.registry[tx.world.get_block(*pos)]
-            tx.set(pos, AIR)
-            kwargs = {"world": tx.view, "pos": pos, "block": block, "actor": actor}
-            error = tx.call("on_break", kwargs).error
-            return self._finish(tx, pos, error, break_time=break_seconds(block, actor))
+            outcome = pipeline.dig(tx, pos, actor)
+            if not outcome and tx.error is None:
+                return outcome
+            return self._finish(tx, pos, break_time=outcome.break_time)
 
     def place_block(self, hit: Hit | None, block: str | int, actor: Actor) -> Outcome:
-        """Place ``block`` (name or id) at the targeted spot.
+        """Place ``block`` (name, state key or id) at the targeted spot.
 
-        The block goes into ``hit.block`` itself when that block is replaceable (tall grass),
-        else against the entered face, at ``hit.block + hit.face``.
+        The block goes into ``hit.block`` itself when that block is replaceable (tall grass) or
+        the placed block merges into it (a slab into the same slab), else against the entered
+        face, at ``hit.block + hit.face``. Its state is the one given unless the block's
+        ``placement_state`` picks one from the click (`world.placement.PlaceContext`).
 
         Returns
         -------
         Outcome
-            Done, or denied by a built-in rule, a ``can_place`` veto or a failing hook; ``pos``
-            is the voxel the block went, or would have gone, into.
+            Done, or denied by a built-in rule, the block's ``placement_state``, a
+            ``can_place`` veto or a failing hook; ``pos`` is the voxel the block went, or would
+            have gone, into.
 
         Raises
         ------
@@ -199,32 +193,23 @@ class Rules:
         target = check_hit(hit)
         check_actor(actor)
         block_id = self._world.registry.resolve(block)
-        if target is None:
+        if hit is None or target is None:
             return denied(NOTHING_TARGETED)
+        hit = hit._replace(block=target[0], face=target[1])
         with self._transaction() as tx:
-            return self._place(tx, target, block_id, actor)
-
-    def _place(
-        self, tx: Transaction, target: tuple[Int3, Int3], block_id: int, actor: Actor
-    ) -> Outcome:
-        pos = place_target(tx, *target)
-        if isinstance(pos, Outcome):
-            return pos
-        refused = may_place(tx, pos, block_id, actor)
-        if refused is not None:
-            return refused
-        tx.set(pos, block_id)
-        block = tx.world.registry[block_id]
-        kwargs = {"world": tx.view, "pos": pos, "block": block, "actor": actor}
-        return self._finish(tx, pos, tx.call("on_place", kwargs).error)
+            outcome = pipeline.place_at_hit(tx, hit, block_id, actor)
+            if not outcome and tx.error is None:
+                return outcome
+            return self._finish(tx, outcome.pos or hit.block)
 
     def use_block(self, hit: Hit | None, actor: Actor) -> Outcome:
-        """Right click: let a mod's ``on_use`` handle the targeted block, or else place.
+        """Right click: use the targeted block, or else place the selected one.
 
-        When every ``can_use`` allows it and some ``on_use`` returns ``True``, that is the
-        action (``outcome.used``). Otherwise the actor's selected block is placed as by
-        `place_block` (denied with a reason when nothing is selected). A denied use is not
-        turned into a place.
+        Unless the actor sneaks with a block selected (then it places, as in Minecraft), every
+        ``can_use`` is asked, then the block's own ``on_use``, then the mods' ``on_use`` until
+        one returns ``True``: that is the action (``outcome.used``). Otherwise the actor's
+        selected block is placed as by `place_block` (denied with a reason when nothing is
+        selected). A denied use is not turned into a place.
 
         Raises
         ------
@@ -236,41 +221,49 @@ class Rules:
         check_actor(actor)
         registry = self._world.registry
         selected = None if actor.selected is None else registry.resolve(actor.selected)
-        if target is None:
+        if hit is None or target is None:
             return denied(NOTHING_TARGETED)
+        hit = hit._replace(block=target[0], face=target[1])
         with self._transaction() as tx:
-            pos = target[0]
-            block_id = tx.world.get_block(*pos)
+            pos = hit.block
+            block_id = tx.read(pos)
             if block_id == AIR:
                 return denied("nothing to use", pos)
-            block = registry[block_id]
-            kwargs = {"world": tx.view, "pos": pos, "block": block, "actor": actor}
-            called = tx.call("can_use", kwargs)
-            if called.error is not None:
-                return self._finish(tx, pos, called.error)
-            if called.answer is not None:
-                return denied(str(called.answer), pos, called.mod)
-            called = tx.call("on_use", kwargs)
-            if called.answer or called.error is not None:
-                return self._finish(tx, pos, called.error, used=True)
+            if not (actor.sneak and selected is not None):
+                used = pipeline.use(tx, hit, actor)
+                if used is not None:
+                    if tx.error is None and not used.used:
+                        return used  # a can_use denial
+                    return self._finish(tx, pos, used=True)
             if selected is None:
+                block = registry[block_id]
                 placed = denied(f"{block.description} cannot be used and no block is selected", pos)
             else:
-                placed = self._place(tx, target, selected, actor)
-            if placed.done or not tx.changes:
+                placed = pipeline.place_at_hit(tx, hit, selected, actor)
+            if tx.error is not None:
+                return self._finish(tx, placed.pos or pos)
+            if placed.done:
+                return self._finish(tx, placed.pos or pos)
+            if not tx.changes:
                 return placed
             # No mod claimed the click and the place was denied, yet an on_use hook changed
             # blocks: those changes stand, as any on_* hook's do.
-            kept = self._finish(tx, pos, None)
+            kept = self._finish(tx, pos)
             return replace(placed, changes=kept.changes) if kept.done else kept
 
-    def pick_block(self, hit: Hit | None) -> int | None:
-        """The block id the middle click puts in the hotbar: the target's, or None."""
+    def pick_block(self, hit: Hit | None, actor: Actor) -> int | None:
+        """The block id the middle click puts in the hotbar: the target's, or None (nothing
+        targeted, air, or an unbreakable block in survival: only creative may pick bedrock)."""
         target = check_hit(hit)
+        check_actor(actor)
         if target is None:
             return None
         block_id = self._world.get_block(*target[0])
-        return None if block_id == AIR else block_id
+        if block_id == AIR:
+            return None
+        if not actor.creative and not self._world.registry[block_id].breakable:
+            return None
+        return block_id
 
     def break_time(self, hit: Hit | None, actor: Actor) -> float:
         """Seconds ``actor`` must hold the button to break the target.
@@ -321,28 +314,36 @@ class Rules:
         """A transaction on this world; an action's gets a fresh queue, merged when it is done."""
         if queue is None:
             queue = NeighborQueue(self._pending.cap, self._overflow)
-        return Transaction(self._world, self._mods, self._guard, queue)
+        return Transaction(self._world, self._mods, self._guard, queue, self._callbacks)
 
     def _finish(
         self,
         tx: Transaction,
         pos: Int3,
-        error: ModError | None,
         *,
         break_time: float = 0.0,
         used: bool = False,
     ) -> Outcome:
         """Close an action: notify neighbours, then keep it, or restore everything on an error."""
-        error = error or tx.error
+        error = tx.error
         if error is None:
             error = tx.notify_neighbors(NEIGHBOR_BUDGET, isolate=False)
         if error is not None:
-            tx.rollback((0, 0))
+            tx.rollback(START)
             return Outcome(False, str(error), pos=pos, denied_by=error.mod)
         if tx.queue is not None:
             self._pending.merge(tx.queue)
         changes = tuple(tx.changes)
         return Outcome(True, pos=pos, changes=changes, break_time=break_time, used=used)
+
+
+def _log_error(mod: str, where: str, exc: BaseException, *, traceback: bool = True) -> ModError:
+    """Without loaded mods (a block's own callback failed): log the failure as `Mods.record`
+    would, and return it."""
+    message = str(exc) if not traceback else f"{type(exc).__name__}: {exc}"
+    error = ModError(mod, where, message)
+    logger.error("%s", error, exc_info=exc if traceback else None)
+    return error
 
 
 def _report_overflow(mods: Mods, cap: int, cause: str | None) -> None:
@@ -369,9 +370,9 @@ def use_block(world: World, hit: Hit | None, actor: Actor) -> Outcome:
     return Rules(world).use_block(hit, actor)
 
 
-def pick_block(world: World, hit: Hit | None) -> int | None:
+def pick_block(world: World, hit: Hit | None, actor: Actor) -> int | None:
     """`Rules.pick_block` on ``world``."""
-    return Rules(world).pick_block(hit)
+    return Rules(world).pick_block(hit, actor)
 
 
 def break_time(world: World, hit: Hit | None, actor: Actor) -> float:

@@ -9,7 +9,19 @@ exception that escapes (not a mod's: those are caught and recorded; the player's
 first restores every voxel the transaction changed, so no action is ever half applied.
 
 `Transaction.call` is the one place where the calling policies of `world.hooks.CALLING` are
-applied to a hook's implementations; `Transaction.notify_neighbors` drains the neighbour queue.
+applied to a hook's implementations; `Transaction.block_call` calls a block's own callback
+(`world.blocks.BlockType`: ``on_use``, ``can_break``, ``placement_state``, ``on_construct``,
+``on_destruct``) the same way, through the same watchdog, its failures named after the block and
+its mod; `Transaction.notify_neighbors` drains the neighbour queue.
+
+Settling. Every change is also an *update*, processed by `Transaction.settle` right after the
+action's own change and after every hook call (queued, never nested, oldest first; at most
+`MAX_UPDATES` per action or tick, the rest dropped and reported once): when the voxel's block
+changed, the old block's ``on_destruct`` then the new block's ``on_construct`` run (with the
+actor the change was made for, None in a tick); then the built-in shape rules update the six
+neighbours: a block of the group ``"fence"`` re-links its arms (`world.placement.fence_links`), a
+block of the group ``"attached"`` whose support went drops (becomes air). These run with or
+without mods (the base blocks use them).
 """
 
 from __future__ import annotations
@@ -20,19 +32,32 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from world.block_callbacks import DECIDING, callback_implementation
 from world.blocks import AIR
 from world.chunks import chunk_index
 from world.geometry import FACE_NORMALS, Int3
 from world.hooks import CALLING, Policy
 from world.mod_world import Change, ModWorld
+from world.mods import Implementation
 from world.neighbors import NeighborQueue, Undo
+from world.placement import FACING_NORMALS, attached_to, fence_links, still_attached
 
 if TYPE_CHECKING:
+    from world.blocks import BlockType
     from world.chunks import World
     from world.hook_guard import HookGuard
-    from world.mods import Implementation, ModError, Mods
+    from world.mods import ModError, Mods
+    from world.outcome import Actor
 
-__all__ = ["Called", "Transaction"]
+__all__ = ["MAX_UPDATES", "START", "Called", "Transaction"]
+
+# Updates (changed voxels) settled per action or tick: a radius-3 explosion chained 16 times
+# changes about 2,000 voxels; past this a runaway of callbacks stops instead of hanging the game.
+MAX_UPDATES = 4096
+START = (0, 0, 0)
+"""The mark of a transaction that changed nothing: `Transaction.rollback` (START) undoes all."""
+
+_SIDES = tuple(FACING_NORMALS)
 
 _EXPECTED = {
     Policy.VETO: "None, True, False or a reason",
@@ -63,31 +88,50 @@ class Transaction:
     ----------
     world : World
     mods : Mods or None
-        None: no hooks run and no notifications are queued.
-    guard : HookGuard or None
-        Runs each hook call (required with ``mods``).
+        None: no hooks run and no notifications are queued (blocks' own callbacks still run).
+    guard : HookGuard
+        Runs each hook and callback call (armed on entering with ``mods``, else at the first
+        callback).
     queue : NeighborQueue or None
         Where this transaction's changes are queued for notification: a fresh queue for an
         action, the rules' own pending queue for a tick (drained in place).
+    callbacks : dict, optional
+        A cache of blocks' callbacks as implementations, kept by the rules across transactions.
     """
 
     def __init__(
         self,
         world: World,
         mods: Mods | None,
-        guard: HookGuard | None,
+        guard: HookGuard,
         queue: NeighborQueue | None,
+        callbacks: dict[object, Implementation | str] | None = None,
     ) -> None:
         self.world = world
         self.mods = mods
         self.guard = guard
         self.queue = queue if mods is not None else None
+        self.callbacks: dict[object, Implementation | str] = {} if callbacks is None else callbacks
         self.changes: list[Change] = []
         self._undo: list[Undo | None] = []
-        # The can_* hook running, while one runs: the world is read-only then.
+        # Updates still to settle: (pos, old, new, actor); settled up to _next.
+        self._events: list[tuple[Int3, int, int, Actor | None]] = []
+        self._next = 0
+        self._settling = False
+        self.updates = 0
+        self._reactive: NDArray[np.bool_] | None = None
+        self._armed = False
+        # The can_* hook or deciding callback running, while one runs: the world is read-only.
         self.read_only: str | None = None
         # The mod whose hook is running (its storage, the cause of its changes); None: the action.
         self.mod: str | None = None
+        # Who the changes being made are for: the action's actor (None in a tick).
+        self.actor: Actor | None = None
+        # Nested actions (`world.pipeline`): how deep, how many so far, and the voxels whose own
+        # can_break is deciding (a door asking about its other half is not asked again).
+        self.depth = 0
+        self.chained = 0
+        self.deciding: set[Int3] = set()
         # The first mod error met anywhere in the action, nested checks (a mod's may_break)
         # included: the action is then denied and rolled back whatever the asking mod did.
         self.error: ModError | None = None
@@ -95,17 +139,19 @@ class Transaction:
         self.view = ModWorld(self)
 
     def __enter__(self) -> Transaction:
-        if self.guard is not None:
+        if self.mods is not None:
             self.guard.arm()
+            self._armed = True
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
         try:
             if exc_type is not None:
-                self.rollback((0, 0))
+                self.rollback(START)
         finally:
             self.closed = True
-            if self.guard is not None:
+            if self._armed:
+                self._armed = False
                 self.guard.disarm()
 
     # -- changes ------------------------------------------------------------------------------
@@ -118,12 +164,13 @@ class Transaction:
         return AIR if chunk is None else int(chunk.blocks[idx])
 
     def set(self, pos: Int3, block_id: int) -> None:
-        """Set one voxel (a checked position and id), journalled and queued."""
+        """Set one voxel (a checked position and id), journalled, queued and to be settled."""
         old = self.read(pos)
         if old == block_id:
             return
         self.world.set_block(*pos, block_id)
         self.changes.append(Change(pos, old, block_id))
+        self._events.append((pos, old, block_id, self.actor))
         if self.queue is not None:
             self._undo.append(self.queue.push(pos, old, block_id, self.mod))
 
@@ -138,16 +185,18 @@ class Transaction:
         for xyz, before, after in zip(coords.tolist(), old.tolist(), ids.tolist(), strict=True):
             pos = Int3(*xyz)
             self.changes.append(Change(pos, before, after))
+            self._events.append((pos, before, after, self.actor))
             if self.queue is not None:
                 self._undo.append(self.queue.push(pos, before, after, self.mod))
 
-    def mark(self) -> tuple[int, int]:
+    def mark(self) -> tuple[int, int, int]:
         """A point to roll back to."""
-        return len(self.changes), len(self._undo)
+        return len(self.changes), len(self._undo), len(self._events)
 
-    def rollback(self, mark: tuple[int, int]) -> None:
-        """Restore every voxel changed since ``mark`` and take back their notifications."""
-        n_changes, n_undo = mark
+    def rollback(self, mark: tuple[int, int, int]) -> None:
+        """Restore every voxel changed since ``mark``, take back their notifications and forget
+        their updates still to settle."""
+        n_changes, n_undo, n_events = mark
         for change in reversed(self.changes[n_changes:]):
             self.world.set_block(*change.pos, change.old)
         del self.changes[n_changes:]
@@ -156,6 +205,102 @@ class Transaction:
                 if record is not None:
                     self.queue.undo(record)
         del self._undo[n_undo:]
+        del self._events[n_events:]
+        self._next = min(self._next, n_events)
+
+    # -- settling -----------------------------------------------------------------------------
+
+    def settle(self) -> ModError | None:
+        """Settle the updates waiting (module notes), oldest first, the ones they cause included.
+
+        Returns the first error of a block's callback (also kept in `error`), the rest then left
+        unsettled for the caller to roll back. Called inside a settle (a callback that digs), it
+        returns at once: the outer loop settles what the callback changed.
+        """
+        if self._settling or self._next >= len(self._events):
+            return None
+        self._settling = True
+        try:
+            while self._next < len(self._events):
+                if self.updates >= MAX_UPDATES:
+                    self._overflow()
+                    return None
+                pos, old, new, actor = self._events[self._next]
+                self._next += 1
+                self.updates += 1
+                error = self._settle_one(pos, old, new, actor)
+                if error is not None:
+                    self.error = self.error or error
+                    return error
+        finally:
+            self._settling = False
+        return None
+
+    def _overflow(self) -> None:
+        dropped = len(self._events) - self._next
+        self._next = len(self._events)
+        message = (
+            f"more than {MAX_UPDATES} changed voxels in one action or tick; the blocks' "
+            f"callbacks and shape updates of {dropped} more were not run"
+        )
+        self.guard.record(self.mod or "base", "settling", RuntimeError(message))
+
+    def _settle_one(self, pos: Int3, old: int, new: int, actor: Actor | None) -> ModError | None:
+        registry = self.world.registry
+        was, now = registry[old], registry[new]
+        outer, self.actor = self.actor, actor
+        try:
+            if was is not now:
+                for block, state, callback in (
+                    (was, old, "on_destruct"),
+                    (now, new, "on_construct"),
+                ):
+                    if getattr(block, callback) is None:
+                        continue
+                    offered = {
+                        "world": self.view,
+                        "pos": pos,
+                        "block": block,
+                        "state": state,
+                        "props": registry.props(state),
+                        "actor": actor,
+                    }
+                    error = self.block_call(block, callback, offered)[1]
+                    if error is not None:
+                        return error
+            self._update_shapes(pos)
+        finally:
+            self.actor = outer
+        return None
+
+    def _update_shapes(self, pos: Int3) -> None:
+        """The built-in shape rules for the neighbours of a changed voxel (module notes)."""
+        registry = self.world.registry
+        reactive = self._reactive
+        if reactive is None or len(reactive) != len(registry):
+            flags = [("fence" in t.groups or "attached" in t.groups) for t in registry]
+            reactive = self._reactive = np.asarray(flags, dtype=np.bool_)[registry.block_index]
+        if not reactive.any():
+            return
+        for normal in FACE_NORMALS:
+            near = pos + normal
+            state = self.read(near)
+            if not reactive[state]:
+                continue
+            groups = registry[state].groups
+            if (
+                "attached" in groups
+                and near + attached_to(registry, state)[0] == pos
+                and not still_attached(self.read, registry, near)
+            ):
+                self.set(near, AIR)
+                continue
+            if (
+                "fence" in groups
+                and normal.y == 0
+                and all(side in registry.props(state) for side in _SIDES)
+            ):
+                self.set(near, registry.with_props(state, **fence_links(self.read, registry, near)))
 
     # -- hooks --------------------------------------------------------------------------------
 
@@ -164,7 +309,9 @@ class Transaction:
     ) -> tuple[object, ModError | None]:
         """Call one implementation as its mod: its result, and the error it caused (or that a
         check it asked for, `world.mod_world.ModWorld.may_break`, met)."""
-        assert self.guard is not None
+        if not self._armed:  # no mods: armed at the first block callback only
+            self.guard.arm()
+            self._armed = True
         outer, self.mod = self.mod, impl.mod
         try:
             result, error = self.guard.run(impl, kwargs)
@@ -189,6 +336,8 @@ class Transaction:
             for impl in self.mods.hook_impls(hook):
                 mark = self.mark()
                 result, error = self.run(impl, kwargs)
+                if error is None and policy is not Policy.VETO:
+                    error = self.settle()
                 if error is None and policy is not Policy.NOTIFY:
                     if policy is Policy.VETO:
                         if result is False:
@@ -215,6 +364,35 @@ class Transaction:
             self.read_only = outer
         return _NOBODY
 
+    def block_call(
+        self, block: BlockType, callback: str, offered: Mapping[str, object]
+    ) -> tuple[object, ModError | None]:
+        """Call ``block``'s own ``callback`` (one of `world.block_callbacks.BLOCK_CALLBACKS`)
+        with the arguments it asks for, as the block's mod, through the watchdog: its result and
+        error (also kept in `error`). Deciding callbacks (``can_break``, ``placement_state``) see a
+        read-only world.
+        """
+        function = getattr(block, callback)
+        key = (block.name, callback)
+        impl = self.callbacks.get(key)
+        if impl is None or (isinstance(impl, Implementation) and impl.function is not function):
+            impl = self.callbacks[key] = callback_implementation(block, callback, function)
+        if isinstance(impl, str):  # asks for an argument it is not offered
+            mod = block.name.split(":")[0]
+            failure = self.guard.record(mod, f"{callback} of {block.name}", TypeError(impl))
+            self.error = self.error or failure
+            return None, failure
+        outer = self.read_only
+        if callback in DECIDING:
+            self.read_only = f"{callback} of {block.name}"
+        try:
+            result, error = self.run(impl, offered)
+        finally:
+            self.read_only = outer
+        if error is not None and self.error is None:
+            self.error = error
+        return result, error
+
     def notify_neighbors(self, budget: int, *, isolate: bool) -> ModError | None:
         """Notify the neighbours of queued changes, oldest first, up to ``budget`` changes.
 
@@ -228,7 +406,8 @@ class Transaction:
             queue.clear()
             return None
         world = self.world
-        types = tuple(world.registry)  # BlockType by id, without the registry's per-call checks
+        # BlockType by state id, without the registry's per-call checks.
+        types = tuple(world.registry.blocks[i] for i in world.registry.block_index.tolist())
         for _ in range(budget):
             entry = queue.pop()
             if entry is None:

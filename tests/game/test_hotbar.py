@@ -33,12 +33,16 @@ def test_select_and_scroll_wrap() -> None:
 
 def test_creative_pick_selects_a_held_block_or_fills_an_empty_slot() -> None:
     registry = default_registry()
-    hotbar = Hotbar.of_blocks(registry, [1, 2, 3])
-    hotbar.pick(3)
-    assert hotbar.selected == 2 and hotbar.slots[:3] == [1, 2, 3]
+    stone, dirt, grass = (registry.id(n) for n in ("base:stone", "base:dirt", "base:grass"))
+    hotbar = Hotbar.of_blocks(registry, [stone, dirt, grass])
+    hotbar.pick(grass)
+    assert hotbar.selected == 2 and hotbar.slots[:3] == [stone, dirt, grass]
     hotbar.select(0)
-    hotbar.pick(7)  # the first empty slot takes it, and is selected
-    assert hotbar.slots[3] == 7 and hotbar.current == 7 and hotbar.slots[0] == 1
+    # A log lying along x is held as the log's item, placed in its default state.
+    log_x = registry.state_id("base:log", axis="x")
+    hotbar.pick(log_x)  # the first empty slot takes it, and is selected
+    log = registry.id("base:log")
+    assert hotbar.slots[3] == log and hotbar.current == log and hotbar.slots[0] == stone
 
 
 def test_survival_pick_only_finds_what_the_inventory_holds() -> None:

@@ -31,9 +31,12 @@ def test_default_registry_order_and_properties():
         "base:tall_grass",
         "base:lamp",
     ]
-    # The first blocks keep their order (old saves list them so); later ones are appended.
+    # The first blocks keep their order; later ones are appended (saves name every block, so
+    # the order is only the id order of a run).
     assert reg.names[: len(expected)] == expected
-    assert {"base:cobblestone", "base:sapling"} <= set(reg.names)
+    later = {"base:cobblestone", "base:sapling", "base:stone_slab", "base:planks_slab"}
+    later |= {"base:stone_stairs", "base:planks_stairs", "base:fence", "base:torch", "base:door"}
+    assert set(reg.names[len(expected) :]) == later
     water, bedrock, tall = reg.id("base:water"), reg.id("base:bedrock"), reg.id("base:tall_grass")
     assert not reg.pointable[water] and reg.replaceable[water] and not reg.solid[water]
     assert math.isinf(reg.hardness[bedrock]) and not reg["base:bedrock"].breakable
@@ -45,7 +48,7 @@ def test_default_registry_order_and_properties():
 
 def test_property_arrays_index_whole_chunks():
     reg = default_registry()
-    ids = np.array([0, 1, 10, 12], dtype=np.uint16)
+    ids = np.array([0, 1, reg.id("base:glass") + 1, reg.id("base:bedrock") + 1], dtype=np.uint16)
     assert reg.solid[ids].tolist() == [False, True, False, False]
     with pytest.raises(ValueError):
         reg.solid[0] = True  # read-only

@@ -440,11 +440,11 @@ def docs_mods(folder: Path) -> list[str]:
 @pytest.fixture
 def guide(tmp_path):
     """The guide's example mods, loaded with the project's mods and the mod written from it."""
-    assert docs_mods(tmp_path) == ["no_glass_theft", "sapling"]
+    assert docs_mods(tmp_path) == ["no_glass_theft", "sapling", "doors", "slabs"]
     mods = load_mods([DEFAULT_MODS_DIR, tmp_path, MOD_FROM_DOCS], entry_points=False)
     registry = make_registry(mods)
     assert mods.errors == []
-    assert {"no_glass_theft", "sapling", "sponge"} <= set(mods.names)
+    assert {"no_glass_theft", "sapling", "sponge", "doors", "slabs"} <= set(mods.names)
     return mods, World(registry)
 
 
@@ -491,6 +491,74 @@ def test_guide_sapling_pops_off_when_its_soil_goes(guide):
     assert [c.pos for c in outcome.changes] == [(0, 0, 0), (0, 1, 0)]
     rules.tick(60.0)
     assert world.get_block(0, 4, 0) == 0  # no tree grows from the lost sapling
+
+
+def click(world, block, face, across=0.5):
+    """A hit on ``face`` of ``block`` at the face's middle (``across`` along x and z)."""
+    block, face = Int3(*block), Int3(*face)
+    point = [block.x + across, block.y + 0.5, block.z + across]
+    for axis in range(3):
+        if face[axis]:
+            point[axis] = block[axis] + (1.0 if face[axis] > 0 else 0.0)
+    return Hit(block, face, 1.0, tuple(point), world.get_block(*block))
+
+
+def test_guide_door_faces_the_player_opens_whole_and_breaks_whole(guide):
+    mods, world = guide
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:stone"))
+    rules = Rules(world, mods)
+    steve = Actor.at("steve", (0.5, 1.0, 5.5), look=(0.0, 0.0, -1.0), selected="base:dirt")
+    assert rules.place_block(click(world, (0, 0, 0), UP), "doors:birch_door", steve)
+    lower, upper = world.get_block(0, 1, 0), world.get_block(0, 2, 0)
+    assert registry.props(lower) == {"facing": "north", "half": "lower", "open": False}
+    assert registry.props(upper) == {"facing": "north", "half": "upper", "open": False}
+    closed = registry.collision_boxes[lower]
+    assert rules.use_block(click(world, (0, 2, 0), (0, 0, 1)), steve).used
+    assert registry.props(world.get_block(0, 1, 0))["open"] is True
+    assert registry.props(world.get_block(0, 2, 0))["open"] is True
+    assert registry.collision_boxes[world.get_block(0, 1, 0)] != closed
+    assert world.get_block(0, 2, 1) == 0  # used, not placed against
+    assert rules.break_block(click(world, (0, 2, 0), (0, 0, 1)), steve)
+    assert world.get_block(0, 1, 0) == 0 and world.get_block(0, 2, 0) == 0
+
+
+def test_guide_door_needs_two_free_blocks_and_respects_protection(guide):
+    mods, world = guide
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:stone"))
+    world.set_block(0, 2, 0, registry.id("base:stone"))
+    rules = Rules(world, mods)
+    outcome = rules.place_block(click(world, (0, 0, 0), UP), "doors:birch_door", player())
+    assert not outcome and outcome.reason == "a door needs two free blocks"
+    mods["protection"].plugin.protect(world, "attic", (5, 2, 0), (5, 2, 0), owner="admin")
+    world.set_block(5, 0, 0, registry.id("base:stone"))
+    outcome = rules.place_block(click(world, (5, 0, 0), UP), "doors:birch_door", player("eve"))
+    assert not outcome and outcome.reason == "attic belongs to admin"
+    assert rules.place_block(click(world, (5, 0, 0), UP), "doors:birch_door", player("admin"))
+    outcome = rules.break_block(click(world, (5, 1, 0), (0, 0, 1)), player("eve"))
+    assert not outcome and outcome.reason == "attic belongs to admin"
+    assert registry.name(world.get_block(5, 2, 0)) == "doors:birch_door"
+
+
+def test_guide_slab_takes_its_half_from_the_click_and_doubles_on_its_open_side(guide):
+    mods, world = guide
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:stone"))
+    rules = Rules(world, mods)
+    high = click(world, (0, 0, 0), (1, 0, 0))._replace(point=(1.0, 0.8, 0.5))
+    assert rules.place_block(high, "slabs:sand_slab", player())
+    assert registry.props(world.get_block(1, 0, 0)) == {"half": "top"}
+    assert rules.place_block(click(world, (0, 0, 0), UP), "slabs:sand_slab", player())
+    assert registry.props(world.get_block(0, 1, 0)) == {"half": "bottom"}
+    top_of_slab = Hit(Int3(0, 1, 0), Int3(*UP), 1.0, (0.5, 1.5, 0.5), world.get_block(0, 1, 0))
+    outcome = rules.place_block(top_of_slab, "slabs:sand_slab", player())
+    assert outcome and outcome.pos == (0, 1, 0)
+    assert registry.props(world.get_block(0, 1, 0)) == {"half": "double"}
+    side = click(world, (1, 0, 0), (0, 0, 1))  # a side of the top slab: goes beside it
+    assert rules.place_block(side, "slabs:sand_slab", player())
+    assert registry.name(world.get_block(1, 0, 1)) == "slabs:sand_slab"
+    assert registry.props(world.get_block(1, 0, 0)) == {"half": "top"}
 
 
 def test_mod_written_from_the_guide_soaks_water(guide):

@@ -387,11 +387,24 @@ def test_break_time_is_infinite_without_a_target():
 def test_pick_block_returns_the_target_id():
     world = World()
     world.set_block(1, 2, 3, GLASS)
-    assert pick_block(world, hit_at(world, (1, 2, 3))) == GLASS
-    assert pick_block(world, None) is None
-    assert pick_block(world, hit_at(world, (9, 9, 9))) is None
+    assert pick_block(world, hit_at(world, (1, 2, 3)), actor()) == GLASS
+    assert pick_block(world, None, actor()) is None
+    assert pick_block(world, hit_at(world, (9, 9, 9)), actor()) is None
     with pytest.raises(TypeError, match="hit"):
-        pick_block(world, (1, 2, 3))  # type: ignore[arg-type]
+        pick_block(world, (1, 2, 3), actor())  # type: ignore[arg-type]
+
+
+def test_unbreakable_blocks_are_picked_and_placed_in_creative_only():
+    world = World()
+    world.set_block(1, 2, 3, BEDROCK)
+    bedrock = hit_at(world, (1, 2, 3))
+    assert pick_block(world, bedrock, actor()) is None
+    assert pick_block(world, bedrock, actor(creative=True)) == BEDROCK
+    survival = place_block(world, bedrock, BEDROCK, actor())
+    assert not survival and survival.reason == "bedrock can only be placed in creative mode"
+    assert world.get_block(1, 3, 3) == 0
+    assert place_block(world, bedrock, BEDROCK, actor(creative=True))
+    assert world.get_block(1, 3, 3) == BEDROCK
 
 
 # -- what hooks see: ModWorld -----------------------------------------------------------------
@@ -674,7 +687,7 @@ def test_any_hand_made_hit_is_answered_or_refused_with_a_value_or_type_error(blo
         "break": lambda: rules.break_block(hit, actor()),
         "place": lambda: rules.place_block(hit, "base:dirt", actor()),
         "use": lambda: rules.use_block(hit, actor(selected="base:dirt")),
-        "pick": lambda: rules.pick_block(hit),
+        "pick": lambda: rules.pick_block(hit, actor()),
         "time": lambda: rules.break_time(hit, actor()),
     }
     try:

@@ -1,0 +1,62 @@
+"""Blocks' own callbacks (`world.blocks.BlockType`'s ``on_use``, ``can_break``,
+``placement_state``, ``on_construct``, ``on_destruct``) as hook implementations.
+
+`BLOCK_CALLBACKS` names the arguments each callback is offered; a callback asks for any of them by
+name, as a hook implementation does (pluggy's rule). `callback_implementation` reads its signature
+once and gives the `world.mods.Implementation` the transaction runs through the watchdog
+(`world.transaction.Transaction.block_call`), named ``"<callback> of <block>"`` under the block's
+mod (the block name's prefix), so that a failure reads *mod 'doors' failed in on_use of
+doors:birch_door: ...*.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from world.mods import Implementation
+
+if TYPE_CHECKING:
+    from world.blocks import BlockType
+
+__all__ = ["BLOCK_CALLBACKS", "DECIDING", "callback_implementation"]
+
+BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
+    "on_use": ("world", "pos", "block", "state", "props", "actor", "hit"),
+    "can_break": ("world", "pos", "block", "state", "props", "actor"),
+    "placement_state": ("world", "pos", "block", "actor", "context"),
+    "on_construct": ("world", "pos", "block", "state", "props", "actor"),
+    "on_destruct": ("world", "pos", "block", "state", "props", "actor"),
+}
+"""Each per-block callback and the arguments it is offered."""
+
+DECIDING = frozenset(("can_break", "placement_state"))
+"""The callbacks that only decide: the world is read-only while they run."""
+
+
+def callback_implementation(
+    block: BlockType, callback: str, function: object
+) -> Implementation | str:
+    """A block's callback as an `Implementation` named after the block, or why it cannot be
+    called (it asks for an argument that `BLOCK_CALLBACKS` does not offer)."""
+    assert callable(function)
+    offered = BLOCK_CALLBACKS[callback]
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return f"{callback} of {block.name}: its signature cannot be read"
+    names = []
+    for parameter in parameters:
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        if parameter.default is not parameter.empty:
+            continue
+        if parameter.kind is parameter.KEYWORD_ONLY or parameter.name not in offered:
+            return (
+                f"asks for {parameter.name!r}; {callback} is offered {', '.join(offered)} "
+                "(by position or keyword)"
+            )
+        names.append(parameter.name)
+    mod = block.name.split(":")[0]
+    return Implementation(mod, f"{callback} of {block.name}", function, tuple(names))
