@@ -321,7 +321,9 @@ class Game:
         """The player as the rules see them, with the look and the sneak key the placement reads
         (`world.placement.PlaceContext`: facing, sneak-placing against a usable block)."""
         actor = self.player.actor(self.hotbar.current)
-        return replace(actor, look=self.player.direction, sneak=self.held.sneak)
+        return replace(
+            actor, look=self.player.direction, sneak=self.held.sneak, inbox=self.hud.flash
+        )
 
     def _do_break(self) -> None:
         """Break the target through the rules; in survival its drops go to the inventory."""

@@ -94,6 +94,36 @@ class ModWorld:
             raise RuntimeError("mod storage is reached from inside a hook call, through its world")
         return self._tx.world.mod_storage.for_mod(mod)
 
+    def mod(self, name: str) -> object:
+        """Another loaded mod's module (or plugin object), to call its public functions:
+        ``world.mod("protection").is_protected(pos)`` (Luanti: another mod's global table).
+
+        The calling mod must declare the other in its ``depends`` (loaded first, or the caller
+        is not loaded) or ``optional_depends`` (check ``world.has_mod(name)`` first), so the
+        load order is known.
+
+        Raises
+        ------
+        LookupError
+            Naming the mod when it is not loaded or not declared.
+        """
+        mods, caller = self._tx.mods, self._tx.mod
+        if mods is None or name not in mods:
+            raise LookupError(f"mod {name!r} is not loaded")
+        if caller is not None and caller != name and caller in mods:
+            declared = mods[caller]
+            if name not in (*declared.depends, *declared.optional_depends):
+                raise LookupError(
+                    f"mod {caller!r} calls mod {name!r} without declaring it: add "
+                    f"depends = [{name!r}] (or optional_depends) to {caller!r}"
+                )
+        return mods[name].plugin
+
+    def has_mod(self, name: str) -> bool:
+        """Whether a mod of that name is loaded (for ``optional_depends``)."""
+        mods = self._tx.mods
+        return mods is not None and name in mods
+
     def _writable(self) -> None:
         if self._tx.closed:
             raise RuntimeError(

@@ -7,9 +7,10 @@ every rule after that trusts them.
 
 from __future__ import annotations
 
+import logging
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from world import validate
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EYE_HEIGHT",
+    "MAX_TELL",
     "NOTHING_TARGETED",
     "PLAYER_HEIGHT",
     "PLAYER_WIDTH",
@@ -31,6 +33,8 @@ __all__ = [
 ]
 
 NOTHING_TARGETED = "nothing targeted"
+MAX_TELL = 200  # characters of one `Actor.tell` message
+_log = logging.getLogger("blockpick.tell")
 # How far a player reaches (Minecraft Java: 5 blocks in creative, 4.5 in survival).
 REACH_CREATIVE = 5.0
 REACH_SURVIVAL = 4.5
@@ -61,6 +65,8 @@ class Actor:
     sneak : bool
         Sneaking (left shift): a right click with a block selected places it against a usable
         block instead of using it (Minecraft's rule).
+    inbox : callable or None
+        Where `tell` sends a message (the game: its HUD); not part of the actor's value.
     """
 
     name: str
@@ -71,6 +77,18 @@ class Actor:
     selected: str | int | None = None
     look: Vec3 | None = None
     sneak: bool = False
+    inbox: Callable[[str], object] | None = field(default=None, compare=False, repr=False)
+
+    def tell(self, text: str) -> None:
+        """Show the player a message (the HUD shows it for a few seconds; Luanti's
+        ``chat_send_player``). Longer than `MAX_TELL` characters is cut; no inbox: logged."""
+        if not isinstance(text, str):
+            raise ValueError(f"text must be a str, got {type(text).__name__}")
+        line = text if len(text) <= MAX_TELL else text[: MAX_TELL - 1] + "…"
+        if self.inbox is None:
+            _log.info("to %s: %s", self.name, line)
+        else:
+            self.inbox(line)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -112,6 +130,7 @@ class Actor:
         selected: str | int | None = None,
         look: Vec3 | None = None,
         sneak: bool = False,
+        inbox: Callable[[str], object] | None = None,
         width: float = PLAYER_WIDTH,
         height: float = PLAYER_HEIGHT,
         eye_height: float = EYE_HEIGHT,
@@ -128,6 +147,7 @@ class Actor:
             selected=selected,
             look=look,
             sneak=sneak,
+            inbox=inbox,
         )
 
     def overlaps(self, pos: Sequence[int], boxes: Iterable[Sequence[float]] | None = None) -> bool:
