@@ -28,6 +28,8 @@ BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
     "placement_state": ("world", "pos", "block", "actor", "context"),
     "on_construct": ("world", "pos", "block", "state", "props", "actor"),
     "on_destruct": ("world", "pos", "block", "state", "props", "actor"),
+    "on_timer": ("world", "pos", "block", "state", "props", "elapsed"),
+    "on_random_tick": ("world", "pos", "block", "state", "props"),
 }
 """Each per-block callback and the arguments it is offered."""
 

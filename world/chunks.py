@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from world.block_data import BlockData, VoxelData
 from world.blocks import AIR, BlockRegistry, default_registry
 from world.chunk_layout import (
     CHUNK,
@@ -46,6 +47,7 @@ from world.chunk_layout import (
     chunk_index,
     local_index,
 )
+from world.geometry import Int3
 from world.mod_storage import ModStorage
 from world.validate import CHUNK_LIMIT, chunk_coord, coords, voxel
 
@@ -159,6 +161,7 @@ class World:
         self.dirty: set[ChunkKey] = set()
         self.modified: set[ChunkKey] = set()
         self.mod_storage = ModStorage()  # each mod's saved key→value store (world.mod_storage)
+        self.block_data = BlockData()  # per-voxel data and timers (world.block_data)
 
     # -- chunks -----------------------------------------------------------------------------
 
@@ -244,6 +247,21 @@ class World:
         """Mark ``keys`` modified again (a save that failed gives back what it took)."""
         self.modified.update(keys)
 
+    # -- per-voxel data and timers -------------------------------------------------------------
+
+    def meta(self, wx: int, wy: int, wz: int) -> VoxelData:
+        """The voxel's data (`world.block_data`): a mutable mapping of str to str, int, float or
+        bytes, created on the first write, removed when the block is replaced."""
+        pos = Int3(voxel(wx, "wx"), voxel(wy, "wy"), voxel(wz, "wz"))
+        self.chunk(*chunk_index(*pos)[0])  # a saved chunk's data loads with its blocks
+        return VoxelData(self.block_data, pos)
+
+    def start_timer(self, wx: int, wy: int, wz: int, seconds: float) -> None:
+        """Start (or restart) the voxel's timer: its block's ``on_timer`` runs in `seconds`."""
+        pos = Int3(voxel(wx, "wx"), voxel(wy, "wy"), voxel(wz, "wz"))
+        self.chunk(*chunk_index(*pos)[0])
+        self.block_data.start_timer(pos, seconds)
+
     # -- single voxels ----------------------------------------------------------------------
 
     def get_block(self, wx: int, wy: int, wz: int) -> int:
@@ -269,10 +287,16 @@ class World:
             chunk = Chunk(key)
             self.chunks[key] = chunk
             self._air.discard(key)
-        if chunk.blocks[idx] == block_id:
+        old = int(chunk.blocks[idx])
+        if old == block_id:
             return
         chunk.blocks[idx] = block_id
         self.modified.add(key)
+        data = self.block_data
+        if (key in data.chunks or key in data.timers) and (
+            self.registry.block_index[old] != self.registry.block_index[block_id]
+        ):
+            data.block_changed(Int3(wx, wy, wz), key, idx)
         self._mark_voxel(key, wx & CHUNK_MASK, wy & CHUNK_MASK, wz & CHUNK_MASK)
 
     def _check_id(self, block_id: object) -> int:
@@ -376,6 +400,14 @@ class World:
             self.modified.add(key)
             self.dirty.add(key)
             self._mark_voxels(key, np.unravel_index(changed, CHUNK))
+            data = self.block_data
+            if key in data.chunks or key in data.timers:
+                types = self.registry.block_index
+                for i in changed[types[before[changed]] != types[chunk.blocks[changed]]].tolist():
+                    lx, ly, lz = np.unravel_index(i, CHUNK)
+                    origin = (key[0] * CHUNK[0], key[1] * CHUNK[1], key[2] * CHUNK[2])
+                    pos = Int3(origin[0] + int(lx), origin[1] + int(ly), origin[2] + int(lz))
+                    data.block_changed(pos, key, i)
 
     def _mark_voxels(self, key: ChunkKey, local: tuple[NDArray[np.intp], ...]) -> None:
         """`_mark_voxel` for many changed voxels of one chunk, without a per-voxel loop."""

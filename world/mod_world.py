@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from world import pipeline, validate
+from world.block_data import VoxelData
 from world.blocks import BlockRegistry
 from world.builtin_rules import check_actor, may_break, may_place
 from world.geometry import Int3
@@ -93,6 +94,21 @@ class ModWorld:
         if mod is None or self._tx.closed:
             raise RuntimeError("mod storage is reached from inside a hook call, through its world")
         return self._tx.world.mod_storage.for_mod(mod)
+
+    def meta(self, wx: int, wy: int, wz: int) -> VoxelData:
+        """The voxel's own data (`world.block_data`): a mapping of str to str, int, float or
+        bytes, removed with the block (``on_destruct`` still sees it), saved with its chunk, and
+        restored with the blocks when the action is rolled back. Read-only in ``can_*`` hooks."""
+        self._tx.world.meta(wx, wy, wz)  # checks the position, loads the chunk's saved data
+        writable = not self._tx.closed and self._tx.read_only is None
+        return VoxelData(self._tx.world.block_data, Int3(wx, wy, wz), write=writable)
+
+    def start_timer(self, wx: int, wy: int, wz: int, seconds: float) -> None:
+        """Start (or restart) the voxel's timer: its block's ``on_timer`` runs after `seconds`
+        of world time, told the time that really passed (a chunk not loaded waits, then catches
+        up). Rolled back with the action."""
+        self._writable()
+        self._tx.world.start_timer(wx, wy, wz, seconds)
 
     def mod(self, name: str) -> object:
         """Another loaded mod's module (or plugin object), to call its public functions:

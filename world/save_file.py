@@ -19,6 +19,7 @@ Threads: the connection is guarded by a re-entrant lock; every method takes it.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -33,7 +34,15 @@ from numpy.typing import NDArray
 from world.blocks import BlockRegistry
 from world.chunks import ChunkKey
 from world.save_codec import CHUNK_KEY_RANGE, chunk_key, decode_blob
-from world.save_format import SaveError, WorldInfo, connect, create_file, probe_file, regular_file
+from world.save_format import (
+    BLOCK_DATA_SCHEMA,
+    SaveError,
+    WorldInfo,
+    connect,
+    create_file,
+    probe_file,
+    regular_file,
+)
 from world.save_lock import FileLock
 from world.save_names import NameTable
 
@@ -167,6 +176,38 @@ class SaveFile:
             except sqlite3.Error as exc:
                 raise self._damaged(f"cannot read chunk {key}: {exc}") from None
             return self._names.bind(registry)[ids]
+
+    def _read_block_data(self, key: ChunkKey) -> object | None:
+        """The chunk's saved per-voxel data and timers (JSON), or None when it has none."""
+        with self._lock:
+            conn = self._live()
+            try:
+                if self._schema < BLOCK_DATA_SCHEMA:
+                    return None
+                row = conn.execute(
+                    "SELECT data FROM block_data WHERE cx = ? AND cy = ? AND cz = ?", key
+                ).fetchone()
+            except sqlite3.Error as exc:
+                raise self._damaged(f"cannot read the block data of chunk {key}: {exc}") from None
+        if row is None:
+            return None
+        try:
+            data: object = json.loads(row[0])
+        except (TypeError, ValueError):
+            raise self._damaged(f"the block data of chunk {key} is not valid JSON") from None
+        return data
+
+    def _world_time(self) -> float:
+        """The saved world time (timers count it), 0 in a file from before it was saved."""
+        with self._lock:
+            row = self._live().execute("SELECT value FROM meta WHERE key = 'world_time'").fetchone()
+        try:
+            value = 0.0 if row is None else float(json.loads(row[0]))
+        except (TypeError, ValueError):
+            raise self._damaged("damaged metadata: world_time is not a number") from None
+        if not 0.0 <= value < float("inf"):
+            raise self._damaged(f"damaged metadata: world_time is {value!r}")
+        return value
 
     def _keys(self, rows: list[tuple[object, ...]]) -> list[ChunkKey]:
         try:

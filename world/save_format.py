@@ -30,6 +30,8 @@ from world.save_meta import GAME_MODES, SEED_RANGE, PlayerState, WorldInfo, rand
 
 __all__ = [
     "APPLICATION_ID",
+    "BLOCK_DATA_SCHEMA",
+    "BLOCK_DATA_TABLE",
     "CHUNK_FORMAT_ZLIB",
     "FORMAT_NAME",
     "GAME_MODES",
@@ -60,8 +62,9 @@ __all__ = [
 ]
 
 # 1: meta, block_names, chunks. 2: + mod_storage (a version 1 file opens as it is; the first
-# save that writes mod storage adds the table and moves it to version 2).
-SCHEMA_VERSION: Final = 2
+# save that writes mod storage adds the table and moves it to version 2). 3: + block_data, the
+# per-voxel data and timers of each chunk (likewise added by the first save that writes some).
+SCHEMA_VERSION: Final = 3
 FORMAT_NAME: Final = "blockpick-world"
 # Written into the SQLite header (offset 68) so tools and this module recognise the file; "BPKW".
 APPLICATION_ID: Final = 0x42504B57
@@ -83,6 +86,11 @@ MOD_STORAGE_SCHEMA: Final = 2  # the first schema version with the mod_storage t
 MOD_STORAGE_TABLE: Final = (
     "CREATE TABLE IF NOT EXISTS mod_storage (mod TEXT NOT NULL, key TEXT NOT NULL, "
     "kind TEXT NOT NULL, value NOT NULL, PRIMARY KEY (mod, key)) WITHOUT ROWID"
+)
+BLOCK_DATA_SCHEMA: Final = 3  # the first schema version with the block_data table
+BLOCK_DATA_TABLE: Final = (
+    "CREATE TABLE IF NOT EXISTS block_data (cx INTEGER NOT NULL, cy INTEGER NOT NULL, "
+    "cz INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (cx, cy, cz)) WITHOUT ROWID"
 )
 _META_KEYS = (
     "format",
@@ -319,6 +327,8 @@ def probe_file(path: Path) -> FileState:
         names = read_names(path, conn)
         if version >= MOD_STORAGE_SCHEMA and "mod_storage" not in tables:
             raise SaveError(path, f"damaged: schema {version} has no mod_storage table")
+        if version >= BLOCK_DATA_SCHEMA and "block_data" not in tables:
+            raise SaveError(path, f"damaged: schema {version} has no block_data table")
         mods = read_mod_storage(path, conn) if "mod_storage" in tables else {}
     except sqlite3.Error as exc:
         raise SaveError(path, f"the SQLite database is damaged: {exc}") from None
@@ -385,7 +395,7 @@ def create_file(path: Path, info: WorldInfo) -> None:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("BEGIN")
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            for statement in (*_SCHEMA, MOD_STORAGE_TABLE):
+            for statement in (*_SCHEMA, MOD_STORAGE_TABLE, BLOCK_DATA_TABLE):
                 conn.execute(statement)
             conn.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",

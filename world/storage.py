@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from world.block_data import BlockData
 from world.blocks import BlockRegistry
 from world.chunks import CHUNK_VOLUME, DEFAULT_BUILD_HEIGHT, ChunkKey, ChunkSource, World
 from world.mod_storage import Value
@@ -65,6 +66,8 @@ from world.save_codec import (
 from world.save_file import SaveFile
 from world.save_format import (
     APPLICATION_ID,
+    BLOCK_DATA_SCHEMA,
+    BLOCK_DATA_TABLE,
     CHUNK_FORMAT_ZLIB,
     FORMAT_NAME,
     GAME_MODES,
@@ -123,10 +126,13 @@ class _SavedChunks:
         self.base = base
         self.name = name
         self.seed = seed
+        self.block_data: BlockData | None = None  # the loaded world's, set by `WorldStore.load`
 
     def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None:
         blocks = self.store._read_chunk((cx, cy, cz), self.registry)
         if blocks is not None:
+            if self.block_data is not None:
+                self.store._load_block_data((cx, cy, cz), self.block_data)
             return blocks
         return None if self.base is None else self.base(cx, cy, cz)
 
@@ -238,7 +244,19 @@ class WorldStore(SaveFile):
         saved = _SavedChunks(self, registry, base, info.generator, info.seed)
         world = World(registry, generator=saved, build_height=info.build_height)
         world.mod_storage.restore(self._mod_storage)
+        world.block_data.clock = self._world_time()
+        saved.block_data = world.block_data
         return world
+
+    def _load_block_data(self, key: ChunkKey, data: BlockData) -> None:
+        """A saved chunk's per-voxel data and timers into the world, as its blocks load."""
+        rows = self._read_block_data(key)
+        if rows is None:
+            return
+        try:
+            data.restore_chunk(key, rows)
+        except ValueError as exc:
+            raise self._damaged(f"the block data of chunk {key} is damaged: {exc}") from None
 
     def save(
         self,
@@ -301,12 +319,16 @@ class WorldStore(SaveFile):
             # Taken before the blocks are read: an edit made meanwhile (from another thread)
             # marks its chunk again and goes into the next save, never lost.
             keys = sorted(world.take_modified())
+            data_keys = sorted(set(world.block_data.modified))
+            world.block_data.modified.difference_update(data_keys)
+            meta["world_time"] = world.block_data.clock
             mods_changed, mods.modified = mods.modified, False
             snapshot = mods.snapshot() if mods_changed else None
             try:
-                count = self._commit(conn, world, keys, snapshot, meta)
+                count = self._commit(conn, world, keys, snapshot, meta, data_keys)
             except BaseException:
                 world.restore_modified(keys)
+                world.block_data.modified.update(data_keys)
                 mods.modified = mods.modified or mods_changed
                 raise
         self.info = info
@@ -323,6 +345,7 @@ class WorldStore(SaveFile):
         keys: list[ChunkKey],
         mod_snapshot: Mapping[str, Mapping[str, Value]] | None,
         meta: dict[str, object],
+        data_keys: list[ChunkKey] | None = None,
     ) -> int:
         """One transaction: new block names, chunk rows, mod storage, metadata; all or nothing."""
         try:
@@ -335,6 +358,9 @@ class WorldStore(SaveFile):
             mod_rows = encode_mod_rows(mod_snapshot)
             if self._schema < MOD_STORAGE_SCHEMA:
                 meta["schema_version"] = MOD_STORAGE_SCHEMA
+        data_rows = [(key, world.block_data.chunk_rows(key)) for key in data_keys or ()]
+        if data_rows and self._schema < BLOCK_DATA_SCHEMA:
+            meta["schema_version"] = BLOCK_DATA_SCHEMA
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -360,6 +386,17 @@ class WorldStore(SaveFile):
                         "INSERT INTO mod_storage (mod, key, kind, value) VALUES (?, ?, ?, ?)",
                         mod_rows,
                     )
+                if data_rows:
+                    conn.execute(BLOCK_DATA_TABLE)
+                    conn.executemany(
+                        "INSERT INTO block_data (cx, cy, cz, data) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT (cx, cy, cz) DO UPDATE SET data = excluded.data",
+                        [(*k, json.dumps(r)) for k, r in data_rows if r is not None],
+                    )
+                    conn.executemany(
+                        "DELETE FROM block_data WHERE cx = ? AND cy = ? AND cz = ?",
+                        [k for k, r in data_rows if r is None],
+                    )
                 conn.executemany(UPSERT_META, [(k, json.dumps(v)) for k, v in meta.items()])
                 conn.execute("COMMIT")
             except BaseException:
@@ -370,7 +407,7 @@ class WorldStore(SaveFile):
             raise SaveError(self.path, f"not saved (the previous save is intact): {exc}") from None
         self._names.added(new_names)
         if "schema_version" in meta:
-            self._schema = MOD_STORAGE_SCHEMA
+            self._schema = int(meta["schema_version"])  # type: ignore[call-overload]
         return len(rows)
 
     @staticmethod

@@ -54,7 +54,7 @@ __all__ = ["MAX_UPDATES", "START", "Called", "Transaction"]
 # Updates (changed voxels) settled per action or tick: a radius-3 explosion chained 16 times
 # changes about 2,000 voxels; past this a runaway of callbacks stops instead of hanging the game.
 MAX_UPDATES = 4096
-START = (0, 0, 0)
+START = (0, 0, 0, 0)
 """The mark of a transaction that changed nothing: `Transaction.rollback` (START) undoes all."""
 
 _SIDES = tuple(FACING_NORMALS)
@@ -139,6 +139,7 @@ class Transaction:
         self.view = ModWorld(self)
 
     def __enter__(self) -> Transaction:
+        self.world.block_data.begin()  # data and timers journalled with the blocks
         if self.mods is not None:
             self.guard.arm()
             self._armed = True
@@ -149,6 +150,7 @@ class Transaction:
             if exc_type is not None:
                 self.rollback(START)
         finally:
+            self.world.block_data.commit()
             self.closed = True
             if self._armed:
                 self._armed = False
@@ -189,16 +191,18 @@ class Transaction:
             if self.queue is not None:
                 self._undo.append(self.queue.push(pos, before, after, self.mod))
 
-    def mark(self) -> tuple[int, int, int]:
+    def mark(self) -> tuple[int, int, int, int]:
         """A point to roll back to."""
-        return len(self.changes), len(self._undo), len(self._events)
+        data = self.world.block_data.mark()
+        return len(self.changes), len(self._undo), len(self._events), data
 
-    def rollback(self, mark: tuple[int, int, int]) -> None:
-        """Restore every voxel changed since ``mark``, take back their notifications and forget
-        their updates still to settle."""
-        n_changes, n_undo, n_events = mark
+    def rollback(self, mark: tuple[int, int, int, int]) -> None:
+        """Restore every voxel changed since ``mark`` (with its data and timer), take back their
+        notifications and forget their updates still to settle."""
+        n_changes, n_undo, n_events, n_data = mark
         for change in reversed(self.changes[n_changes:]):
             self.world.set_block(*change.pos, change.old)
+        self.world.block_data.rollback(n_data)
         del self.changes[n_changes:]
         if self.queue is not None:
             for record in reversed(self._undo[n_undo:]):
@@ -268,6 +272,7 @@ class Transaction:
                     error = self.block_call(block, callback, offered)[1]
                     if error is not None:
                         return error
+                self.world.block_data.discard(pos)  # on_destruct has seen the old data
             self._update_shapes(pos)
         finally:
             self.actor = outer

@@ -22,7 +22,7 @@ from world.blocks import default_registry
 from world.chunks import World
 from world.mod_storage import MAX_KEY
 from world.save_codec import CHUNK_KEY_RANGE, chunk_key
-from world.save_format import remove_stale_temporaries
+from world.save_format import BLOCK_DATA_SCHEMA, MOD_STORAGE_SCHEMA, remove_stale_temporaries
 from world.storage import SCHEMA_VERSION, PlayerState, SaveError, WorldStore
 from world.validate import WORLD_LIMIT
 
@@ -309,10 +309,16 @@ def test_a_version_1_file_opens_and_moves_to_version_2_only_when_mods_store_some
         world = store.load(default_registry(), generator_factory=air_factory)
         world.mod_storage.for_mod("protection")["areas"] = b"\x01\x02"
         store.save(world)
-    assert schema_of(path) == (SCHEMA_VERSION, True)
+    assert schema_of(path) == (MOD_STORAGE_SCHEMA, True)
     with WorldStore(path) as store:
         world = store.load(default_registry(), generator_factory=air_factory)
         assert world.mod_storage.for_mod("protection")["areas"] == b"\x01\x02"
+        world.meta(1, 2, 3)["owner"] = "steve"  # block data: the next version's table
+        store.save(world)
+    assert schema_of(path)[0] == BLOCK_DATA_SCHEMA == SCHEMA_VERSION
+    with WorldStore(path) as store:
+        world = store.load(default_registry(), generator_factory=air_factory)
+        assert world.meta(1, 2, 3)["owner"] == "steve"
 
 
 def test_a_version_2_file_without_its_mod_storage_table_is_damaged(tmp_path: Path) -> None:

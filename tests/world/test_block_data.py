@@ -1,0 +1,223 @@
+"""Per-block data and timers: kept with their block, rolled back with it, saved with its chunk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from world.block_data import MAX_DATA_BYTES
+from world.blocks import BlockType
+from world.chunks import World
+from world.generators import make_generator
+from world.geometry import Int3
+from world.hooks import hookimpl
+from world.mod_loader import load_mods
+from world.outcome import Actor
+from world.ray import Hit
+from world.registration import make_registry
+from world.rules import Rules
+from world.storage import WorldStore
+
+UP = Int3(0, 1, 0)
+
+
+class Signs:
+    """A mod with a sign (keeps text), a crop (a timer) and a ticking block, all logging."""
+
+    def __init__(self) -> None:
+        self.log: list[tuple[str, object]] = []
+
+    @hookimpl
+    def register_blocks(self, registry: object) -> None:
+        log = self.log
+
+        def destruct(world: object, pos: Int3) -> None:
+            log.append(("destruct", dict(world.meta(*pos))))  # type: ignore[attr-defined]
+
+        def timer(world: object, pos: Int3, elapsed: float) -> None:
+            log.append(("timer", round(elapsed, 6)))
+            world.set_block(*pos, "signs:sign")  # type: ignore[attr-defined]
+
+        def tick(world: object, pos: Int3) -> None:
+            log.append(("tick", pos))
+
+        registry.register(  # type: ignore[attr-defined]
+            BlockType("signs:sign", hardness=0.0, on_destruct=destruct)
+        )
+        registry.register(  # type: ignore[attr-defined]
+            BlockType("signs:crop", hardness=0.0, properties={"age": (0, 1)}, on_timer=timer)
+        )
+        registry.register(  # type: ignore[attr-defined]
+            BlockType("signs:ticker", hardness=0.0, on_random_tick=tick)
+        )
+
+
+class Failing:
+    """Writes data in on_place, then raises: the whole action must be undone."""
+
+    @hookimpl
+    def on_place(self, world: object, pos: Int3) -> None:
+        world.meta(*pos)["text"] = "half done"  # type: ignore[attr-defined]
+        raise RuntimeError("boom")
+
+
+def setup(*extra: tuple[str, object]) -> tuple[World, Rules, Signs]:
+    signs = Signs()
+    mods = load_mods([], entry_points=False, plugins={"signs": signs, **dict(extra)})
+    world = World(make_registry(mods))
+    world.set_block(0, 0, 0, world.registry.id("base:stone"))
+    return world, Rules(world, mods), signs
+
+
+def actor(selected: str | None = None) -> Actor:
+    return Actor.at("steve", (5.5, 1.0, 5.5), creative=True, selected=selected)
+
+
+def hit(world: World, pos: tuple[int, int, int]) -> Hit:
+    x, y, z = pos
+    return Hit(Int3(x, y, z), UP, 1.0, (x + 0.5, y + 1.0, z + 0.5), world.get_block(x, y, z))
+
+
+def test_data_is_created_on_write_checked_and_limited() -> None:
+    world, _, _ = setup()
+    meta = world.meta(0, 0, 0)
+    assert dict(meta) == {} and not world.block_data.chunks
+    meta["text"] = "hello"
+    meta["count"] = 3
+    meta["raw"] = b"\x00\x01"
+    assert dict(world.meta(0, 0, 0)) == {"text": "hello", "count": 3, "raw": b"\x00\x01"}
+    with pytest.raises(ValueError, match="'flag' must be str, int, float or bytes"):
+        meta["flag"] = [1]  # type: ignore[assignment]
+    with pytest.raises(ValueError, match=r"'big' .* at most 16384"):
+        meta["big"] = "x" * MAX_DATA_BYTES
+    del meta["text"], meta["count"], meta["raw"]
+    assert not world.block_data.chunks  # nothing held for an empty mapping
+
+
+def test_data_goes_with_its_block_but_stays_through_a_state_change() -> None:
+    world, _, _ = setup()
+    registry = world.registry
+    crop = registry.id("signs:crop")
+    world.set_block(1, 1, 1, crop)
+    world.meta(1, 1, 1)["planted_by"] = "steve"
+    world.set_block(1, 1, 1, registry.with_props(crop, age=1))  # grows: same block
+    assert world.meta(1, 1, 1)["planted_by"] == "steve"
+    world.set_block(1, 1, 1, registry.id("base:dirt"))  # replaced
+    assert dict(world.meta(1, 1, 1)) == {}
+
+
+def test_on_destruct_sees_the_data_of_the_block_being_broken() -> None:
+    world, rules, signs = setup()
+    world.set_block(2, 0, 0, world.registry.id("signs:sign"))
+    world.meta(2, 0, 0)["text"] = "keep out"
+    assert rules.break_block(hit(world, (2, 0, 0)), actor())
+    assert ("destruct", {"text": "keep out"}) in signs.log
+    assert dict(world.meta(2, 0, 0)) == {} and not world.block_data.detached
+
+
+def test_a_failed_action_leaves_no_data_behind() -> None:
+    world, rules, _ = setup(("failing", Failing()))
+    outcome = rules.place_block(hit(world, (0, 0, 0)), "signs:sign", actor())
+    assert not outcome
+    assert world.get_block(0, 1, 0) == 0 and dict(world.meta(0, 1, 0)) == {}
+    assert not world.block_data.chunks
+
+
+def test_a_timer_fires_with_the_elapsed_time_and_is_dropped_with_its_block() -> None:
+    world, rules, signs = setup()
+    crop = world.registry.id("signs:crop")
+    world.set_block(3, 0, 0, crop)
+    world.set_block(4, 0, 0, crop)
+    world.start_timer(3, 0, 0, 1.0)
+    world.start_timer(4, 0, 0, 1.0)
+    world.set_block(4, 0, 0, 0)  # its timer goes with it
+    for _ in range(30):
+        rules.tick(1 / 20)
+    assert [e for e in signs.log if e[0] == "timer"] == [("timer", 1.0)]
+    assert world.get_block(3, 0, 0) == world.registry.id("signs:sign")
+    assert not world.block_data.timers
+
+
+def test_a_timer_in_an_unloaded_chunk_waits_then_catches_up() -> None:
+    world, rules, signs = setup()
+    world.set_block(40, 0, 0, world.registry.id("signs:crop"))
+    world.start_timer(40, 0, 0, 2.0)
+    chunk = world.chunks.pop((2, 0, 0))  # unloaded (its data stays known to the store)
+    for _ in range(100):
+        rules.tick(1 / 20)  # 5 s pass
+    assert not [e for e in signs.log if e[0] == "timer"]
+    world.chunks[(2, 0, 0)] = chunk  # loaded again
+    rules.tick(1 / 20)
+    assert [e for e in signs.log if e[0] == "timer"] == [("timer", 5.05)]
+
+
+def test_random_ticks_reach_the_blocks_that_declare_them() -> None:
+    world, rules, signs = setup()
+    ticker = world.registry.id("signs:ticker")
+    for x in range(16):
+        for z in range(16):
+            world.set_block(x, 5, z, ticker)
+    for _ in range(200):
+        rules.tick(1 / 20)
+    ticks = [e for e in signs.log if e[0] == "tick"]
+    # 200 game ticks x 3 picks in the chunk, 256 of 4096 voxels react: about 37.5 expected.
+    assert 12 < len(ticks) < 70
+
+
+def test_data_and_timers_survive_save_and_load(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    world, rules, _ = setup()
+    world.set_block(-20, 3, 7, world.registry.id("signs:sign"))
+    world.meta(-20, 3, 7).update({"text": "hi", "n": 2, "f": 0.5, "b": b"\xff"})
+    world.set_block(1, 1, 1, world.registry.id("signs:crop"))
+    rules.tick(0.5)
+    world.start_timer(1, 1, 1, 3.0)
+    with WorldStore.create(path, seed=1) as store:
+        store.save(world)
+    with WorldStore(path) as store:
+        again = store.load(setup()[0].registry, generator_factory=make_generator)
+        assert dict(again.meta(-20, 3, 7)) == {"text": "hi", "n": 2, "f": 0.5, "b": b"\xff"}
+        assert again.get_block(1, 1, 1) == again.registry.id("signs:crop")  # loads the chunk
+        assert again.block_data.timer(Int3(1, 1, 1)).end == pytest.approx(3.5)  # type: ignore[union-attr]
+        assert again.block_data.clock == pytest.approx(0.5)
+
+
+actions = st.lists(
+    st.tuples(
+        st.sampled_from(["set", "meta", "fail", "break"]),
+        st.integers(0, 3),
+        st.sampled_from(["base:dirt", "signs:sign", "signs:crop", "air"]),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(actions)
+def test_data_never_outlives_its_block(steps: list[tuple[str, int, str]]) -> None:
+    world, rules, _ = setup(("failing", Failing()))
+    for kind, x, block in steps:
+        pos = (10 + x, 0, 0)
+        before = {k: dict(v) for k, v in world.block_data.chunks.items()}
+        if kind == "set":
+            world.set_block(*pos, world.registry.id(block))
+        elif kind == "meta" and world.get_block(*pos) != 0:
+            world.meta(*pos)["k"] = x
+        elif kind == "fail":  # the failing mod writes data, then raises: all undone
+            world.set_block(pos[0], -1, 0, world.registry.id("base:stone"))
+            before = {k: dict(v) for k, v in world.block_data.chunks.items()}
+            assert not rules.place_block(hit(world, (pos[0], -1, 0)), "signs:sign", actor())
+            assert {k: dict(v) for k, v in world.block_data.chunks.items()} == before
+        elif kind == "break" and world.get_block(*pos) != 0:
+            rules.break_block(hit(world, pos), actor())
+        del before
+        for key, entries in world.block_data.chunks.items():
+            for index in entries:
+                x0 = key[0] * 16 + index // 256
+                y0 = key[1] * 16 + (index // 16) % 16
+                z0 = key[2] * 16 + index % 16
+                assert world.get_block(x0, y0, z0) != 0  # no data on air
+        assert not world.block_data.detached
