@@ -3,7 +3,9 @@
 ``python storage_worker.py PATH`` (the kill test) opens the world, prints ``ready J`` (J = the
 number of saves already in the file, kept in the saved player's x position), then repeats: apply
 the edits of save J+1, save, print ``saved J+1``. Every edit is a pure function of the save
-number, so the test recomputes the exact state of any save with `expected_states`.
+number, so the test recomputes the exact state of any save with `expected_states`. Each edited
+chunk also gets per-block data (`world.block_data`) on its first solid voxel, ``{"save": J}``,
+its earlier data dropped: the test checks data and blocks come back from the same save.
 
 ``python storage_worker.py --turns PATH ID`` (the one-writer test) plays a game that shares its
 world with another: it opens the world for writing, or read-only when `WorldLocked` refuses it,
@@ -22,6 +24,7 @@ from numpy.typing import NDArray
 
 from world.blocks import BlockRegistry, default_registry
 from world.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
+from world.geometry import Int3
 from world.storage import PlayerState, SaveError, WorldLocked, WorldStore
 
 GENERATOR = "killtest"
@@ -88,14 +91,25 @@ def initial_state() -> dict[ChunkKey, NDArray[np.uint16]]:
     return state
 
 
-def expected_states() -> Iterator[dict[ChunkKey, NDArray[np.uint16]]]:
-    """The state after save 0, 1, 2, ... (each yielded dict is a fresh copy)."""
+def chunk_data(j: int, blocks: NDArray[np.uint16]) -> dict[int, dict[str, int]]:
+    """The per-block data save `j` puts in a chunk it rewrites: on its first solid voxel."""
+    solid = np.flatnonzero(blocks)
+    return {} if not len(solid) else {int(solid[0]): {"save": j}}
+
+
+def expected_states() -> Iterator[
+    tuple[dict[ChunkKey, NDArray[np.uint16]], dict[ChunkKey, dict[int, dict[str, int]]]]
+]:
+    """The blocks and block data after save 0, 1, 2, ... (fresh copies each time)."""
     state = initial_state()
+    data: dict[ChunkKey, dict[int, dict[str, int]]] = {}
     j = 0
     while True:
-        yield dict(state)
+        yield dict(state), dict(data)
         j += 1
-        state.update(edits(j))
+        for key, blocks in edits(j).items():
+            state[key] = blocks
+            data[key] = chunk_data(j, blocks)
 
 
 def main(path: str) -> None:
@@ -110,6 +124,15 @@ def main(path: str) -> None:
             # Whole-chunk installs keep the loop's time in `save`, where the kills should land.
             world.put_chunk(key, blocks)
             world.modified.add(key)
+            world.block_data.forget_chunk(key)  # the old blocks' data goes with them
+            world.block_data.modified.add(key)
+            for index, values in chunk_data(j, blocks).items():
+                cx, cy, cz = key
+                pos = Int3(
+                    cx * 16 + index // 256, cy * 16 + (index // 16) % 16, cz * 16 + index % 16
+                )
+                for name, value in values.items():
+                    world.block_data.write(pos, name, value)
         store.save(world, PlayerState(position=(float(j), 0.0, 0.0)))
         print(f"saved {j}", flush=True)
 

@@ -664,7 +664,7 @@ def test_killed_saves_never_lose_or_mix_a_chunk(tmp_path: Path) -> None:
     worker = Path(storage_worker.__file__)
     rng = random.Random(2024)
     states = storage_worker.expected_states()
-    state, state_j = next(states), 0
+    (state, data), state_j = next(states), 0
     outside = [(5, 0, 5), (-6, -1, 3)]  # never edited: generated when read, never saved
     unreported_commits = 0
     for kill in range(50):
@@ -697,11 +697,14 @@ def test_killed_saves_never_lose_or_mix_a_chunk(tmp_path: Path) -> None:
             assert saved_j in (reported, reported + 1), f"kill {kill}: lost a whole save"
             unreported_commits += saved_j == reported + 1
             while state_j < saved_j:
-                state, state_j = next(states), state_j + 1
+                (state, data), state_j = next(states), state_j + 1
             for key in storage_worker.KEYS:
                 np.testing.assert_array_equal(
                     world.chunk_blocks(*key), state[key], err_msg=f"kill {kill}, chunk {key}"
                 )
+                # The block data is the same save's, on the same voxel: never lost, never torn.
+                got = world.block_data.chunks.get(key, {})
+                assert got == data.get(key, {}), f"kill {kill}, chunk {key}: data {got}"
             for key in outside:
                 generated = storage_worker.KillTestGenerator(storage_worker.SEED)(*key)
                 np.testing.assert_array_equal(
