@@ -296,6 +296,28 @@ def paint_cobblestone(rng: Rng) -> Tile:
     return _rgba(_colour((128, 128, 130), light))
 
 
+def _ore(rng: Rng, colour: tuple[int, int, int], dark: tuple[int, int, int]) -> Tile:
+    """Stone with a few lumps of a mineral: each lump a rounded cluster of 3 to 6 pixels."""
+    tile = paint_stone(rng).astype(np.float64)
+    for _ in range(5):
+        y, x = (int(v) for v in rng.integers(1, N - 2, 2))
+        for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1), (-1, 0), (0, -1))[: int(rng.integers(3, 7))]:
+            shade = 0.85 + 0.3 * rng.random()
+            tile[(y + dy) % N, (x + dx) % N, :3] = np.array(colour) * shade
+        tile[(y + 2) % N, (x + 1) % N, :3] = dark
+    return np.clip(np.rint(tile), 0, 255).astype(np.uint8)
+
+
+def paint_coal_ore(rng: Rng) -> Tile:
+    """The ores mod's coal: black lumps in stone."""
+    return _ore(rng, (40, 40, 42), (20, 20, 22))
+
+
+def paint_iron_ore(rng: Rng) -> Tile:
+    """The ores mod's iron: pale orange-brown lumps in stone."""
+    return _ore(rng, (216, 170, 132), (150, 110, 84))
+
+
 def paint_sapling(rng: Rng) -> Tile:
     """A young tree on a clear background: a thin brown stem and a round green crown."""
     rgb = np.zeros((N, N, 3))
@@ -418,9 +440,18 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
 } | {name: _crack(stage) for stage, name in enumerate(CRACK_TILES)}
 
 
+# The example mods' own tiles, shipped beside them (mods/textures/, `world.mod_textures`): the
+# game builds them into its atlas at start, as it would any mod's.
+MOD_TEXTURES: dict[str, Callable[[Rng], Tile]] = {
+    "ores:coal_ore": paint_coal_ore,
+    "ores:iron_ore": paint_iron_ore,
+}
+MOD_TEXTURE_DIR = Path(__file__).resolve().parent.parent / "mods" / "textures"
+
+
 def paint_tile(tile_name: str) -> Tile:
     """One tile, drawn with a generator seeded by the tile's name (the checker when unknown)."""
-    painter = PAINTERS.get(tile_name, paint_missing)
+    painter = PAINTERS.get(tile_name) or MOD_TEXTURES.get(tile_name, paint_missing)
     return painter(np.random.default_rng(zlib.crc32(tile_name.encode())))
 
 
@@ -477,6 +508,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if same else 1
     args.output.parent.mkdir(parents=True, exist_ok=True)
     Image.fromarray(atlas).save(args.output)
+    MOD_TEXTURE_DIR.mkdir(parents=True, exist_ok=True)
+    for name in MOD_TEXTURES:
+        mod, _, rest = name.partition(":")
+        Image.fromarray(paint_tile(name)).save(MOD_TEXTURE_DIR / f"{mod}_{rest}.png")
     if args.preview:
         write_preview(atlas, len(names), args.preview)
     print(f"wrote {args.output} ({len(names)} tiles of {TILE_PX} px)")

@@ -18,9 +18,16 @@ from typing import TYPE_CHECKING
 from world.mods import Implementation
 
 if TYPE_CHECKING:
+    from world.abm import Abm
     from world.blocks import BlockType
 
-__all__ = ["BLOCK_CALLBACKS", "DECIDING", "callback_implementation"]
+__all__ = [
+    "ABM_ARGUMENTS",
+    "BLOCK_CALLBACKS",
+    "DECIDING",
+    "abm_implementation",
+    "callback_implementation",
+]
 
 BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
     "on_use": ("world", "pos", "block", "state", "props", "actor", "hit"),
@@ -35,6 +42,28 @@ BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
 
 DECIDING = frozenset(("can_break", "placement_state"))
 """The callbacks that only decide: the world is read-only while they run."""
+
+
+ABM_ARGUMENTS = ("world", "pos", "block", "state", "props")
+"""What an `world.abm.Abm` action is offered."""
+
+
+def abm_implementation(abm: Abm) -> Implementation | str:
+    """An ABM's action as an `Implementation` of its mod, or why it cannot be called."""
+    try:
+        parameters = inspect.signature(abm.action).parameters.values()
+    except (TypeError, ValueError):
+        return f"the random-tick action of mod {abm.mod!r}: its signature cannot be read"
+    names = []
+    for parameter in parameters:
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        if parameter.default is not parameter.empty:
+            continue
+        if parameter.kind is parameter.KEYWORD_ONLY or parameter.name not in ABM_ARGUMENTS:
+            return f"asks for {parameter.name!r}; it is offered {', '.join(ABM_ARGUMENTS)}"
+        names.append(parameter.name)
+    return Implementation(abm.mod, "random tick", abm.action, tuple(names))
 
 
 def callback_implementation(

@@ -12,13 +12,9 @@ States are numbered per block in declaration order with the last property varyin
 the block's first state id; `BlockRegistry.id` gives a block's default state (each property's
 first value unless the block's ``defaults`` say otherwise).
 
-Shapes (`world.shapes`): each state has a selection and a collision shape, tuples of boxes; the
-full cube is the fast path (``registry.full_cube``, ``registry.selection_boxes[id] is None``).
-
-Texture tiles are named too (``"base:grass_top"``); ``face_tiles[id]`` gives the atlas tile index
-of each face in the order +x, -x, +y, -y, +z, -z. The atlas's own tiles (`world.atlas.ATLAS_TILES`)
-have fixed indices; any other tile name is numbered after them and shows the "missing" checker,
-as tile 0 (``"base:missing"``) does.
+Each state has a selection and a collision shape (`world.shapes`; the full cube is the fast
+path) and named tiles: ``face_tiles[id]`` per face (+x, -x, +y, -y, +z, -z), the atlas's own
+tiles (`world.atlas.ATLAS_TILES`) at fixed indices, other names numbered after them.
 """
 
 from __future__ import annotations
@@ -30,6 +26,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from world.abm import Abm
 from world.atlas import ATLAS_TILES
 from world.base_blocks import BASE_BLOCKS, register_base_blocks
 from world.block_type import (
@@ -147,6 +144,7 @@ class BlockRegistry:
         self._ids: dict[str, int] = {}  # block name -> its default state id
         self._by_values: list[dict[tuple[PropValue, ...], int]] = []  # per block
         self.ores: tuple[Ore, ...] = ()  # `world.ores`: placed in new terrain, in this order
+        self.abms: tuple[Abm, ...] = ()  # `world.abm`: mods' random-tick actions
         # The atlas's tiles keep their atlas cells; other tile names are numbered after them.
         self.tile_names: list[str] = list(ATLAS_TILES)
         self._tile_ids: dict[str, int] = {name: i for i, name in enumerate(ATLAS_TILES)}
@@ -186,9 +184,16 @@ class BlockRegistry:
         self._rebuild()
         return self._ids[block.name]
 
+    def register_abm(self, abm: Abm) -> None:
+        """Add a mod's random-tick action on some blocks (`world.abm.Abm`)."""
+        self.abms = (*self.abms, abm if isinstance(abm, Abm) else Abm(*abm))
+        self._rebuild()
+
+    def abms_of(self, state: int) -> tuple[Abm, ...]:  # the ABMs acting on a state's block
+        return self._abms_by_block[self._states[state].block]
+
     def register_ore(self, ore: Ore) -> None:
-        """Add an ore to place in new terrain (`world.ores.Ore`); its blocks are checked when
-        the generator is built, so a mod may declare an ore before registering its block."""
+        """Add an ore to place in new terrain (`world.ores.Ore`; checked when terrain is built)."""
         if not isinstance(ore, Ore):
             raise TypeError(f"ore must be an Ore, got {type(ore).__name__}")
         self.ores = (*self.ores, ore)
@@ -259,7 +264,16 @@ class BlockRegistry:
         self.plant = _frozen(self.draw == DRAW_PLANT)
         self.full_cube = table([s.selection == FULL for s in states], np.bool_)
         self.collision_full = table([s.collision == FULL for s in states], np.bool_)
-        self.random_ticks = table([t.on_random_tick is not None for t in types], np.bool_)
+        self._abms_by_block = [
+            tuple(a for a in self.abms if a.matches(t.name, t.groups)) for t in self._types
+        ]
+        self.random_ticks = table(
+            [
+                t.on_random_tick is not None or bool(self._abms_by_block[s.block])
+                for t, s in zip(types, states, strict=True)
+            ],
+            np.bool_,
+        )
         tiles = [[self._tile_ids[tile] for tile in s.tiles] for s in states]
         self.face_tiles = table(tiles, np.int32)
         self.pointable_list = tuple(bool(p) for p in self.pointable)
@@ -400,14 +414,14 @@ class BlockRegistry:
         """The number of state ids (every block's states), not of block types."""
         return len(self._states)
 
-    def __iter__(self) -> Iterator[BlockType]:
-        """Each registered block type once, in registration order (air first)."""
-        return iter(self._types)
-
     @property
     def blocks(self) -> list[BlockType]:
         """Every registered block type, in registration order (air first)."""
         return list(self._types)
+
+    def __iter__(self) -> Iterator[BlockType]:
+        """Each registered block type once, in registration order (air first)."""
+        return iter(self._types)
 
     @property
     def names(self) -> list[str]:

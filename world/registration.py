@@ -10,8 +10,10 @@ them, also used by `world.blocks.default_registry`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from world.abm import Abm
 from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType, register_base_blocks
 from world.hooks import hookimpl
 from world.ores import Ore
@@ -37,6 +39,7 @@ class BlockRegistrar:
         self._registry = registry
         self._pending: list[BlockType] = []
         self._ores: list[Ore] = []
+        self._abms: list[Abm] = []
         self.mod = mod
 
     def register(self, block: BlockType) -> int:
@@ -68,6 +71,12 @@ class BlockRegistrar:
             raise TypeError(f"ore must be an Ore, got {type(ore).__name__}")
         self._ores.append(ore)
 
+    def register_abm(self, abm: Abm) -> None:
+        """Act on random ticks of some blocks, this mod's or others' (`world.abm.Abm`)."""
+        if not isinstance(abm, Abm):
+            raise TypeError(f"abm must be an Abm, got {type(abm).__name__}")
+        self._abms.append(replace(abm, mod=self.mod))
+
     def __contains__(self, name: object) -> bool:
         return name in self._registry or any(b.name == name for b in self._pending)
 
@@ -88,6 +97,8 @@ class BlockRegistrar:
             self._registry.register(block)
         for ore in self._ores:
             self._registry.register_ore(ore)
+        for abm in self._abms:
+            self._registry.register_abm(abm)
         self._pending.clear()
 
 

@@ -37,6 +37,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from world import pipeline
+from world.block_ticks import BlockTicks
 from world.blocks import AIR
 from world.builtin_rules import break_seconds, check_actor, check_hit
 from world.chunks import World
@@ -44,7 +45,7 @@ from world.hook_guard import HOOK_TIME_LIMIT, HookGuard
 from world.mods import Implementation, ModError, Mods, logger
 from world.neighbors import MAX_PENDING, NeighborQueue
 from world.outcome import NOTHING_TARGETED, Actor, Outcome, denied
-from world.random_ticks import RANDOM_TICK_SPEED, RandomTicker
+from world.random_ticks import RANDOM_TICK_SPEED
 from world.ray import Hit
 from world.transaction import START, Transaction
 from world.validate import integer, number
@@ -109,7 +110,7 @@ class Rules:
         # Blocks' own callbacks run without mods too: errors are then only logged.
         self._guard = HookGuard(_log_error if mods is None else mods.record, hook_time_limit)
         self._callbacks: dict[object, Implementation | str] = {}
-        self._ticker = RandomTicker(world, random_tick_speed)
+        self._ticks = BlockTicks(world, random_tick_speed)
         # The report holds the mods, not the rules: no reference cycle keeps the rules alive.
         self._overflow = None if mods is None else partial(_report_overflow, mods, max_pending)
         self._pending = NeighborQueue(max_pending, self._overflow)
@@ -306,52 +307,15 @@ class Rules:
             raise ValueError(f"dt must be a finite number of seconds >= 0, got {dt!r}")
         data = self._world.block_data
         data.advance(seconds)
-        ticks = self._ticker.due(seconds)
+        ticks = self._ticks.ticker.due(seconds)
         if self._mods is None and not data.timers and not self._world.registry.random_ticks.any():
             return ()
         with self._transaction(self._pending) as tx:
             if self._mods is not None:
                 tx.call("on_tick", {"world": tx.view, "dt": seconds}, isolate=True)
-            self._block_ticks(tx, ticks)
+            self._ticks.run(tx, ticks)
             tx.notify_neighbors(TICK_NEIGHBOR_BUDGET, isolate=True)
             return tuple(tx.changes)
-
-    def _block_ticks(self, tx: Transaction, ticks: int) -> None:
-        """Timers that ran out (``on_timer``), then this frame's random ticks
-        (``on_random_tick``); each call isolated: a failing one is undone alone."""
-        registry = self._world.registry
-        data = self._world.block_data
-        if data.timers:
-            for pos, elapsed in data.due(self._world.chunks):
-                state = tx.read(pos)
-                block = registry[state]
-                if block.on_timer is not None:
-                    self._isolated(tx, pos, state, "on_timer", {"elapsed": elapsed})
-        for _ in range(ticks):
-            for pos, state in self._ticker.pick():
-                if tx.read(pos) == state:  # an earlier tick of this frame may have changed it
-                    self._isolated(tx, pos, state, "on_random_tick", {})
-
-    def _isolated(
-        self, tx: Transaction, pos: Int3, state: int, callback: str, extra: dict[str, object]
-    ) -> None:
-        registry = self._world.registry
-        block = registry[state]
-        offered = {
-            "world": tx.view,
-            "pos": pos,
-            "block": block,
-            "state": state,
-            "props": registry.props(state),
-            **extra,
-        }
-        mark = tx.mark()
-        _, error = tx.block_call(block, callback, offered)
-        if error is None:
-            error = tx.settle()
-        if error is not None:
-            tx.rollback(mark)
-            tx.error = None  # a tick goes on: only the failing call is undone
 
     # -- the transaction ------------------------------------------------------------------------
 

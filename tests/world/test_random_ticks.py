@@ -59,3 +59,20 @@ def test_no_reacting_blocks_means_no_work() -> None:
     world = World(default_registry())
     world.set_block(0, 0, 0, world.registry.id("base:stone"))
     assert RandomTicker(world, seed=1).pick() == []
+
+
+def test_chunks_at_the_edge_of_the_loaded_area_are_not_ticked() -> None:
+    registry = default_registry()
+    crop = registry.register(BlockType("farm:crop", on_random_tick=lambda *a: None))
+    generated: list[tuple[int, int, int]] = []
+
+    def generator(cx: int, cy: int, cz: int) -> None:
+        generated.append((cx, cy, cz))
+
+    world = World(registry, generator)
+    world.set_blocks(np.argwhere(np.ones((16, 16, 16), dtype=bool)), crop)  # chunk (0, 0, 0)
+    ticker = RandomTicker(world, per_chunk=64, seed=3)
+    assert ticker.pick() == [] and len(generated) == 1  # only its own read: no neighbour made
+    for key in [(x, y, z) for x in (-1, 0, 1) for y in (-1, 0, 1) for z in (-1, 0, 1)]:
+        world.chunk(*key)
+    assert len(ticker.pick()) == 64  # surrounded: ticked

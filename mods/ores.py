@@ -1,0 +1,38 @@
+"""Ores: coal and iron veins in the stone of new terrain, drawn from the mod's own textures.
+
+An example of two modding tools together: `world.ores.Ore` (Luanti's ``register_ore``) scatters
+veins through stone as each chunk is first generated, deterministic per world seed and chunk;
+and the blocks are drawn from PNG files the mod ships (``mods/textures/ores_coal_ore.png``,
+``ores_iron_ore.png``: `world.mod_textures`), not from the base atlas. Heights follow
+Minecraft's: coal is common and reaches the surface, iron is rarer and lies deeper.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from world.blocks import BlockType
+from world.hooks import hookimpl
+from world.ores import Ore
+
+if TYPE_CHECKING:
+    from world.registration import BlockRegistrar
+
+description = "coal and iron ore veins in new terrain"
+
+
+@hookimpl
+def register_blocks(registry: BlockRegistrar) -> None:
+    """The two ores and their veins."""
+    registry.register(
+        BlockType(
+            "ores:coal_ore", description="coal ore", hardness=3.0, tiles=("ores_coal_ore.png",)
+        )
+    )
+    registry.register(
+        BlockType(
+            "ores:iron_ore", description="iron ore", hardness=3.0, tiles=("ores_iron_ore.png",)
+        )
+    )
+    registry.register_ore(Ore("ores:coal_ore", veins_per_chunk=2.5, size=12, y_range=(-96, 80)))
+    registry.register_ore(Ore("ores:iron_ore", veins_per_chunk=1.5, size=8, y_range=(-128, 16)))
