@@ -25,6 +25,7 @@ cheap near a body (a few), not meant for a move across a field of fences.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,7 +34,7 @@ from world.chunks import CHUNK, CHUNK_SHIFT, World
 from world.geometry import Vec3
 from world.validate import WORLD_LIMIT, vec3
 
-__all__ = ["EPS", "MAX_BOX", "block_ids", "move_aabb"]
+__all__ = ["EPS", "MAX_BOX", "Region", "block_ids", "collision_region", "move_aabb"]
 
 EPS = 1e-7  # overlaps and gaps thinner than this count as touching (float rounding of the box)
 MAX_BOX = 64.0  # the widest box `move_aabb` moves, per axis (the player is 0.6 x 1.8 x 0.6)
@@ -41,10 +42,30 @@ _PIECE = 256.0  # a longer move along an axis is swept in pieces of this length 
 _LIMIT = float(WORLD_LIMIT)
 
 Boxes = list[tuple[float, float, float, float, float, float]]
-Grid = tuple[NDArray[np.bool_], tuple[int, int, int], Boxes]
 
 
-def block_ids(world: World, lo: Vec3, hi: Vec3) -> tuple[NDArray[np.uint16], tuple[int, int, int]]:
+class Region(NamedTuple):
+    """What collides in a stretch of the world, read once for several moves (`collision_region`).
+
+    ``full``: full-cube flags and ``ids``: block ids, both indexed from the voxel ``origin``;
+    ``boxes``: the collision boxes of the other colliding voxels in world coordinates;
+    ``lo``, ``hi``: the stretch a moving box may sweep through and still be answered from here.
+    """
+
+    full: NDArray[np.bool_]
+    origin: tuple[int, int, int]
+    boxes: Boxes
+    ids: NDArray[np.uint16]
+    lo: Vec3
+    hi: Vec3
+
+
+Grid = Region
+
+
+def block_ids(
+    world: World, lo: Vec3, hi: Vec3, region: Region | None = None
+) -> tuple[NDArray[np.uint16], tuple[int, int, int]]:
     """The block ids of every voxel the box [lo, hi] touches, and the grid's origin voxel.
 
     Parameters
@@ -52,15 +73,28 @@ def block_ids(world: World, lo: Vec3, hi: Vec3) -> tuple[NDArray[np.uint16], tup
     world : World
     lo, hi : tuple of 3 float
         The box's corners (trusted: callers pass a validated body box).
+    region : Region or None
+        Ids read before (`collision_region`): used when the box lies inside its stretch.
 
     Returns
     -------
     ids : ndarray of uint16, shape (nx, ny, nz)
-        Voxels ``floor(lo) .. floor(hi)`` on each axis, indexed from ``origin``.
+        Voxels ``floor(lo) .. floor(hi)`` on each axis, indexed from ``origin`` (a view into
+        ``region.ids`` when it was used: read only).
     origin : tuple of 3 int
     """
     start = [math.floor(v) for v in lo]
     stop = [math.floor(v) + 1 for v in hi]
+    if region is not None and all(
+        r <= a and b <= q for r, a, b, q in zip(region.lo, lo, hi, region.hi, strict=True)
+    ):
+        o = region.origin
+        ids = region.ids[
+            start[0] - o[0] : stop[0] - o[0],
+            start[1] - o[1] : stop[1] - o[1],
+            start[2] - o[2] : stop[2] - o[2],
+        ]
+        return ids, (start[0], start[1], start[2])
     return _ids(world, start, stop), (start[0], start[1], start[2])
 
 
@@ -91,6 +125,22 @@ def _ids(world: World, start: list[int], stop: list[int]) -> NDArray[np.uint16]:
     return ids
 
 
+def collision_region(world: World, lo: Vec3, hi: Vec3) -> Region:
+    """Read what collides around the stretch [lo, hi] once, for `move_aabb`'s ``region``.
+
+    Parameters
+    ----------
+    world : World
+    lo, hi : tuple of 3 float
+        The stretch's corners (trusted: a body's box grown by its reach this tick).
+
+    Returns
+    -------
+    Region
+    """
+    return _solid_grid(world, list(lo), list(hi))
+
+
 def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Grid:
     """What collides around the box [lo, hi]: full-cube flags, the grid's origin voxel, and the
     collision boxes of the shaped voxels in world coordinates (one voxel of margin; a box of the
@@ -109,7 +159,14 @@ def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Grid:
             wx, wy, wz = gx + start[0], gy + start[1], gz + start[2]
             for x0, y0, z0, x1, y1, z1 in shapes[int(ids[gx, gy, gz])]:
                 boxes.append((wx + x0, wy + y0, wz + z0, wx + x1, wy + y1, wz + z1))
-    return full, (start[0], start[1], start[2]), boxes
+    return Region(
+        full,
+        (start[0], start[1], start[2]),
+        boxes,
+        ids,
+        (lo[0], lo[1], lo[2]),
+        (hi[0], hi[1], hi[2]),
+    )
 
 
 def _sweep(grid: Grid, lo: list[float], hi: list[float], axis: int, delta: float) -> float | None:
@@ -119,11 +176,15 @@ def _sweep(grid: Grid, lo: list[float], hi: list[float], axis: int, delta: float
         return None
     stop = _sweep_cubes(grid[0], grid[1], lo, hi, axis, delta)
     size = hi[axis] - lo[axis]
+    a, b = (1, 2) if axis == 0 else (0, 2) if axis == 1 else (0, 1)  # the two other axes
     for box in grid[2]:
         # Only boxes the moving box overlaps on both other axes can be hit; a box it already
         # overlaps on this axis too (it started inside) is ignored, so it may move out.
-        if not all(
-            box[o] < hi[o] - EPS and box[o + 3] > lo[o] + EPS for o in range(3) if o != axis
+        if not (
+            box[a] < hi[a] - EPS
+            and box[a + 3] > lo[a] + EPS
+            and box[b] < hi[b] - EPS
+            and box[b + 3] > lo[b] + EPS
         ):
             continue
         if delta > 0.0:
@@ -183,7 +244,7 @@ def _sweep_cubes(
 
 
 def move_aabb(
-    world: World, lo: Vec3, hi: Vec3, delta: Vec3
+    world: World, lo: Vec3, hi: Vec3, delta: Vec3, region: Region | None = None
 ) -> tuple[Vec3, tuple[bool, bool, bool]]:
     """Move a box by ``delta`` through the world's collision shapes, one axis at a time (y, x, z).
 
@@ -197,6 +258,9 @@ def move_aabb(
     delta : tuple of 3 float
         The wanted displacement; any finite length (the sweep covers every voxel on the way, in
         pieces); the world's edge stops it.
+    region : Region or None
+        What collides around the move, read before (`collision_region`) for several moves in one
+        tick; used when the whole move lies inside its stretch, else the world is read as usual.
 
     Returns
     -------
@@ -223,7 +287,24 @@ def move_aabb(
     if max(abs(w) for w in want) <= _PIECE:  # every tick: one grid around the whole move
         reach_lo = [min(a, a + d) for a, d in zip(lo, want, strict=True)]
         reach_hi = [max(b, b + d) for b, d in zip(hi, want, strict=True)]
-        grid = _solid_grid(world, reach_lo, reach_hi)
+        if region is not None and all(
+            r <= a and b <= q
+            for r, a, b, q in zip(region.lo, reach_lo, reach_hi, region.hi, strict=True)
+        ):
+            # Only the boxes this move can reach: the region holds those of several moves.
+            near = [
+                box
+                for box in region.boxes
+                if box[0] < reach_hi[0] + EPS
+                and box[3] > reach_lo[0] - EPS
+                and box[1] < reach_hi[1] + EPS
+                and box[4] > reach_lo[1] - EPS
+                and box[2] < reach_hi[2] + EPS
+                and box[5] > reach_lo[2] - EPS
+            ]
+            grid = region._replace(boxes=near)
+        else:
+            grid = _solid_grid(world, reach_lo, reach_hi)
     cur_lo = list(lo)
     cur_hi = list(hi)
     blocked = [False, False, False]

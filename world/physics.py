@@ -52,7 +52,7 @@ import math
 from dataclasses import dataclass, replace
 
 from world.chunks import World
-from world.collision import EPS, MAX_BOX, move_aabb
+from world.collision import EPS, MAX_BOX, Region, collision_region, move_aabb
 from world.swimming import (
     FLUID_JUMP_THRESHOLD,
     SWIM_UP_SPEED,
@@ -124,6 +124,8 @@ WATER_EXIT_SPEED = JUMP_SPEED  # the hop out of water against a wall: a jump (`w
 TICK = 1.0 / 60.0  # fixed physics step: smaller than the 1/20 s of Minecraft, for smooth motion
 MAX_FRAME_DT = 0.25  # a longer frame (a stall, a breakpoint) is simulated as this long
 _LIMIT = float(WORLD_LIMIT)
+_SPARE = STEP_HEIGHT + WATER_EXIT_ROOM + 0.5  # blocks around a tick's move read up front
+_MAX_GROW = 8.0  # ... unless the move is longer: then each move reads only its own sweep
 
 
 @dataclass(frozen=True)
@@ -257,7 +259,18 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         wish_x, wish_z = wish_x / length, wish_z / length
 
     lo, hi = body.aabb
-    depth = 0.0 if body.flying else liquid_depth(world, lo, hi)  # flight ignores water
+    # Everything this tick's moves and water tests read, at once: the box grown by the move at
+    # the current speed, the step-up and the hop's room, and some spare for a change of speed
+    # (a move leaving this stretch reads the world itself: never wrong, only slower).
+    grow = max(abs(v) for v in body.vel) * dt + _SPARE
+    region = None
+    if grow <= _MAX_GROW:  # a fall at terminal speed or a kick: each move reads its own
+        region = collision_region(
+            world,
+            (lo[0] - grow, lo[1] - grow, lo[2] - grow),
+            (hi[0] + grow, hi[1] + grow, hi[2] + grow),
+        )
+    depth = 0.0 if body.flying else liquid_depth(world, lo, hi, region)  # flight ignores water
     vx, vy, vz = body.vel
     if body.flying:
         speed = FLY_SPEED * (2.0 if controls.sprint else 1.0)
@@ -281,7 +294,12 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
     vz = _approach(vz, wish_z * speed, rate, dt)
 
     new_lo, blocked, on_ground = _move(
-        world, lo, hi, (vx * dt, vy * dt, vz * dt), may_step=body.on_ground and not body.flying
+        world,
+        region,
+        lo,
+        hi,
+        (vx * dt, vy * dt, vz * dt),
+        may_step=body.on_ground and not body.flying,
     )
     if blocked[0]:
         vx = 0.0
@@ -293,7 +311,7 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         depth > 0.0
         and controls.jump
         and (blocked[0] or blocked[2])
-        and climbs_out(world, new_lo, (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]))
+        and climbs_out(world, new_lo, (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), region)
     ):
         vy = max(vy, WATER_EXIT_SPEED)
     half = PLAYER_WIDTH / 2.0
@@ -306,7 +324,7 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
 
 
 def _move(
-    world: World, lo: Vec3, hi: Vec3, delta: Vec3, *, may_step: bool
+    world: World, region: Region | None, lo: Vec3, hi: Vec3, delta: Vec3, *, may_step: bool
 ) -> tuple[Vec3, tuple[bool, bool, bool], bool]:
     """Move the body's box with Minecraft's step-up: (new min corner, blocked, on the ground).
 
@@ -314,18 +332,18 @@ def _move(
     again lifted by ``STEP_HEIGHT``, then lowered back by as much as the move allows; the lifted
     try wins when it goes further across (Minecraft's ``Entity.collide``).
     """
-    new_lo, blocked = move_aabb(world, lo, hi, delta)
+    new_lo, blocked = move_aabb(world, lo, hi, delta, region)
     dx, dy, dz = delta
     on_ground = blocked[1] and dy < 0.0
     if not ((may_step or on_ground) and (blocked[0] or blocked[2])):
         return new_lo, blocked, on_ground
-    up_lo, up_blocked = move_aabb(world, lo, hi, (dx, STEP_HEIGHT, dz))
+    up_lo, up_blocked = move_aabb(world, lo, hi, (dx, STEP_HEIGHT, dz), region)
     lift = up_lo[1] - lo[1]
     if lift <= 0.0:
         return new_lo, blocked, on_ground
     up_hi = (up_lo[0] + hi[0] - lo[0], up_lo[1] + hi[1] - lo[1], up_lo[2] + hi[2] - lo[2])
     down = dy - lift
-    step_lo, down_blocked = move_aabb(world, up_lo, up_hi, (0.0, down, 0.0))
+    step_lo, down_blocked = move_aabb(world, up_lo, up_hi, (0.0, down, 0.0), region)
     across = (new_lo[0] - lo[0]) ** 2 + (new_lo[2] - lo[2]) ** 2
     stepped = (step_lo[0] - lo[0]) ** 2 + (step_lo[2] - lo[2]) ** 2
     if stepped <= across + EPS * EPS:
