@@ -33,9 +33,10 @@ Contract
   refused (`ValueError` naming ``pos`` or ``vel``).
 
 Water (`world.swimming` has the figures and their Minecraft sources): in liquid the body sinks
-at ``WATER_SINK_SPEED``, swims up at ``SWIM_UP_SPEED`` with jump held, moves at ``WATER_SPEED``
-against ``WATER_DRAG``, and hops out (``WATER_EXIT_SPEED``) against a wall at the surface with
-jump held. Flight ignores water; there is no breath and no drowning.
+at ``WATER_SINK_SPEED``, swims up at ``SWIM_UP_SPEED`` with jump held, dives at ``DIVE_SPEED``
+with the sneak key held, moves at ``WATER_SPEED`` against ``WATER_DRAG``, and hops out
+(``WATER_EXIT_SPEED``) against a wall at the surface with jump held. Flight ignores water; there
+is no breath and no drowning.
 
 Conventions
 -----------
@@ -54,6 +55,7 @@ from dataclasses import dataclass, replace
 from world.chunks import World
 from world.collision import EPS, MAX_BOX, Region, collision_region, move_aabb
 from world.swimming import (
+    DIVE_SPEED,
     FLUID_JUMP_THRESHOLD,
     SWIM_UP_SPEED,
     WATER_DRAG,
@@ -67,6 +69,7 @@ from world.validate import WORLD_LIMIT, vec3
 
 __all__ = [
     "AIR_ACCEL",
+    "DIVE_SPEED",
     "EPS",
     "EYE_HEIGHT",
     "FLUID_JUMP_THRESHOLD",
@@ -143,7 +146,7 @@ class Controls:
     jump : bool
         Jump when on the ground; rise when flying.
     descend : bool
-        Sink when flying (the sneak key).
+        Sink when flying, dive in water (the sneak key).
     sprint : bool
         Run faster while moving forward (fly faster when flying).
     """
@@ -282,7 +285,13 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         if controls.jump and body.on_ground and depth <= FLUID_JUMP_THRESHOLD:
             vy = JUMP_SPEED  # wading: the water is too shallow to swim in, so jump
         else:
-            target = SWIM_UP_SPEED if controls.jump else -WATER_SINK_SPEED
+            # Space swims up, the sneak key dives; both at once cancel (Minecraft adds +0.04
+            # and -0.04 blocks/tick).
+            target = -WATER_SINK_SPEED
+            if controls.jump:
+                target += SWIM_UP_SPEED + WATER_SINK_SPEED
+            if controls.descend:
+                target -= DIVE_SPEED - WATER_SINK_SPEED
             vy = _approach(vy, target, WATER_DRAG, dt)
     else:
         speed = SPRINT_SPEED if controls.sprint and forward > 0.0 else WALK_SPEED

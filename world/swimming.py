@@ -14,6 +14,8 @@ speed of Minecraft's discrete ticks exponentially at Minecraft's drag rate:
   is WATER_DRAG × 2.0 ≈ 8.9 blocks/s², against Minecraft's 0.02 blocks/tick² = 8 blocks/s²);
 - ``SWIM_UP_SPEED`` = 1.2 blocks/s with jump held: (0.8 × 0.04 − 0.02)/(1 − 0.8) = 0.06
   blocks/tick;
+- ``DIVE_SPEED`` = 5.2 blocks/s with the sneak key held: Minecraft's ``goDownInWater`` adds
+  −0.04 blocks/tick: (−0.8 × 0.04 − 0.02)/(1 − 0.8) = −0.26 blocks/tick;
 - ``WATER_SPEED`` = 2.0 blocks/s horizontally: 0.02 × 0.8/(1 − 0.8) + 0.02 = 0.1 blocks/tick
   (Minecraft's wiki gives 1.97 m/s walking in water); sprint does not change it;
 - ``FLUID_JUMP_THRESHOLD`` = 0.4: standing in liquid shallower than this jumps instead of swimming
@@ -39,6 +41,7 @@ from world.collision import Region, block_ids, move_aabb
 from world.geometry import Vec3
 
 __all__ = [
+    "DIVE_SPEED",
     "FLUID_JUMP_THRESHOLD",
     "SWIM_UP_SPEED",
     "WATER_DRAG",
@@ -52,6 +55,7 @@ __all__ = [
 WATER_DRAG = 20.0 * math.log(1.0 / 0.8)  # 1/s: velocity *= 0.8 per 1/20 s tick
 WATER_SINK_SPEED = 2.0  # blocks/s: 0.02 blocks/tick² of gravity against that drag
 SWIM_UP_SPEED = 1.2  # blocks/s: +0.04 blocks/tick while jump is held, against gravity and drag
+DIVE_SPEED = 5.2  # blocks/s: -0.04 blocks/tick while sneak is held, with gravity, against drag
 WATER_SPEED = 2.0  # blocks/s: 0.02 blocks/tick of push per tick against the drag
 FLUID_JUMP_THRESHOLD = 0.4  # liquid shallower than this over the feet: jump, do not swim
 WATER_EXIT_ROOM = 0.6  # the hop needs the box this much higher to be out of liquid and free
