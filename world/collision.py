@@ -18,7 +18,9 @@ a move never takes the min corner beyond ``±WORLD_LIMIT``; it stops there, bloc
 Cost: a move within ``_PIECE`` on every axis (every tick of play) reads one grid of block ids
 around the whole move (one voxel of margin, enough for boxes up to 1.5 high); a longer one is
 swept along each axis in pieces, each with the grid of the column it crosses, so its work grows
-with its length and its memory stays bounded. Shaped voxels cost a Python loop over their boxes:
+with its length and its memory stays bounded. A physics tick makes several moves (the move, the
+step-up's tries, the hop out of water's room test): it reads one `Region` around them all
+(`collision_region`) and passes it to each. Shaped voxels cost a Python loop over their boxes:
 cheap near a body (a few), not meant for a move across a field of fences.
 """
 
@@ -58,9 +60,6 @@ class Region(NamedTuple):
     ids: NDArray[np.uint16]
     lo: Vec3
     hi: Vec3
-
-
-Grid = Region
 
 
 def block_ids(
@@ -141,7 +140,7 @@ def collision_region(world: World, lo: Vec3, hi: Vec3) -> Region:
     return _solid_grid(world, list(lo), list(hi))
 
 
-def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Grid:
+def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Region:
     """What collides around the box [lo, hi]: full-cube flags, the grid's origin voxel, and the
     collision boxes of the shaped voxels in world coordinates (one voxel of margin; a box of the
     voxel below may reach up to ``COLLISION_TOP``, into the box).
@@ -169,7 +168,7 @@ def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Grid:
     )
 
 
-def _sweep(grid: Grid, lo: list[float], hi: list[float], axis: int, delta: float) -> float | None:
+def _sweep(grid: Region, lo: list[float], hi: list[float], axis: int, delta: float) -> float | None:
     """The box's new min coordinate on ``axis`` when something stops it within ``delta``, else
     None: the nearest full-cube face or collision-box face ahead of it."""
     if delta == 0.0:
@@ -318,7 +317,7 @@ def move_aabb(
 
 def _move_axis(
     world: World,
-    grid: Grid | None,
+    grid: Region | None,
     lo: list[float],
     hi: list[float],
     axis: int,
