@@ -36,7 +36,15 @@ from world.chunks import CHUNK, CHUNK_SHIFT, World
 from world.geometry import Vec3
 from world.validate import WORLD_LIMIT, vec3
 
-__all__ = ["EPS", "MAX_BOX", "Region", "block_ids", "collision_region", "move_aabb"]
+__all__ = [
+    "EPS",
+    "MAX_BOX",
+    "Region",
+    "block_ids",
+    "collision_region",
+    "move_aabb",
+    "move_stepping",
+]
 
 EPS = 1e-7  # overlaps and gaps thinner than this count as touching (float rounding of the box)
 MAX_BOX = 64.0  # the widest box `move_aabb` moves, per axis (the player is 0.6 x 1.8 x 0.6)
@@ -313,6 +321,62 @@ def move_aabb(
         cur_lo[axis] = moved
         cur_hi[axis] = cur_lo[axis] + size[axis]
     return (cur_lo[0], cur_lo[1], cur_lo[2]), (blocked[0], blocked[1], blocked[2])
+
+
+def move_stepping(
+    world: World,
+    lo: Vec3,
+    hi: Vec3,
+    delta: Vec3,
+    *,
+    step_height: float,
+    standing: bool,
+    region: Region | None = None,
+) -> tuple[Vec3, tuple[bool, bool, bool], bool]:
+    """`move_aabb` with Minecraft's step-up (``Entity.collide``), for a body.
+
+    A horizontal move stopped by something while the box stands on something (or lands in this
+    move) is tried again lifted by up to ``step_height``, then lowered back by as much as the
+    move allows; the lifted try wins when it gets further across. The lifted box must fit: each
+    part is a `move_aabb`, so nothing ends inside a collision box.
+
+    Parameters
+    ----------
+    world : World
+    lo, hi, delta : tuple of 3 float
+        As `move_aabb`.
+    step_height : float
+        How high a ledge may be stepped onto; 0 for none.
+    standing : bool
+        The box stood on something before this move.
+    region : Region or None
+        As `move_aabb`.
+
+    Returns
+    -------
+    new_lo : tuple of 3 float
+    blocked : tuple of 3 bool
+        As `move_aabb`, for the move taken.
+    on_ground : bool
+        A downward move was stopped: the box stands on something.
+    """
+    new_lo, blocked = move_aabb(world, lo, hi, delta, region)
+    dx, dy, dz = delta
+    on_ground = blocked[1] and dy < 0.0
+    if not (step_height > 0.0 and (standing or on_ground) and (blocked[0] or blocked[2])):
+        return new_lo, blocked, on_ground
+    up_lo, up_blocked = move_aabb(world, lo, hi, (dx, step_height, dz), region)
+    lift = up_lo[1] - lo[1]
+    if lift <= 0.0:
+        return new_lo, blocked, on_ground
+    up_hi = (up_lo[0] + hi[0] - lo[0], up_lo[1] + hi[1] - lo[1], up_lo[2] + hi[2] - lo[2])
+    down = dy - lift
+    step_lo, down_blocked = move_aabb(world, up_lo, up_hi, (0.0, down, 0.0), region)
+    across = (new_lo[0] - lo[0]) ** 2 + (new_lo[2] - lo[2]) ** 2
+    stepped = (step_lo[0] - lo[0]) ** 2 + (step_lo[2] - lo[2]) ** 2
+    if stepped <= across + EPS * EPS:
+        return new_lo, blocked, on_ground
+    return step_lo, (up_blocked[0], down_blocked[1], up_blocked[2]), down_blocked[1] and down < 0.0
 
 
 def _move_axis(

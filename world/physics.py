@@ -16,7 +16,7 @@ Contract
 - Movement is swept one axis at a time, y first, then x, then z (as Minecraft does): each sweep
   stops the box at the first collision face in its way, however long the move, so nothing
   tunnels through a wall at any speed or time step.
-- Step-up (Minecraft's ``maxUpStep``): a horizontal move stopped while the body stands on
+- Step-up (Minecraft's ``maxUpStep``, `world.collision.move_stepping`): a horizontal move stopped while the body stands on
   something (or lands this tick) is tried again lifted by ``STEP_HEIGHT`` = 0.6 and lowered back;
   it is taken when it gets further across. So a slab or a stair is walked onto and a full block
   needs a jump; the lifted box must fit (a low ceiling prevents it); nothing steps in the air or
@@ -53,7 +53,7 @@ import math
 from dataclasses import dataclass, replace
 
 from world.chunks import World
-from world.collision import EPS, MAX_BOX, Region, collision_region, move_aabb
+from world.collision import EPS, MAX_BOX, collision_region, move_aabb, move_stepping
 from world.swimming import (
     DIVE_SPEED,
     FLUID_JUMP_THRESHOLD,
@@ -302,13 +302,14 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
     vx = _approach(vx, wish_x * speed, rate, dt)
     vz = _approach(vz, wish_z * speed, rate, dt)
 
-    new_lo, blocked, on_ground = _move(
+    new_lo, blocked, on_ground = move_stepping(
         world,
-        region,
         lo,
         hi,
         (vx * dt, vy * dt, vz * dt),
-        may_step=body.on_ground and not body.flying,
+        step_height=0.0 if body.flying else STEP_HEIGHT,  # creative flight never steps
+        standing=body.on_ground,
+        region=region,
     )
     if blocked[0]:
         vx = 0.0
@@ -330,35 +331,6 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         on_ground=on_ground,
         flying=body.flying and not on_ground,  # touching down ends flight, as in Minecraft
     )
-
-
-def _move(
-    world: World, region: Region | None, lo: Vec3, hi: Vec3, delta: Vec3, *, may_step: bool
-) -> tuple[Vec3, tuple[bool, bool, bool], bool]:
-    """Move the body's box with Minecraft's step-up: (new min corner, blocked, on the ground).
-
-    A horizontal move stopped by something while the body stood (or lands this tick) is tried
-    again lifted by ``STEP_HEIGHT``, then lowered back by as much as the move allows; the lifted
-    try wins when it goes further across (Minecraft's ``Entity.collide``).
-    """
-    new_lo, blocked = move_aabb(world, lo, hi, delta, region)
-    dx, dy, dz = delta
-    on_ground = blocked[1] and dy < 0.0
-    if not ((may_step or on_ground) and (blocked[0] or blocked[2])):
-        return new_lo, blocked, on_ground
-    up_lo, up_blocked = move_aabb(world, lo, hi, (dx, STEP_HEIGHT, dz), region)
-    lift = up_lo[1] - lo[1]
-    if lift <= 0.0:
-        return new_lo, blocked, on_ground
-    up_hi = (up_lo[0] + hi[0] - lo[0], up_lo[1] + hi[1] - lo[1], up_lo[2] + hi[2] - lo[2])
-    down = dy - lift
-    step_lo, down_blocked = move_aabb(world, up_lo, up_hi, (0.0, down, 0.0), region)
-    across = (new_lo[0] - lo[0]) ** 2 + (new_lo[2] - lo[2]) ** 2
-    stepped = (step_lo[0] - lo[0]) ** 2 + (step_lo[2] - lo[2]) ** 2
-    if stepped <= across + EPS * EPS:
-        return new_lo, blocked, on_ground
-    stepped_blocked = (up_blocked[0], down_blocked[1], up_blocked[2])
-    return step_lo, stepped_blocked, down_blocked[1] and down < 0.0
 
 
 class FixedStep:
