@@ -20,8 +20,8 @@ Contract
   stopped while the body stands on something (or lands this tick) is tried again lifted by
   ``STEP_HEIGHT`` = 0.6 and lowered back; it is taken when it gets further across. So a slab or a
   stair is walked onto and a full block needs a jump; the lifted box must fit (a low ceiling
-  prevents it); nothing steps in the air or in flight (as in Minecraft's creative flight). A fence's 1.5-high collision cannot be jumped
-  (``JUMP_HEIGHT`` is 1.25).
+  prevents it); nothing steps in the air or in flight (as in Minecraft's creative flight). A
+  fence's 1.5-high collision cannot be jumped (``JUMP_HEIGHT`` is 1.25).
 - The box never overlaps a collision box by more than ``EPS`` after a step that began outside
   every collision box; touching a face is not overlapping. A box that starts inside one (a
   block placed into it by a mod, say) may move out of it but not deeper into another.

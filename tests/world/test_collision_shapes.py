@@ -137,9 +137,10 @@ def test_move_aabb_matches_a_small_step_sweep_through_random_box_shapes(
     region = collision_region(
         world, (lo[0] - 1.5, lo[1] - 1.5, lo[2] - 1.5), (hi[0] + 1.5, hi[1] + 1.5, hi[2] + 1.5)
     )
-    assert move_aabb(world, tuple(lo), tuple(hi), delta, region) == (got_lo, got_blocked)  # type: ignore[arg-type]
-    ids, origin = block_ids(world, tuple(lo), tuple(hi), region)  # type: ignore[arg-type]
-    direct_ids, direct_origin = block_ids(world, tuple(lo), tuple(hi))  # type: ignore[arg-type]
+    box_lo, box_hi = (lo[0], lo[1], lo[2]), (hi[0], hi[1], hi[2])
+    assert move_aabb(world, box_lo, box_hi, delta, region) == (got_lo, got_blocked)
+    ids, origin = block_ids(world, box_lo, box_hi, region)
+    direct_ids, direct_origin = block_ids(world, box_lo, box_hi)
     assert origin == direct_origin and np.array_equal(ids, direct_ids)
     # A box that started clear of every collision box ends clear of them all.
     if not any(overlaps(lo, hi, b) for b in all_boxes):
