@@ -40,11 +40,12 @@ shapes = st.lists(st.lists(boxes(), min_size=1, max_size=3).map(tuple), min_size
 
 
 def shaped_world(shape_list: list[tuple[Box, ...]], cells: list[int]) -> World:
-    """A registry of the full cube, a no-collision block and the random shapes; a shelled world
-    whose inside holds ``cells`` (indices into those blocks, 0 = air)."""
+    """A registry of the full cube, a no-collision block, a liquid and the random shapes; a
+    shelled world whose inside holds ``cells`` (indices into those blocks, 0 = air)."""
     registry = BlockRegistry()
     ids = [0, registry.register(BlockType("t:cube"))]
     ids.append(registry.register(BlockType("t:torch", solid=False, transparent=True)))
+    ids.append(registry.register(BlockType("t:water", solid=False, groups=("liquid",))))
     for i, shape in enumerate(shape_list):
         ids.append(registry.register(BlockType(f"t:shape{i}", collision=shape)))
     world = World(registry)
@@ -105,7 +106,7 @@ def small_step_move(
 
 
 cells = st.lists(
-    st.integers(0, 17).map(lambda c: c if c <= 6 else 0), min_size=SIZE**3, max_size=SIZE**3
+    st.integers(0, 23).map(lambda c: c if c <= 8 else 0), min_size=SIZE**3, max_size=SIZE**3
 )
 
 
