@@ -170,7 +170,7 @@ class Body:
     vel : tuple of 3 float
         Velocity in blocks per second.
     on_ground : bool
-        The last tick's downward move was stopped by a solid voxel.
+        The last tick's downward move was stopped by a collision box.
     flying : bool
         Creative flight: no gravity; landing ends it.
     """
