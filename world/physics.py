@@ -127,7 +127,7 @@ WATER_EXIT_SPEED = JUMP_SPEED  # the hop out of water against a wall: a jump (`w
 TICK = 1.0 / 60.0  # fixed physics step: smaller than the 1/20 s of Minecraft, for smooth motion
 MAX_FRAME_DT = 0.25  # a longer frame (a stall, a breakpoint) is simulated as this long
 _LIMIT = float(WORLD_LIMIT)
-_SPARE = STEP_HEIGHT + WATER_EXIT_ROOM + 0.5  # blocks around a tick's move read up front
+_SPARE = 0.25  # blocks around a tick's move read up front (and the step's or the hop's room)
 _MAX_GROW = 8.0  # ... unless the move is longer: then each move reads only its own sweep
 
 
@@ -268,10 +268,11 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
     grow = max(abs(v) for v in body.vel) * dt + _SPARE
     region = None
     if grow <= _MAX_GROW:  # a fall at terminal speed or a kick: each move reads its own
+        up = grow + max(STEP_HEIGHT, WATER_EXIT_ROOM)
         region = collision_region(
             world,
             (lo[0] - grow, lo[1] - grow, lo[2] - grow),
-            (hi[0] + grow, hi[1] + grow, hi[2] + grow),
+            (hi[0] + grow, hi[1] + up, hi[2] + grow),
         )
     depth = 0.0 if body.flying else liquid_depth(world, lo, hi, region)  # flight ignores water
     vx, vy, vz = body.vel
