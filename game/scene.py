@@ -14,6 +14,7 @@ from ursina import Entity, camera, color, destroy, scene, window
 
 from world.chunks import World
 from world.geometry import Vec3
+from world.validate import WORLD_LIMIT
 
 __all__ = [
     "SKY",
@@ -59,6 +60,8 @@ def follow(eye: Vec3, yaw: float, pitch: float) -> None:
 def eye_in_liquid(world: World, eye: Vec3) -> bool:
     """Whether the eye is inside a liquid block (``registry.liquid`` of its voxel)."""
     wx, wy, wz = (math.floor(v) for v in eye)
+    if max(abs(wx), abs(wy), abs(wz)) >= WORLD_LIMIT:  # the eye above the world's top edge
+        return False
     return bool(world.registry.liquid[world.get_block(wx, wy, wz)])
 
 

@@ -18,13 +18,16 @@ a move never takes the min corner beyond ``±WORLD_LIMIT``; it stops there, bloc
 Cost: a move within ``_PIECE`` on every axis (every tick of play) reads one grid of block ids
 around the whole move (one voxel of margin, enough for boxes up to 1.5 high); a longer one is
 swept along each axis in pieces, each with the grid of the column it crosses, so its work grows
-with its length and its memory stays bounded. Shaped voxels cost a Python loop over their boxes:
+with its length and its memory stays bounded. A physics tick makes several moves (the move, the
+step-up's tries, the hop out of water's room test): it reads one `Region` around them all
+(`collision_region`) and passes it to each. Shaped voxels cost a Python loop over their boxes:
 cheap near a body (a few), not meant for a move across a field of fences.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,7 +36,15 @@ from world.chunks import CHUNK, CHUNK_SHIFT, World
 from world.geometry import Vec3
 from world.validate import WORLD_LIMIT, vec3
 
-__all__ = ["EPS", "MAX_BOX", "block_ids", "move_aabb"]
+__all__ = [
+    "EPS",
+    "MAX_BOX",
+    "Region",
+    "block_ids",
+    "collision_region",
+    "move_aabb",
+    "move_stepping",
+]
 
 EPS = 1e-7  # overlaps and gaps thinner than this count as touching (float rounding of the box)
 MAX_BOX = 64.0  # the widest box `move_aabb` moves, per axis (the player is 0.6 x 1.8 x 0.6)
@@ -41,10 +52,27 @@ _PIECE = 256.0  # a longer move along an axis is swept in pieces of this length 
 _LIMIT = float(WORLD_LIMIT)
 
 Boxes = list[tuple[float, float, float, float, float, float]]
-Grid = tuple[NDArray[np.bool_], tuple[int, int, int], Boxes]
 
 
-def block_ids(world: World, lo: Vec3, hi: Vec3) -> tuple[NDArray[np.uint16], tuple[int, int, int]]:
+class Region(NamedTuple):
+    """What collides in a stretch of the world, read once for several moves (`collision_region`).
+
+    ``full``: full-cube flags and ``ids``: block ids, both indexed from the voxel ``origin``;
+    ``boxes``: the collision boxes of the other colliding voxels in world coordinates;
+    ``lo``, ``hi``: the stretch a moving box may sweep through and still be answered from here.
+    """
+
+    full: NDArray[np.bool_]
+    origin: tuple[int, int, int]
+    boxes: Boxes
+    ids: NDArray[np.uint16]
+    lo: Vec3
+    hi: Vec3
+
+
+def block_ids(
+    world: World, lo: Vec3, hi: Vec3, region: Region | None = None
+) -> tuple[NDArray[np.uint16], tuple[int, int, int]]:
     """The block ids of every voxel the box [lo, hi] touches, and the grid's origin voxel.
 
     Parameters
@@ -52,15 +80,28 @@ def block_ids(world: World, lo: Vec3, hi: Vec3) -> tuple[NDArray[np.uint16], tup
     world : World
     lo, hi : tuple of 3 float
         The box's corners (trusted: callers pass a validated body box).
+    region : Region or None
+        Ids read before (`collision_region`): used when the box lies inside its stretch.
 
     Returns
     -------
     ids : ndarray of uint16, shape (nx, ny, nz)
-        Voxels ``floor(lo) .. floor(hi)`` on each axis, indexed from ``origin``.
+        Voxels ``floor(lo) .. floor(hi)`` on each axis, indexed from ``origin`` (a view into
+        ``region.ids`` when it was used: read only).
     origin : tuple of 3 int
     """
     start = [math.floor(v) for v in lo]
     stop = [math.floor(v) + 1 for v in hi]
+    if region is not None and all(
+        r <= a and b <= q for r, a, b, q in zip(region.lo, lo, hi, region.hi, strict=True)
+    ):
+        o = region.origin
+        ids = region.ids[
+            start[0] - o[0] : stop[0] - o[0],
+            start[1] - o[1] : stop[1] - o[1],
+            start[2] - o[2] : stop[2] - o[2],
+        ]
+        return ids, (start[0], start[1], start[2])
     return _ids(world, start, stop), (start[0], start[1], start[2])
 
 
@@ -91,7 +132,23 @@ def _ids(world: World, start: list[int], stop: list[int]) -> NDArray[np.uint16]:
     return ids
 
 
-def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Grid:
+def collision_region(world: World, lo: Vec3, hi: Vec3) -> Region:
+    """Read what collides around the stretch [lo, hi] once, for `move_aabb`'s ``region``.
+
+    Parameters
+    ----------
+    world : World
+    lo, hi : tuple of 3 float
+        The stretch's corners (trusted: a body's box grown by its reach this tick).
+
+    Returns
+    -------
+    Region
+    """
+    return _solid_grid(world, list(lo), list(hi))
+
+
+def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Region:
     """What collides around the box [lo, hi]: full-cube flags, the grid's origin voxel, and the
     collision boxes of the shaped voxels in world coordinates (one voxel of margin; a box of the
     voxel below may reach up to ``COLLISION_TOP``, into the box).
@@ -109,21 +166,32 @@ def _solid_grid(world: World, lo: list[float], hi: list[float]) -> Grid:
             wx, wy, wz = gx + start[0], gy + start[1], gz + start[2]
             for x0, y0, z0, x1, y1, z1 in shapes[int(ids[gx, gy, gz])]:
                 boxes.append((wx + x0, wy + y0, wz + z0, wx + x1, wy + y1, wz + z1))
-    return full, (start[0], start[1], start[2]), boxes
+    return Region(
+        full,
+        (start[0], start[1], start[2]),
+        boxes,
+        ids,
+        (lo[0], lo[1], lo[2]),
+        (hi[0], hi[1], hi[2]),
+    )
 
 
-def _sweep(grid: Grid, lo: list[float], hi: list[float], axis: int, delta: float) -> float | None:
+def _sweep(grid: Region, lo: list[float], hi: list[float], axis: int, delta: float) -> float | None:
     """The box's new min coordinate on ``axis`` when something stops it within ``delta``, else
     None: the nearest full-cube face or collision-box face ahead of it."""
     if delta == 0.0:
         return None
     stop = _sweep_cubes(grid[0], grid[1], lo, hi, axis, delta)
     size = hi[axis] - lo[axis]
+    a, b = (1, 2) if axis == 0 else (0, 2) if axis == 1 else (0, 1)  # the two other axes
     for box in grid[2]:
         # Only boxes the moving box overlaps on both other axes can be hit; a box it already
         # overlaps on this axis too (it started inside) is ignored, so it may move out.
-        if not all(
-            box[o] < hi[o] - EPS and box[o + 3] > lo[o] + EPS for o in range(3) if o != axis
+        if not (
+            box[a] < hi[a] - EPS
+            and box[a + 3] > lo[a] + EPS
+            and box[b] < hi[b] - EPS
+            and box[b + 3] > lo[b] + EPS
         ):
             continue
         if delta > 0.0:
@@ -183,7 +251,7 @@ def _sweep_cubes(
 
 
 def move_aabb(
-    world: World, lo: Vec3, hi: Vec3, delta: Vec3
+    world: World, lo: Vec3, hi: Vec3, delta: Vec3, region: Region | None = None
 ) -> tuple[Vec3, tuple[bool, bool, bool]]:
     """Move a box by ``delta`` through the world's collision shapes, one axis at a time (y, x, z).
 
@@ -197,6 +265,9 @@ def move_aabb(
     delta : tuple of 3 float
         The wanted displacement; any finite length (the sweep covers every voxel on the way, in
         pieces); the world's edge stops it.
+    region : Region or None
+        What collides around the move, read before (`collision_region`) for several moves in one
+        tick; used when the whole move lies inside its stretch, else the world is read as usual.
 
     Returns
     -------
@@ -223,7 +294,24 @@ def move_aabb(
     if max(abs(w) for w in want) <= _PIECE:  # every tick: one grid around the whole move
         reach_lo = [min(a, a + d) for a, d in zip(lo, want, strict=True)]
         reach_hi = [max(b, b + d) for b, d in zip(hi, want, strict=True)]
-        grid = _solid_grid(world, reach_lo, reach_hi)
+        if region is not None and all(
+            r <= a and b <= q
+            for r, a, b, q in zip(region.lo, reach_lo, reach_hi, region.hi, strict=True)
+        ):
+            # Only the boxes this move can reach: the region holds those of several moves.
+            near = [
+                box
+                for box in region.boxes
+                if box[0] < reach_hi[0] + EPS
+                and box[3] > reach_lo[0] - EPS
+                and box[1] < reach_hi[1] + EPS
+                and box[4] > reach_lo[1] - EPS
+                and box[2] < reach_hi[2] + EPS
+                and box[5] > reach_lo[2] - EPS
+            ]
+            grid = region._replace(boxes=near)
+        else:
+            grid = _solid_grid(world, reach_lo, reach_hi)
     cur_lo = list(lo)
     cur_hi = list(hi)
     blocked = [False, False, False]
@@ -235,9 +323,65 @@ def move_aabb(
     return (cur_lo[0], cur_lo[1], cur_lo[2]), (blocked[0], blocked[1], blocked[2])
 
 
+def move_stepping(
+    world: World,
+    lo: Vec3,
+    hi: Vec3,
+    delta: Vec3,
+    *,
+    step_height: float,
+    standing: bool,
+    region: Region | None = None,
+) -> tuple[Vec3, tuple[bool, bool, bool], bool]:
+    """`move_aabb` with Minecraft's step-up (``Entity.collide``), for a body.
+
+    A horizontal move stopped by something while the box stands on something (or lands in this
+    move) is tried again lifted by up to ``step_height``, then lowered back by as much as the
+    move allows; the lifted try wins when it gets further across. The lifted box must fit: each
+    part is a `move_aabb`, so nothing ends inside a collision box.
+
+    Parameters
+    ----------
+    world : World
+    lo, hi, delta : tuple of 3 float
+        As `move_aabb`.
+    step_height : float
+        How high a ledge may be stepped onto; 0 for none.
+    standing : bool
+        The box stood on something before this move.
+    region : Region or None
+        As `move_aabb`.
+
+    Returns
+    -------
+    new_lo : tuple of 3 float
+    blocked : tuple of 3 bool
+        As `move_aabb`, for the move taken.
+    on_ground : bool
+        A downward move was stopped: the box stands on something.
+    """
+    new_lo, blocked = move_aabb(world, lo, hi, delta, region)
+    dx, dy, dz = delta
+    on_ground = blocked[1] and dy < 0.0
+    if not (step_height > 0.0 and (standing or on_ground) and (blocked[0] or blocked[2])):
+        return new_lo, blocked, on_ground
+    up_lo, up_blocked = move_aabb(world, lo, hi, (dx, step_height, dz), region)
+    lift = up_lo[1] - lo[1]
+    if lift <= 0.0:
+        return new_lo, blocked, on_ground
+    up_hi = (up_lo[0] + hi[0] - lo[0], up_lo[1] + hi[1] - lo[1], up_lo[2] + hi[2] - lo[2])
+    down = dy - lift
+    step_lo, down_blocked = move_aabb(world, up_lo, up_hi, (0.0, down, 0.0), region)
+    across = (new_lo[0] - lo[0]) ** 2 + (new_lo[2] - lo[2]) ** 2
+    stepped = (step_lo[0] - lo[0]) ** 2 + (step_lo[2] - lo[2]) ** 2
+    if stepped <= across + EPS * EPS:
+        return new_lo, blocked, on_ground
+    return step_lo, (up_blocked[0], down_blocked[1], up_blocked[2]), down_blocked[1] and down < 0.0
+
+
 def _move_axis(
     world: World,
-    grid: Grid | None,
+    grid: Region | None,
     lo: list[float],
     hi: list[float],
     axis: int,

@@ -16,12 +16,12 @@ Contract
 - Movement is swept one axis at a time, y first, then x, then z (as Minecraft does): each sweep
   stops the box at the first collision face in its way, however long the move, so nothing
   tunnels through a wall at any speed or time step.
-- Step-up (Minecraft's ``maxUpStep``): a horizontal move stopped while the body stands on
-  something (or lands this tick) is tried again lifted by ``STEP_HEIGHT`` = 0.6 and lowered back;
-  it is taken when it gets further across. So a slab or a stair is walked onto and a full block
-  needs a jump; the lifted box must fit (a low ceiling prevents it); nothing steps in the air or
-  in flight (as in Minecraft's creative flight). A fence's 1.5-high collision cannot be jumped
-  (``JUMP_HEIGHT`` is 1.25).
+- Step-up (Minecraft's ``maxUpStep``, `world.collision.move_stepping`): a horizontal move
+  stopped while the body stands on something (or lands this tick) is tried again lifted by
+  ``STEP_HEIGHT`` = 0.6 and lowered back; it is taken when it gets further across. So a slab or a
+  stair is walked onto and a full block needs a jump; the lifted box must fit (a low ceiling
+  prevents it); nothing steps in the air or in flight (as in Minecraft's creative flight). A
+  fence's 1.5-high collision cannot be jumped (``JUMP_HEIGHT`` is 1.25).
 - The box never overlaps a collision box by more than ``EPS`` after a step that began outside
   every collision box; touching a face is not overlapping. A box that starts inside one (a
   block placed into it by a mod, say) may move out of it but not deeper into another.
@@ -33,9 +33,10 @@ Contract
   refused (`ValueError` naming ``pos`` or ``vel``).
 
 Water (`world.swimming` has the figures and their Minecraft sources): in liquid the body sinks
-at ``WATER_SINK_SPEED``, swims up at ``SWIM_UP_SPEED`` with jump held, moves at ``WATER_SPEED``
-against ``WATER_DRAG``, and hops out (``WATER_EXIT_SPEED``) against a wall at the surface with
-jump held. Flight ignores water; there is no breath and no drowning.
+at ``WATER_SINK_SPEED``, swims up at ``SWIM_UP_SPEED`` with jump held, dives at ``DIVE_SPEED``
+with the sneak key held, moves at ``WATER_SPEED`` against ``WATER_DRAG``, and hops out
+(``WATER_EXIT_SPEED``) against a wall at the surface with jump held. Flight ignores water; there
+is no breath and no drowning.
 
 Conventions
 -----------
@@ -52,8 +53,9 @@ import math
 from dataclasses import dataclass, replace
 
 from world.chunks import World
-from world.collision import EPS, MAX_BOX, move_aabb
+from world.collision import EPS, MAX_BOX, collision_region, move_aabb, move_stepping
 from world.swimming import (
+    DIVE_SPEED,
     FLUID_JUMP_THRESHOLD,
     SWIM_UP_SPEED,
     WATER_DRAG,
@@ -67,6 +69,7 @@ from world.validate import WORLD_LIMIT, vec3
 
 __all__ = [
     "AIR_ACCEL",
+    "DIVE_SPEED",
     "EPS",
     "EYE_HEIGHT",
     "FLUID_JUMP_THRESHOLD",
@@ -124,6 +127,8 @@ WATER_EXIT_SPEED = JUMP_SPEED  # the hop out of water against a wall: a jump (`w
 TICK = 1.0 / 60.0  # fixed physics step: smaller than the 1/20 s of Minecraft, for smooth motion
 MAX_FRAME_DT = 0.25  # a longer frame (a stall, a breakpoint) is simulated as this long
 _LIMIT = float(WORLD_LIMIT)
+_SPARE = 0.25  # blocks around a tick's move read up front (and the step's or the hop's room)
+_MAX_GROW = 8.0  # ... unless the move is longer: then each move reads only its own sweep
 
 
 @dataclass(frozen=True)
@@ -141,7 +146,7 @@ class Controls:
     jump : bool
         Jump when on the ground; rise when flying.
     descend : bool
-        Sink when flying (the sneak key).
+        Sink when flying, dive in water (the sneak key).
     sprint : bool
         Run faster while moving forward (fly faster when flying).
     """
@@ -165,7 +170,7 @@ class Body:
     vel : tuple of 3 float
         Velocity in blocks per second.
     on_ground : bool
-        The last tick's downward move was stopped by a solid voxel.
+        The last tick's downward move was stopped by a collision box.
     flying : bool
         Creative flight: no gravity; landing ends it.
     """
@@ -257,7 +262,19 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         wish_x, wish_z = wish_x / length, wish_z / length
 
     lo, hi = body.aabb
-    depth = 0.0 if body.flying else liquid_depth(world, lo, hi)  # flight ignores water
+    # Everything this tick's moves and water tests read, at once: the box grown by the move at
+    # the current speed, the step-up and the hop's room, and some spare for a change of speed
+    # (a move leaving this stretch reads the world itself: never wrong, only slower).
+    grow = max(abs(v) for v in body.vel) * dt + _SPARE
+    region = None
+    if grow <= _MAX_GROW:  # a fall at terminal speed or a kick: each move reads its own
+        up = grow + max(STEP_HEIGHT, WATER_EXIT_ROOM)
+        region = collision_region(
+            world,
+            (lo[0] - grow, lo[1] - grow, lo[2] - grow),
+            (hi[0] + grow, hi[1] + up, hi[2] + grow),
+        )
+    depth = 0.0 if body.flying else liquid_depth(world, lo, hi, region)  # flight ignores water
     vx, vy, vz = body.vel
     if body.flying:
         speed = FLY_SPEED * (2.0 if controls.sprint else 1.0)
@@ -269,7 +286,13 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         if controls.jump and body.on_ground and depth <= FLUID_JUMP_THRESHOLD:
             vy = JUMP_SPEED  # wading: the water is too shallow to swim in, so jump
         else:
-            target = SWIM_UP_SPEED if controls.jump else -WATER_SINK_SPEED
+            # Space swims up, the sneak key dives; both at once cancel (Minecraft adds +0.04
+            # and -0.04 blocks/tick).
+            target = -WATER_SINK_SPEED
+            if controls.jump:
+                target += SWIM_UP_SPEED + WATER_SINK_SPEED
+            if controls.descend:
+                target -= DIVE_SPEED - WATER_SINK_SPEED
             vy = _approach(vy, target, WATER_DRAG, dt)
     else:
         speed = SPRINT_SPEED if controls.sprint and forward > 0.0 else WALK_SPEED
@@ -280,8 +303,14 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
     vx = _approach(vx, wish_x * speed, rate, dt)
     vz = _approach(vz, wish_z * speed, rate, dt)
 
-    new_lo, blocked, on_ground = _move(
-        world, lo, hi, (vx * dt, vy * dt, vz * dt), may_step=body.on_ground and not body.flying
+    new_lo, blocked, on_ground = move_stepping(
+        world,
+        lo,
+        hi,
+        (vx * dt, vy * dt, vz * dt),
+        step_height=0.0 if body.flying else STEP_HEIGHT,  # creative flight never steps
+        standing=body.on_ground,
+        region=region,
     )
     if blocked[0]:
         vx = 0.0
@@ -293,7 +322,7 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         depth > 0.0
         and controls.jump
         and (blocked[0] or blocked[2])
-        and climbs_out(world, new_lo, (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]))
+        and climbs_out(world, new_lo, (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), region)
     ):
         vy = max(vy, WATER_EXIT_SPEED)
     half = PLAYER_WIDTH / 2.0
@@ -303,35 +332,6 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         on_ground=on_ground,
         flying=body.flying and not on_ground,  # touching down ends flight, as in Minecraft
     )
-
-
-def _move(
-    world: World, lo: Vec3, hi: Vec3, delta: Vec3, *, may_step: bool
-) -> tuple[Vec3, tuple[bool, bool, bool], bool]:
-    """Move the body's box with Minecraft's step-up: (new min corner, blocked, on the ground).
-
-    A horizontal move stopped by something while the body stood (or lands this tick) is tried
-    again lifted by ``STEP_HEIGHT``, then lowered back by as much as the move allows; the lifted
-    try wins when it goes further across (Minecraft's ``Entity.collide``).
-    """
-    new_lo, blocked = move_aabb(world, lo, hi, delta)
-    dx, dy, dz = delta
-    on_ground = blocked[1] and dy < 0.0
-    if not ((may_step or on_ground) and (blocked[0] or blocked[2])):
-        return new_lo, blocked, on_ground
-    up_lo, up_blocked = move_aabb(world, lo, hi, (dx, STEP_HEIGHT, dz))
-    lift = up_lo[1] - lo[1]
-    if lift <= 0.0:
-        return new_lo, blocked, on_ground
-    up_hi = (up_lo[0] + hi[0] - lo[0], up_lo[1] + hi[1] - lo[1], up_lo[2] + hi[2] - lo[2])
-    down = dy - lift
-    step_lo, down_blocked = move_aabb(world, up_lo, up_hi, (0.0, down, 0.0))
-    across = (new_lo[0] - lo[0]) ** 2 + (new_lo[2] - lo[2]) ** 2
-    stepped = (step_lo[0] - lo[0]) ** 2 + (step_lo[2] - lo[2]) ** 2
-    if stepped <= across + EPS * EPS:
-        return new_lo, blocked, on_ground
-    stepped_blocked = (up_blocked[0], down_blocked[1], up_blocked[2])
-    return step_lo, stepped_blocked, down_blocked[1] and down < 0.0
 
 
 class FixedStep:

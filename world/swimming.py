@@ -14,6 +14,8 @@ speed of Minecraft's discrete ticks exponentially at Minecraft's drag rate:
   is WATER_DRAG × 2.0 ≈ 8.9 blocks/s², against Minecraft's 0.02 blocks/tick² = 8 blocks/s²);
 - ``SWIM_UP_SPEED`` = 1.2 blocks/s with jump held: (0.8 × 0.04 − 0.02)/(1 − 0.8) = 0.06
   blocks/tick;
+- ``DIVE_SPEED`` = 5.2 blocks/s with the sneak key held: Minecraft's ``goDownInWater`` adds
+  −0.04 blocks/tick: (−0.8 × 0.04 − 0.02)/(1 − 0.8) = −0.26 blocks/tick;
 - ``WATER_SPEED`` = 2.0 blocks/s horizontally: 0.02 × 0.8/(1 − 0.8) + 0.02 = 0.1 blocks/tick
   (Minecraft's wiki gives 1.97 m/s walking in water); sprint does not change it;
 - ``FLUID_JUMP_THRESHOLD`` = 0.4: standing in liquid shallower than this jumps instead of swimming
@@ -35,10 +37,11 @@ import math
 import numpy as np
 
 from world.chunks import World
-from world.collision import block_ids, move_aabb
+from world.collision import Region, block_ids, move_aabb
 from world.geometry import Vec3
 
 __all__ = [
+    "DIVE_SPEED",
     "FLUID_JUMP_THRESHOLD",
     "SWIM_UP_SPEED",
     "WATER_DRAG",
@@ -52,13 +55,14 @@ __all__ = [
 WATER_DRAG = 20.0 * math.log(1.0 / 0.8)  # 1/s: velocity *= 0.8 per 1/20 s tick
 WATER_SINK_SPEED = 2.0  # blocks/s: 0.02 blocks/tick² of gravity against that drag
 SWIM_UP_SPEED = 1.2  # blocks/s: +0.04 blocks/tick while jump is held, against gravity and drag
+DIVE_SPEED = 5.2  # blocks/s: -0.04 blocks/tick while sneak is held, with gravity, against drag
 WATER_SPEED = 2.0  # blocks/s: 0.02 blocks/tick of push per tick against the drag
 FLUID_JUMP_THRESHOLD = 0.4  # liquid shallower than this over the feet: jump, do not swim
 WATER_EXIT_ROOM = 0.6  # the hop needs the box this much higher to be out of liquid and free
 _SKIN = 0.001  # a box touches a liquid voxel only when it goes this far in (Minecraft's deflate)
 
 
-def liquid_depth(world: World, lo: Vec3, hi: Vec3) -> float:
+def liquid_depth(world: World, lo: Vec3, hi: Vec3, region: Region | None = None) -> float:
     """How deep a box's feet are in liquid: the highest liquid voxel top it touches minus
     ``lo[1]`` (0 when it touches none), as Minecraft's fluid height.
 
@@ -67,6 +71,8 @@ def liquid_depth(world: World, lo: Vec3, hi: Vec3) -> float:
     world : World
     lo, hi : tuple of 3 float
         The box's min and max corners.
+    region : Region or None
+        Block ids read before for this tick (`world.collision.collision_region`), if any.
 
     Returns
     -------
@@ -76,7 +82,7 @@ def liquid_depth(world: World, lo: Vec3, hi: Vec3) -> float:
     """
     inner_lo = (lo[0] + _SKIN, lo[1] + _SKIN, lo[2] + _SKIN)
     inner_hi = (hi[0] - _SKIN, hi[1] - _SKIN, hi[2] - _SKIN)
-    ids, origin = block_ids(world, inner_lo, inner_hi)
+    ids, origin = block_ids(world, inner_lo, inner_hi, region)
     wet = world.registry.liquid[ids]
     if not wet.any():
         return 0.0
@@ -84,7 +90,7 @@ def liquid_depth(world: World, lo: Vec3, hi: Vec3) -> float:
     return float(origin[1] + int(layers[-1]) + 1) - lo[1]
 
 
-def climbs_out(world: World, new_lo: Vec3, size: Vec3) -> bool:
+def climbs_out(world: World, new_lo: Vec3, size: Vec3, region: Region | None = None) -> bool:
     """Whether a box pushing against a wall in liquid may hop out (Minecraft's ``isFree`` test).
 
     Parameters
@@ -94,6 +100,8 @@ def climbs_out(world: World, new_lo: Vec3, size: Vec3) -> bool:
         The box's min corner after this tick's move.
     size : tuple of 3 float
         The box's size.
+    region : Region or None
+        What collides around the box, read before for this tick, if any.
 
     Returns
     -------
@@ -101,8 +109,8 @@ def climbs_out(world: World, new_lo: Vec3, size: Vec3) -> bool:
         The box raised by ``WATER_EXIT_ROOM`` is free of collision boxes and of liquid.
     """
     top_hi = (new_lo[0] + size[0], new_lo[1] + size[1], new_lo[2] + size[2])
-    raised_lo, blocked = move_aabb(world, new_lo, top_hi, (0.0, WATER_EXIT_ROOM, 0.0))
+    raised_lo, blocked = move_aabb(world, new_lo, top_hi, (0.0, WATER_EXIT_ROOM, 0.0), region)
     if blocked[1]:
         return False
     raised_hi = (raised_lo[0] + size[0], raised_lo[1] + size[1], raised_lo[2] + size[2])
-    return liquid_depth(world, raised_lo, raised_hi) == 0.0
+    return liquid_depth(world, raised_lo, raised_hi, region) == 0.0

@@ -71,3 +71,13 @@ def test_the_player_sinks_in_water_and_space_swims_up(make_game: Make, replay: R
     game.held.jump = True  # Space held down (a script's "jump" taps it for one frame)
     replay(game, "wait 60")
     assert game.player.body.pos[1] > sunk
+
+
+def test_an_eye_beyond_the_worlds_edge_is_not_under_water(make_game: Make) -> None:
+    from game.scene import eye_in_liquid
+    from world.validate import WORLD_LIMIT
+
+    game = make_game(flat=True)
+    assert not eye_in_liquid(game.world, (0.5, WORLD_LIMIT + 1.2, 0.5))
+    flood(game, GROUND)
+    assert eye_in_liquid(game.world, (0.5, GROUND + 0.5, 0.5))

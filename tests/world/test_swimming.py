@@ -10,6 +10,7 @@ from world.block_type import BlockType
 from world.blocks import default_registry
 from world.chunks import World
 from world.physics import (
+    DIVE_SPEED,
     FLY_SPEED,
     JUMP_SPEED,
     PLAYER_HEIGHT,
@@ -75,6 +76,14 @@ def test_space_swims_up() -> None:
     bodies = run(world, Body(pos=(0.5, -8.0, 0.5)), Controls(jump=True), 2.0)
     assert bodies[-1].vel[1] == pytest.approx(SWIM_UP_SPEED, rel=0.01)
     assert bodies[-1].pos[1] > -8.0 + 1.5 * SWIM_UP_SPEED
+
+
+def test_the_sneak_key_dives_and_cancels_space() -> None:
+    world = lake(depth=30)
+    diver = run(world, Body(pos=(0.5, -2.0, 0.5)), Controls(descend=True), 2.0)[-1]
+    assert diver.vel[1] == pytest.approx(-DIVE_SPEED, rel=0.01)
+    both = run(world, Body(pos=(0.5, -2.0, 0.5)), Controls(jump=True, descend=True), 2.0)[-1]
+    assert both.vel[1] == pytest.approx(-WATER_SINK_SPEED, rel=0.01)
 
 
 def test_space_keeps_a_swimmer_at_the_surface() -> None:
