@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from world.mods import Implementation
 
 if TYPE_CHECKING:
-    from world.blocks import BlockType
+    from world.blocks import BlockRegistry, BlockType
 
-__all__ = ["BLOCK_CALLBACKS", "DECIDING", "callback_implementation"]
+__all__ = ["BLOCK_CALLBACKS", "DECIDING", "BlockTables", "callback_implementation"]
 
 BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
     "on_use": ("world", "pos", "block", "state", "props", "actor", "hit"),
@@ -33,6 +33,26 @@ BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
 
 DECIDING = frozenset(("can_break", "placement_state"))
 """The callbacks that only decide: the world is read-only while they run."""
+
+REACTIVE_GROUPS = ("fence", "attached")
+
+
+class BlockTables(NamedTuple):
+    """Per state id: its block type, and whether it reacts to its neighbours (the built-in groups
+    ``"fence"`` and ``"attached"``); tuples, for the settling loop's scalar lookups."""
+
+    size: int
+    types: tuple[BlockType, ...]
+    reactive: tuple[bool, ...]
+    any_reactive: bool
+
+    @classmethod
+    def of(cls, registry: BlockRegistry) -> BlockTables:
+        """The tables of ``registry`` as it is now."""
+        blocks = registry.blocks
+        types = tuple(blocks[i] for i in registry.block_index.tolist())
+        reactive = tuple(any(g in t.groups for g in REACTIVE_GROUPS) for t in types)
+        return cls(len(types), types, reactive, any(reactive))
 
 
 def callback_implementation(

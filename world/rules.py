@@ -37,6 +37,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from world import pipeline
+from world.block_callbacks import BlockTables
 from world.blocks import AIR
 from world.builtin_rules import break_seconds, check_actor, check_hit
 from world.chunks import World
@@ -106,7 +107,7 @@ class Rules:
         self._mods = mods
         # Blocks' own callbacks run without mods too: errors are then only logged.
         self._guard = HookGuard(_log_error if mods is None else mods.record, hook_time_limit)
-        self._callbacks: dict[object, Implementation | str] = {}
+        self._callbacks: dict[object, Implementation | BlockTables | str] = {}
         # The report holds the mods, not the rules: no reference cycle keeps the rules alive.
         self._overflow = None if mods is None else partial(_report_overflow, mods, max_pending)
         self._pending = NeighborQueue(max_pending, self._overflow)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from world.block_callbacks import DECIDING, callback_implementation
+from world.block_callbacks import DECIDING, BlockTables, callback_implementation
 from world.blocks import AIR
 from world.chunks import chunk_index
 from world.geometry import FACE_NORMALS, Int3
@@ -105,13 +105,15 @@ class Transaction:
         mods: Mods | None,
         guard: HookGuard,
         queue: NeighborQueue | None,
-        callbacks: dict[object, Implementation | str] | None = None,
+        callbacks: dict[object, Implementation | BlockTables | str] | None = None,
     ) -> None:
         self.world = world
         self.mods = mods
         self.guard = guard
         self.queue = queue if mods is not None else None
-        self.callbacks: dict[object, Implementation | str] = {} if callbacks is None else callbacks
+        self.callbacks: dict[object, Implementation | BlockTables | str] = (
+            {} if callbacks is None else callbacks
+        )
         self.changes: list[Change] = []
         self._undo: list[Undo | None] = []
         # Updates still to settle: (pos, old, new, actor); settled up to _next.
@@ -119,7 +121,6 @@ class Transaction:
         self._next = 0
         self._settling = False
         self.updates = 0
-        self._reactive: NDArray[np.bool_] | None = None
         self._armed = False
         # The can_* hook or deciding callback running, while one runs: the world is read-only.
         self.read_only: str | None = None
@@ -247,7 +248,8 @@ class Transaction:
 
     def _settle_one(self, pos: Int3, old: int, new: int, actor: Actor | None) -> ModError | None:
         registry = self.world.registry
-        was, now = registry[old], registry[new]
+        tables = self._tables()
+        was, now = tables.types[old], tables.types[new]
         outer, self.actor = self.actor, actor
         try:
             if was is not now:
@@ -268,20 +270,24 @@ class Transaction:
                     error = self.block_call(block, callback, offered)[1]
                     if error is not None:
                         return error
-            self._update_shapes(pos)
+            if tables.any_reactive:
+                self._update_shapes(pos, tables.reactive)
         finally:
             self.actor = outer
         return None
 
-    def _update_shapes(self, pos: Int3) -> None:
+    def _tables(self) -> BlockTables:
+        """This registry's per-state block types and flags, kept by the rules across actions."""
+        registry = self.world.registry
+        cached = self.callbacks.get("tables")
+        if not isinstance(cached, BlockTables) or cached.size != len(registry):
+            cached = BlockTables.of(registry)
+            self.callbacks["tables"] = cached
+        return cached
+
+    def _update_shapes(self, pos: Int3, reactive: tuple[bool, ...]) -> None:
         """The built-in shape rules for the neighbours of a changed voxel (module notes)."""
         registry = self.world.registry
-        reactive = self._reactive
-        if reactive is None or len(reactive) != len(registry):
-            flags = [("fence" in t.groups or "attached" in t.groups) for t in registry]
-            reactive = self._reactive = np.asarray(flags, dtype=np.bool_)[registry.block_index]
-        if not reactive.any():
-            return
         for normal in FACE_NORMALS:
             near = pos + normal
             state = self.read(near)
@@ -374,8 +380,13 @@ class Transaction:
         """
         function = getattr(block, callback)
         key = (block.name, callback)
-        impl = self.callbacks.get(key)
-        if impl is None or (isinstance(impl, Implementation) and impl.function is not function):
+        cached = self.callbacks.get(key)
+        impl: Implementation | str
+        if isinstance(cached, str) or (
+            isinstance(cached, Implementation) and cached.function is function
+        ):
+            impl = cached
+        else:
             impl = self.callbacks[key] = callback_implementation(block, callback, function)
         if isinstance(impl, str):  # asks for an argument it is not offered
             mod = block.name.split(":")[0]
@@ -406,8 +417,7 @@ class Transaction:
             queue.clear()
             return None
         world = self.world
-        # BlockType by state id, without the registry's per-call checks.
-        types = tuple(world.registry.blocks[i] for i in world.registry.block_index.tolist())
+        types = self._tables().types  # BlockType by state id, without the registry's checks
         for _ in range(budget):
             entry = queue.pop()
             if entry is None:
