@@ -416,7 +416,6 @@ class Transaction:
         if not mods.hook_impls("on_neighbor_changed"):
             queue.clear()
             return None
-        world = self.world
         types = self._tables().types  # BlockType by state id, without the registry's checks
         for _ in range(budget):
             entry = queue.pop()
