@@ -29,9 +29,9 @@ callback; restoring it keeps "no block is lost or half-changed" simple to state 
 The player's own Ctrl-C still quits, after restoring the action.
 
 Without mods, the module functions `break_block`, `place_block`, `use_block`, `pick_block` and
-`break_time` apply the built-in rules and the blocks' own callbacks alone (``Rules(world)``). Survival breaking takes time:
-`break_time` gives the seconds (the game shows progress and calls `break_block` when they have
-passed); the rules themselves do not wait.
+`break_time` apply the built-in rules and the blocks' own callbacks alone (``Rules(world)``).
+Survival breaking takes time: `break_time` gives the seconds (the game shows progress and calls
+`break_block` when they have passed); the rules themselves do not wait.
 """
 
 from __future__ import annotations
