@@ -151,6 +151,16 @@ class PlaceContext:
         return self.hit.face
 
     @property
+    def point(self) -> Vec3:
+        """The exact clicked point, on the box ``hit.box`` (``hit.point``)."""
+        return self.hit.point
+
+    @property
+    def box(self) -> int:
+        """The index of the clicked box in the clicked state's selection shape (``hit.box``)."""
+        return self.hit.box
+
+    @property
     def into_clicked(self) -> bool:
         """The block goes into the clicked voxel itself (Minecraft's
         ``replacingClickedOnBlock``)."""

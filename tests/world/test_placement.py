@@ -93,6 +93,7 @@ def test_placing_passes_the_context_to_placement_state_can_place_and_on_place(wo
     assert context is seen["on_place"]
     assert isinstance(context, PlaceContext)
     assert context.hit == hit and context.clicked == (0, 0, 0) and context.face == EAST
+    assert context.point == hit.point and context.box == 0
     assert context.pos == (1, 0, 0) and not context.into_clicked
     assert context.block.name == "base:stone_slab" and context.replacing == 0
     assert context.facing == "west" and context.sneak
