@@ -86,7 +86,8 @@ class Rules:
     mods : Mods, optional
         The loaded mods (`world.mod_loader.load_mods`); ``None`` applies the built-in rules only.
     hook_time_limit : float
-        Seconds one hook call may run before it is stopped (`world.hook_guard`).
+        Seconds one hook call may run before it is stopped (`world.hook_guard`); without mods
+        nothing is time-limited.
     max_pending : int
         The most changed voxels waiting for their neighbours' notification
         (`world.neighbors.MAX_PENDING`).
@@ -110,8 +111,12 @@ class Rules:
             raise ValueError(f"max_pending must be >= 0, got {max_pending!r}")
         self._world = world
         self._mods = mods
-        # Blocks' own callbacks run without mods too: errors are then only logged.
-        self._guard = HookGuard(_log_error if mods is None else mods.record, hook_time_limit)
+        # Blocks' own callbacks run without mods too: their errors are then only logged, and
+        # they are not time-limited (no watchdog thread: the watchdog guards against mods).
+        if mods is None:
+            self._guard = HookGuard(_log_error, math.inf)
+        else:
+            self._guard = HookGuard(mods.record, hook_time_limit)
         self._callbacks: dict[object, Implementation | BlockTables | str] = {}
         # The report holds the mods, not the rules: no reference cycle keeps the rules alive.
         self._overflow = None if mods is None else partial(_report_overflow, mods, max_pending)
