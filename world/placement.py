@@ -18,8 +18,8 @@ The base blocks' rules (Minecraft's), as functions any mod may reuse for its own
 - `axis_state`: a log's axis from the clicked face.
 - `torch_state`: on the floor or on a wall (facing away from it), never on a ceiling, and only
   against a solid face (`supports`).
-- `door_state`: facing the actor, needing a second free voxel above; the hinge on the side of
-  the door's middle you clicked.
+- `door_state`: facing the actor, needing a second free voxel above and a solid block below;
+  the hinge on the side of the door's middle you clicked.
 - `fence_links` / `fence_state`: a fence's arms toward neighbouring fences and full solid
   blocks (kept up to date as neighbours change, `world.transaction.Transaction.settle`).
 
@@ -286,7 +286,8 @@ def torch_state(world: ModWorld, context: PlaceContext) -> Mapping[str, PropValu
 
 def door_state(world: ModWorld, context: PlaceContext) -> Mapping[str, PropValue] | str:
     """The lower half of a door facing the actor, if the voxel above is free too (within the
-    build height, replaceable, and the actor may place there: ``world.may_place``).
+    build height, replaceable, and the actor may place there: ``world.may_place``) and the block
+    below offers a solid top (`supports`).
 
     The hinge is on the side of the door's middle that was clicked (Minecraft's last rule).
     """
@@ -294,6 +295,8 @@ def door_state(world: ModWorld, context: PlaceContext) -> Mapping[str, PropValue
     low, high = world.build_height
     if not low <= above.y < high or not world.registry.replaceable[world.get_block(*above)]:
         return "a door needs two free blocks"
+    if not supports(world.registry, world.get_block(*(context.pos + DOWN)), UP):
+        return "a door needs a solid block under it"
     facing = context.facing
     upper = world.registry.with_props(context.state, facing=facing, half="upper")
     allowed = world.may_place(above, upper, context.actor)

@@ -327,6 +327,12 @@ def test_a_door_needs_two_free_blocks(world, blocker):
     assert world.get_block(0, 1, 0) == 0
 
 
+def test_a_door_needs_a_solid_block_under_it(world):
+    world.set_block(0, 1, 0, world.registry.state_id("base:stone_slab", half="bottom"))
+    outcome = place_block(world, click(world, (0, 1, 0), UP, 0.5), "base:door", player())
+    assert not outcome and outcome.reason == "a door needs a solid block under it"
+
+
 def test_right_click_opens_and_closes_both_halves_and_the_collision_follows(world):
     assert place_block(world, click(world, (0, 0, 0), UP, 1.0), "base:door", player())
     closed = world.registry.collision_boxes[world.get_block(0, 1, 0)]
