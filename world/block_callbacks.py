@@ -15,6 +15,9 @@ import inspect
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
+from numpy.typing import NDArray
+
 from world.mods import Implementation
 
 if TYPE_CHECKING:
@@ -38,13 +41,16 @@ REACTIVE_GROUPS = ("fence", "attached")
 
 
 class BlockTables(NamedTuple):
-    """Per state id: its block type, and whether it reacts to its neighbours (the built-in groups
-    ``"fence"`` and ``"attached"``); tuples, for the settling loop's scalar lookups."""
+    """Per state id: its block type, whether it reacts to its neighbours (the built-in groups
+    ``"fence"`` and ``"attached"``) and whether its block has ``on_construct`` or
+    ``on_destruct``: tuples for the settling loop's scalar lookups, arrays for bulk writes."""
 
     size: int
     types: tuple[BlockType, ...]
     reactive: tuple[bool, ...]
     any_reactive: bool
+    reactive_array: NDArray[np.bool_]
+    lifecycle_array: NDArray[np.bool_]
 
     @classmethod
     def of(cls, registry: BlockRegistry) -> BlockTables:
@@ -52,7 +58,15 @@ class BlockTables(NamedTuple):
         blocks = registry.blocks
         types = tuple(blocks[i] for i in registry.block_index.tolist())
         reactive = tuple(any(g in t.groups for g in REACTIVE_GROUPS) for t in types)
-        return cls(len(types), types, reactive, any(reactive))
+        lifecycle = [t.on_construct is not None or t.on_destruct is not None for t in types]
+        return cls(
+            len(types),
+            types,
+            reactive,
+            any(reactive),
+            np.array(reactive, dtype=np.bool_),
+            np.array(lifecycle, dtype=np.bool_),
+        )
 
 
 def callback_implementation(

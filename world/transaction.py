@@ -183,12 +183,30 @@ class Transaction:
         changed = old != ids
         coords, old, ids = coords[changed], old[changed], ids[changed]
         self.world.set_blocks(coords, ids)
-        for xyz, before, after in zip(coords.tolist(), old.tolist(), ids.tolist(), strict=True):
+        settle = self._worth_settling(coords, old, ids).tolist()
+        for xyz, before, after, worth in zip(
+            coords.tolist(), old.tolist(), ids.tolist(), settle, strict=True
+        ):
             pos = Int3(*xyz)
             self.changes.append(Change(pos, before, after))
-            self._events.append((pos, before, after, self.actor))
+            if worth:
+                self._events.append((pos, before, after, self.actor))
             if self.queue is not None:
                 self._undo.append(self.queue.push(pos, before, after, self.mod))
+
+    def _worth_settling(
+        self, coords: NDArray[np.int64], old: NDArray[np.int64], new: NDArray[np.int64]
+    ) -> NDArray[np.bool_]:
+        """Which of N changed voxels settling has work for (a bulk write of plain blocks among
+        plain blocks has none): a block with ``on_construct`` / ``on_destruct`` before or after,
+        or a neighbour that reacts (`world.block_callbacks.BlockTables`)."""
+        tables = self._tables()
+        worth = tables.lifecycle_array[old] | tables.lifecycle_array[new]
+        if tables.any_reactive and len(coords):
+            near = (coords[:, None, :] + np.asarray(FACE_NORMALS, dtype=np.int64)).reshape(-1, 3)
+            around = self.world.get_blocks(near).astype(np.int64).reshape(-1, len(FACE_NORMALS))
+            worth |= tables.reactive_array[around].any(axis=1)
+        return worth
 
     def mark(self) -> tuple[int, int, int]:
         """A point to roll back to."""
