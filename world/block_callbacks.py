@@ -13,18 +13,22 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
 
 from world.mods import Implementation
 
 if TYPE_CHECKING:
     from world.abm import Abm
-    from world.blocks import BlockType
+    from world.blocks import BlockRegistry, BlockType
 
 __all__ = [
     "ABM_ARGUMENTS",
     "BLOCK_CALLBACKS",
     "DECIDING",
+    "BlockTables",
     "abm_implementation",
     "callback_implementation",
 ]
@@ -42,6 +46,37 @@ BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
 
 DECIDING = frozenset(("can_break", "placement_state"))
 """The callbacks that only decide: the world is read-only while they run."""
+
+REACTIVE_GROUPS = ("fence", "attached")
+
+
+class BlockTables(NamedTuple):
+    """Per state id: its block type, whether it reacts to its neighbours (the built-in groups
+    ``"fence"`` and ``"attached"``) and whether its block has ``on_construct`` or
+    ``on_destruct``: tuples for the settling loop's scalar lookups, arrays for bulk writes."""
+
+    size: int
+    types: tuple[BlockType, ...]
+    reactive: tuple[bool, ...]
+    any_reactive: bool
+    reactive_array: NDArray[np.bool_]
+    lifecycle_array: NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, registry: BlockRegistry) -> BlockTables:
+        """The tables of ``registry`` as it is now."""
+        blocks = registry.blocks
+        types = tuple(blocks[i] for i in registry.block_index.tolist())
+        reactive = tuple(any(g in t.groups for g in REACTIVE_GROUPS) for t in types)
+        lifecycle = [t.on_construct is not None or t.on_destruct is not None for t in types]
+        return cls(
+            len(types),
+            types,
+            reactive,
+            any(reactive),
+            np.array(reactive, dtype=np.bool_),
+            np.array(lifecycle, dtype=np.bool_),
+        )
 
 
 ABM_ARGUMENTS = ("world", "pos", "block", "state", "props")

@@ -31,10 +31,16 @@ How Blockpick calls hooks (`world.mod_loader` loads mods, `world.rules` runs the
 
 What hooks receive: ``world`` is a `world.mod_world.ModWorld` (reads return copies; writes go
 through `ModWorld.set_block`, are recorded for roll-back and notify neighbours; it is read-only
-inside ``can_*`` hooks; ``world.storage`` is the calling mod's saved key→value store), ``pos`` and
-``neighbor`` are `world.geometry.Int3` world voxel coordinates, ``block`` / ``old`` / ``new`` are
-frozen `world.blocks.BlockType` values and ``actor`` is a frozen `world.outcome.Actor`. Nothing a
-hook receives is an internal array.
+inside ``can_*`` hooks; ``world.storage`` is the calling mod's saved key→value store;
+``world.dig`` / ``world.place`` act as an actor through every hook), ``pos`` and ``neighbor`` are
+`world.geometry.Int3` world voxel coordinates, ``block`` / ``old`` / ``new`` are frozen
+`world.blocks.BlockType` values, ``actor`` is a frozen `world.outcome.Actor` and ``context`` a
+frozen `world.placement.PlaceContext`. Nothing a hook receives is an internal array.
+
+Blocks have their own callbacks too (`world.blocks.BlockType`'s ``on_use``, ``can_break``,
+``placement_state``, ``on_construct``, ``on_destruct``), called in the same pipeline
+(`world.pipeline`): a block's own decision before the mods' ``can_*`` hooks, its own ``on_use``
+before theirs, ``on_construct`` / ``on_destruct`` right after the change.
 """
 
 from __future__ import annotations
@@ -156,7 +162,8 @@ def can_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool 
 
 @hookspec
 def on_break(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> None:
-    """``actor`` broke ``block`` at ``pos``; the voxel is already air.
+    """``actor`` broke ``block`` at ``pos``; the voxel is already air (and the block's own
+    ``on_destruct`` has run).
 
     Called by `world.rules.break_block` after the change, for every mod in order. Blocks
     set here through ``world.set_block`` belong to the same action (rolled back together if a

@@ -18,8 +18,8 @@ The base blocks' rules (Minecraft's), as functions any mod may reuse for its own
 - `axis_state`: a log's axis from the clicked face.
 - `torch_state`: on the floor or on a wall (facing away from it), never on a ceiling, and only
   against a solid face (`supports`).
-- `door_state`: facing the actor, needing a second free voxel above; the hinge on the side of
-  the door's middle you clicked.
+- `door_state`: facing the actor, needing a second free voxel above and a solid block below;
+  the hinge on the side of the door's middle you clicked.
 - `fence_links` / `fence_state`: a fence's arms toward neighbouring fences and full solid
   blocks (kept up to date as neighbours change, `world.transaction.Transaction.settle`).
 
@@ -58,6 +58,7 @@ __all__ = [
     "still_attached",
     "supports",
     "torch_state",
+    "update_neighbor_shapes",
 ]
 
 UP = Int3(0, 1, 0)
@@ -149,6 +150,16 @@ class PlaceContext:
     def face(self) -> Int3:
         """The clicked face's normal, ``hit.face``."""
         return self.hit.face
+
+    @property
+    def point(self) -> Vec3:
+        """The exact clicked point, on the box ``hit.box`` (``hit.point``)."""
+        return self.hit.point
+
+    @property
+    def box(self) -> int:
+        """The index of the clicked box in the clicked state's selection shape (``hit.box``)."""
+        return self.hit.box
 
     @property
     def into_clicked(self) -> bool:
@@ -276,7 +287,8 @@ def torch_state(world: ModWorld, context: PlaceContext) -> Mapping[str, PropValu
 
 def door_state(world: ModWorld, context: PlaceContext) -> Mapping[str, PropValue] | str:
     """The lower half of a door facing the actor, if the voxel above is free too (within the
-    build height, replaceable, and the actor may place there: ``world.may_place``).
+    build height, replaceable, and the actor may place there: ``world.may_place``) and the block
+    below offers a solid top (`supports`).
 
     The hinge is on the side of the door's middle that was clicked (Minecraft's last rule).
     """
@@ -284,6 +296,8 @@ def door_state(world: ModWorld, context: PlaceContext) -> Mapping[str, PropValue
     low, high = world.build_height
     if not low <= above.y < high or not world.registry.replaceable[world.get_block(*above)]:
         return "a door needs two free blocks"
+    if not supports(world.registry, world.get_block(*(context.pos + DOWN)), UP):
+        return "a door needs a solid block under it"
     facing = context.facing
     upper = world.registry.with_props(context.state, facing=facing, half="upper")
     allowed = world.may_place(above, upper, context.actor)
@@ -337,3 +351,30 @@ def fence_links(read: Callable[[Int3], int], registry: BlockRegistry, pos: Int3)
 def fence_state(world: ModWorld, context: PlaceContext) -> Mapping[str, PropValue]:
     """A fence with its arms toward its neighbours (`fence_links`)."""
     return fence_links(lambda p: world.get_block(*p), world.registry, context.pos)
+
+
+def update_neighbor_shapes(
+    read: Callable[[Int3], int],
+    write: Callable[[Int3, int], None],
+    registry: BlockRegistry,
+    pos: Int3,
+    reactive: tuple[bool, ...],
+) -> None:
+    """The built-in shape rules for the six neighbours of a changed voxel: an ``"attached"``
+    block (a torch) whose support went becomes air; a ``"fence"`` re-links its arms."""
+    sides = tuple(FACING_NORMALS)
+    for normal in FACE_NORMALS:
+        near = pos + normal
+        state = read(near)
+        if not reactive[state]:
+            continue
+        groups = registry[state].groups
+        if (
+            "attached" in groups
+            and near + attached_to(registry, state)[0] == pos
+            and not still_attached(read, registry, near)
+        ):
+            write(near, 0)  # air
+            continue
+        if "fence" in groups and normal.y == 0 and all(s in registry.props(state) for s in sides):
+            write(near, registry.with_props(state, **fence_links(read, registry, near)))

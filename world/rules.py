@@ -4,19 +4,24 @@ A `Rules` object owns a world, its mods and the queue of neighbour notifications
 game makes one per world and maps mouse buttons to `Rules.break_block` (left), `Rules.use_block`
 (right: a mod's ``on_use`` or else placing the actor's selected block) and `Rules.pick_block`
 (middle), and calls `Rules.tick` every frame. Every action returns an `world.outcome.Outcome`
-and runs, in order (Luanti's dig/place pipeline):
+and runs, in order (Luanti's dig/place pipeline, `world.pipeline`):
 
 1. the built-in rules (`world.builtin_rules`, Minecraft's);
-2. the mods' ``can_*`` hooks (the first ``False`` or reason string denies);
-3. the change;
-4. the mods' ``on_*`` hooks, then the ``on_neighbor_changed`` notifications of every changed
+2. the block's own decision: its ``can_break``, or the placed block's ``placement_state``, which
+   picks the state from the click's `world.placement.PlaceContext`;
+3. the mods' ``can_*`` hooks (the first ``False`` or reason string denies);
+4. the change, settled: the changed block's ``on_destruct`` / ``on_construct`` and the
+   neighbours' built-in shape updates (`world.transaction.Transaction.settle`);
+5. the block's own ``on_use`` (a right click), the mods' ``on_*`` hooks, then the
+   ``on_neighbor_changed`` notifications of every changed
    voxel, queued (never nested) and bounded by `NEIGHBOR_BUDGET` changed voxels per action;
    the rest waits in the rules' queue (`world.neighbors`: one entry per voxel and cause, at most
    `world.neighbors.MAX_PENDING`) for the next `Rules.tick`, which goes on, in place, with at
    most `TICK_NEIGHBOR_BUDGET` per frame. A falling-sand cascade or two mods that keep
    answering each other cannot hang the game nor grow its memory.
 
-A hook that raises (``SystemExit`` and ``KeyboardInterrupt`` included) or runs past
+A hook or a block's callback that raises (``SystemExit`` and ``KeyboardInterrupt`` included) or
+runs past
 `world.hook_guard.HOOK_TIME_LIMIT` is logged with its mod's name and the action is denied with a
 reason naming the mod and rolled back: every block the action changed, its mods' changes
 included, is restored, so the world is as before. (Luanti keeps the change after a failing
@@ -24,9 +29,9 @@ callback; restoring it keeps "no block is lost or half-changed" simple to state 
 The player's own Ctrl-C still quits, after restoring the action.
 
 Without mods, the module functions `break_block`, `place_block`, `use_block`, `pick_block` and
-`break_time` apply the built-in rules alone (``Rules(world)``). Survival breaking takes time:
-`break_time` gives the seconds (the game shows progress and calls `break_block` when they have
-passed); the rules themselves do not wait.
+`break_time` apply the built-in rules and the blocks' own callbacks alone (``Rules(world)``).
+Survival breaking takes time: `break_time` gives the seconds (the game shows progress and calls
+`break_block` when they have passed); the rules themselves do not wait.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from world import pipeline
+from world.block_callbacks import BlockTables
 from world.block_ticks import BlockTicks
 from world.blocks import AIR
 from world.builtin_rules import break_seconds, check_actor, check_hit
@@ -82,7 +88,8 @@ class Rules:
     mods : Mods, optional
         The loaded mods (`world.mod_loader.load_mods`); ``None`` applies the built-in rules only.
     hook_time_limit : float
-        Seconds one hook call may run before it is stopped (`world.hook_guard`).
+        Seconds one hook call may run before it is stopped (`world.hook_guard`); without mods
+        nothing is time-limited.
     max_pending : int
         The most changed voxels waiting for their neighbours' notification
         (`world.neighbors.MAX_PENDING`).
@@ -107,9 +114,13 @@ class Rules:
             raise ValueError(f"max_pending must be >= 0, got {max_pending!r}")
         self._world = world
         self._mods = mods
-        # Blocks' own callbacks run without mods too: errors are then only logged.
-        self._guard = HookGuard(_log_error if mods is None else mods.record, hook_time_limit)
-        self._callbacks: dict[object, Implementation | str] = {}
+        # Blocks' own callbacks run without mods too: their errors are then only logged, and
+        # they are not time-limited (no watchdog thread: the watchdog guards against mods).
+        if mods is None:
+            self._guard = HookGuard(_log_error, math.inf)
+        else:
+            self._guard = HookGuard(mods.record, hook_time_limit)
+        self._callbacks: dict[object, Implementation | BlockTables | str] = {}
         self._ticks = BlockTicks(world, random_tick_speed)
         # The report holds the mods, not the rules: no reference cycle keeps the rules alive.
         self._overflow = None if mods is None else partial(_report_overflow, mods, max_pending)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from world.block_callbacks import DECIDING, callback_implementation
+from world.block_callbacks import DECIDING, BlockTables, callback_implementation
 from world.blocks import AIR
 from world.chunks import chunk_index
 from world.geometry import FACE_NORMALS, Int3
@@ -40,7 +40,7 @@ from world.hooks import CALLING, Policy
 from world.mod_world import Change, ModWorld
 from world.mods import Implementation
 from world.neighbors import NeighborQueue, Undo
-from world.placement import FACING_NORMALS, attached_to, fence_links, still_attached
+from world.placement import update_neighbor_shapes
 
 if TYPE_CHECKING:
     from world.blocks import BlockType
@@ -57,7 +57,6 @@ MAX_UPDATES = 4096
 START = (0, 0, 0, 0)
 """The mark of a transaction that changed nothing: `Transaction.rollback` (START) undoes all."""
 
-_SIDES = tuple(FACING_NORMALS)
 
 _EXPECTED = {
     Policy.VETO: "None, True, False or a reason",
@@ -105,13 +104,15 @@ class Transaction:
         mods: Mods | None,
         guard: HookGuard,
         queue: NeighborQueue | None,
-        callbacks: dict[object, Implementation | str] | None = None,
+        callbacks: dict[object, Implementation | BlockTables | str] | None = None,
     ) -> None:
         self.world = world
         self.mods = mods
         self.guard = guard
         self.queue = queue if mods is not None else None
-        self.callbacks: dict[object, Implementation | str] = {} if callbacks is None else callbacks
+        self.callbacks: dict[object, Implementation | BlockTables | str] = (
+            {} if callbacks is None else callbacks
+        )
         self.changes: list[Change] = []
         self._undo: list[Undo | None] = []
         # Updates still to settle: (pos, old, new, actor); settled up to _next.
@@ -119,7 +120,6 @@ class Transaction:
         self._next = 0
         self._settling = False
         self.updates = 0
-        self._reactive: NDArray[np.bool_] | None = None
         self._armed = False
         # The can_* hook or deciding callback running, while one runs: the world is read-only.
         self.read_only: str | None = None
@@ -184,12 +184,30 @@ class Transaction:
         changed = old != ids
         coords, old, ids = coords[changed], old[changed], ids[changed]
         self.world.set_blocks(coords, ids)
-        for xyz, before, after in zip(coords.tolist(), old.tolist(), ids.tolist(), strict=True):
+        settle = self._worth_settling(coords, old, ids).tolist()
+        for xyz, before, after, worth in zip(
+            coords.tolist(), old.tolist(), ids.tolist(), settle, strict=True
+        ):
             pos = Int3(*xyz)
             self.changes.append(Change(pos, before, after))
-            self._events.append((pos, before, after, self.actor))
+            if worth:
+                self._events.append((pos, before, after, self.actor))
             if self.queue is not None:
                 self._undo.append(self.queue.push(pos, before, after, self.mod))
+
+    def _worth_settling(
+        self, coords: NDArray[np.int64], old: NDArray[np.int64], new: NDArray[np.int64]
+    ) -> NDArray[np.bool_]:
+        """Which of N changed voxels settling has work for (a bulk write of plain blocks among
+        plain blocks has none): a block with ``on_construct`` / ``on_destruct`` before or after,
+        or a neighbour that reacts (`world.block_callbacks.BlockTables`)."""
+        tables = self._tables()
+        worth = tables.lifecycle_array[old] | tables.lifecycle_array[new]
+        if tables.any_reactive and len(coords):
+            near = (coords[:, None, :] + np.asarray(FACE_NORMALS, dtype=np.int64)).reshape(-1, 3)
+            around = self.world.get_blocks(near).astype(np.int64).reshape(-1, len(FACE_NORMALS))
+            worth |= tables.reactive_array[around].any(axis=1)
+        return worth
 
     def mark(self) -> tuple[int, int, int, int]:
         """A point to roll back to."""
@@ -251,7 +269,8 @@ class Transaction:
 
     def _settle_one(self, pos: Int3, old: int, new: int, actor: Actor | None) -> ModError | None:
         registry = self.world.registry
-        was, now = registry[old], registry[new]
+        tables = self._tables()
+        was, now = tables.types[old], tables.types[new]
         outer, self.actor = self.actor, actor
         try:
             if was is not now:
@@ -273,39 +292,24 @@ class Transaction:
                     if error is not None:
                         return error
                 self.world.block_data.discard(pos)  # on_destruct has seen the old data
-            self._update_shapes(pos)
+            if tables.any_reactive:
+                self._update_shapes(pos, tables.reactive)
         finally:
             self.actor = outer
         return None
 
-    def _update_shapes(self, pos: Int3) -> None:
-        """The built-in shape rules for the neighbours of a changed voxel (module notes)."""
+    def _tables(self) -> BlockTables:
+        """This registry's per-state block types and flags, kept by the rules across actions."""
         registry = self.world.registry
-        reactive = self._reactive
-        if reactive is None or len(reactive) != len(registry):
-            flags = [("fence" in t.groups or "attached" in t.groups) for t in registry]
-            reactive = self._reactive = np.asarray(flags, dtype=np.bool_)[registry.block_index]
-        if not reactive.any():
-            return
-        for normal in FACE_NORMALS:
-            near = pos + normal
-            state = self.read(near)
-            if not reactive[state]:
-                continue
-            groups = registry[state].groups
-            if (
-                "attached" in groups
-                and near + attached_to(registry, state)[0] == pos
-                and not still_attached(self.read, registry, near)
-            ):
-                self.set(near, AIR)
-                continue
-            if (
-                "fence" in groups
-                and normal.y == 0
-                and all(side in registry.props(state) for side in _SIDES)
-            ):
-                self.set(near, registry.with_props(state, **fence_links(self.read, registry, near)))
+        cached = self.callbacks.get("tables")
+        if not isinstance(cached, BlockTables) or cached.size != len(registry):
+            cached = BlockTables.of(registry)
+            self.callbacks["tables"] = cached
+        return cached
+
+    def _update_shapes(self, pos: Int3, reactive: tuple[bool, ...]) -> None:
+        """The built-in shape rules for the neighbours of a changed voxel (module notes)."""
+        update_neighbor_shapes(self.read, self.set, self.world.registry, pos, reactive)
 
     # -- hooks --------------------------------------------------------------------------------
 
@@ -379,8 +383,13 @@ class Transaction:
         """
         function = getattr(block, callback)
         key = (block.name, callback)
-        impl = self.callbacks.get(key)
-        if impl is None or (isinstance(impl, Implementation) and impl.function is not function):
+        cached = self.callbacks.get(key)
+        impl: Implementation | str
+        if isinstance(cached, str) or (
+            isinstance(cached, Implementation) and cached.function is function
+        ):
+            impl = cached
+        else:
             impl = self.callbacks[key] = callback_implementation(block, callback, function)
         if isinstance(impl, str):  # asks for an argument it is not offered
             mod = block.name.split(":")[0]
@@ -410,9 +419,7 @@ class Transaction:
         if not mods.hook_impls("on_neighbor_changed"):
             queue.clear()
             return None
-        world = self.world
-        # BlockType by state id, without the registry's per-call checks.
-        types = tuple(world.registry.blocks[i] for i in world.registry.block_index.tolist())
+        types = self._tables().types  # BlockType by state id, without the registry's checks
         for _ in range(budget):
             entry = queue.pop()
             if entry is None:

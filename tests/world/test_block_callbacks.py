@@ -344,3 +344,16 @@ def test_endless_constructs_stop_at_the_update_bound():
     assert outcome
     assert len(outcome.changes) == MAX_UPDATES + 1  # each update settled built one more weed
     assert any("settling" in str(error) for error in mods.errors)
+
+
+def test_a_bulk_write_beside_a_fence_relinks_it():
+    class Mason:
+        @hookimpl
+        def on_tick(self, world):
+            world.set_blocks([(1, 1, 0), (20, 1, 20)], "base:stone")
+
+    _, world, rules = game(mason=Mason())
+    world.set_block(0, 1, 0, world.registry.id("base:fence"))
+    changes = rules.tick(0.1)
+    assert [c.pos for c in changes] == [(1, 1, 0), (20, 1, 20), (0, 1, 0)]
+    assert world.registry.props(world.get_block(0, 1, 0))["east"] is True

@@ -213,6 +213,18 @@ def test_lamp_toggles_on_and_off_instead_of_placing(game):
     assert world.get_block(0, 0, 0) == registry.id("base:lamp")
 
 
+def test_sneaking_with_a_block_places_it_against_a_lamp_instead_of_switching_it(game):
+    mods, world = game
+    registry = world.registry
+    world.set_block(0, 0, 0, registry.id("base:lamp"))
+    outcome = Rules(world, mods).use_block(
+        hit_at(world, (0, 0, 0)), player(selected="base:dirt", sneak=True)
+    )
+    assert outcome and not outcome.used
+    assert world.get_block(0, 0, 0) == registry.id("base:lamp")
+    assert world.get_block(0, 1, 0) == registry.id("base:dirt")
+
+
 def test_lit_lamp_gives_light_and_breaks_like_a_lamp(game):
     mods, world = game
     lit = world.registry["lamp:lamp_on"]

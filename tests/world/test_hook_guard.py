@@ -177,11 +177,14 @@ def test_a_limit_must_be_positive():
 
 
 def test_no_watchdog_thread_without_mods():
-    # Compared by identity: a watchdog of an earlier test may end meanwhile, none may start.
-    before = set(threading.enumerate())
+    before = set(threading.enumerate())  # threads of earlier tests may end meanwhile: compare sets
     world = World()
     world.set_block(0, 0, 0, STONE)
     assert Rules(world).break_block(hit_at(world, (0, 0, 0)), Actor.at("p", (9, 9, 9)))
+    door = world.registry.state_id("base:door")  # a block with callbacks: still no thread
+    world.set_block(0, 1, 0, door)
+    world.set_block(0, 2, 0, world.registry.with_props(door, half="upper"))
+    assert Rules(world).use_block(hit_at(world, (0, 1, 0)), Actor.at("p", (9, 9, 9))).used
     assert set(threading.enumerate()) - before == set()
 
 

@@ -686,3 +686,79 @@ def test_every_specified_hook_declares_its_calling_policy_in_one_table():
         "can_use",
     }
     assert [name for name, p in CALLING.items() if p is Policy.UNTIL_HANDLED] == ["on_use"]
+
+
+# -- acting as the actor from a hook ----------------------------------------------------------
+
+
+class Keeper:
+    """Refuses everything at x = 9 (a protected column), and records what on_place receives."""
+
+    def __init__(self):
+        self.placed = []
+
+    @hookimpl
+    def can_place(self, pos):
+        return "column 9 is kept" if pos.x == 9 else None
+
+    @hookimpl
+    def can_break(self, pos):
+        return "column 9 is kept" if pos.x == 9 else None
+
+    @hookimpl
+    def on_place(self, pos, block, context):
+        self.placed.append((tuple(pos), block.name, context))
+
+
+class Builder:
+    """Placing dirt also places a glass state beside it and digs the stone two away, as the actor;
+    the outcomes are kept."""
+
+    def __init__(self):
+        self.outcomes = []
+
+    @hookimpl
+    def on_place(self, world, pos, block, actor):
+        if block.name == "base:dirt":
+            glass = world.registry.id("base:glass")
+            self.outcomes.append(world.place(pos + EAST, glass, actor))
+            self.outcomes.append(world.dig(pos + EAST + EAST, actor))
+
+
+@pytest.mark.parametrize("x", [0, 7])
+def test_place_and_dig_from_a_hook_run_every_mod_s_hooks_as_the_actor(x):
+    world = World()
+    world.set_block(x, 0, 0, STONE)
+    world.set_block(x + 2, 1, 0, STONE)
+    keeper, builder = Keeper(), Builder()
+    mods = loaded(keeper=keeper, builder=builder)
+    outcome = Rules(world, mods).place_block(hit_at(world, (x, 0, 0)), "base:dirt", actor())
+    assert outcome
+    placed, dug = builder.outcomes
+    assert placed and world.get_block(x + 1, 1, 0) == GLASS
+    # The builder (loaded before the keeper) placed the glass inside the dirt's on_place: the
+    # keeper hears of the glass first, without a context (no click), then of the clicked dirt.
+    glass, dirt = keeper.placed
+    assert glass == ((x + 1, 1, 0), "base:glass", None)
+    assert dirt[:2] == ((x, 1, 0), "base:dirt") and dirt[2].pos == (x, 1, 0)
+    if x == 0:
+        assert dug and world.get_block(2, 1, 0) == 0
+        assert [c.pos for c in outcome.changes] == [(0, 1, 0), (1, 1, 0), (2, 1, 0)]
+    else:  # the stone is in column 9: the chained break is vetoed, the rest stands
+        assert not dug and dug.reason == "column 9 is kept" and dug.denied_by == "keeper"
+        assert world.get_block(9, 1, 0) == STONE
+        assert [c.pos for c in outcome.changes] == [(7, 1, 0), (8, 1, 0)]
+
+
+def test_acting_from_a_can_hook_is_refused_like_any_write():
+    class Sneaky:
+        @hookimpl
+        def can_break(self, world, pos, actor):
+            world.dig(pos + UP, actor)
+
+    world = World()
+    world.set_block(0, 0, 0, STONE)
+    mods = loaded(sneaky=Sneaky())
+    outcome = Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), actor())
+    assert not outcome and "RuntimeError" in outcome.reason and "can_break" in outcome.reason
+    assert world.get_block(0, 0, 0) == STONE

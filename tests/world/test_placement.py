@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world.blocks import default_registry
@@ -12,7 +12,7 @@ from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
 from world.outcome import Actor
-from world.placement import PlaceContext, facing_of, supports
+from world.placement import PlaceContext, facing_of, fence_links, still_attached, supports
 from world.ray import Hit
 from world.registration import make_registry
 from world.rules import Rules, break_block, place_block, use_block
@@ -93,6 +93,7 @@ def test_placing_passes_the_context_to_placement_state_can_place_and_on_place(wo
     assert context is seen["on_place"]
     assert isinstance(context, PlaceContext)
     assert context.hit == hit and context.clicked == (0, 0, 0) and context.face == EAST
+    assert context.point == hit.point and context.box == 0
     assert context.pos == (1, 0, 0) and not context.into_clicked
     assert context.block.name == "base:stone_slab" and context.replacing == 0
     assert context.facing == "west" and context.sneak
@@ -326,6 +327,12 @@ def test_a_door_needs_two_free_blocks(world, blocker):
     assert world.get_block(0, 1, 0) == 0
 
 
+def test_a_door_needs_a_solid_block_under_it(world):
+    world.set_block(0, 1, 0, world.registry.state_id("base:stone_slab", half="bottom"))
+    outcome = place_block(world, click(world, (0, 1, 0), UP, 0.5), "base:door", player())
+    assert not outcome and outcome.reason == "a door needs a solid block under it"
+
+
 def test_right_click_opens_and_closes_both_halves_and_the_collision_follows(world):
     assert place_block(world, click(world, (0, 0, 0), UP, 1.0), "base:door", player())
     closed = world.registry.collision_boxes[world.get_block(0, 1, 0)]
@@ -374,3 +381,66 @@ def test_a_full_solid_cube_supports_every_side_and_nothing_else_supports_all_six
     full = bool(REG.full_cube[state] and REG.solid[state])
     faces = [UP, DOWN, EAST, WEST, NORTH, SOUTH]
     assert all(supports(REG, state, face) for face in faces) == full
+
+
+# -- invariants under any sequence of clicks ------------------------------------------------------
+
+BLOCKS = ["base:stone", "base:stone_slab", "base:planks_stairs", "base:fence", "base:torch",
+          "base:door", "base:log", "base:glass"]  # fmt: skip
+FACES = [UP, DOWN, NORTH, SOUTH, EAST, WEST]
+VOXEL = st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2))
+CLICK = st.tuples(
+    st.sampled_from(["place", "place", "break", "use"]),
+    VOXEL,
+    st.sampled_from(FACES),
+    st.sampled_from([0.25, 0.75]),
+    st.sampled_from(BLOCKS),
+    st.sampled_from(list(LOOK)),
+)
+
+
+def check_invariants(world):
+    """Brute force over the area: fences link as their neighbours say, torches have their
+    support, door halves come in matching pairs."""
+    registry = world.registry
+    for x in range(-1, 5):
+        for y in range(0, 6):
+            for z in range(-1, 5):
+                pos = Int3(x, y, z)
+                state = world.get_block(*pos)
+                name = registry.name(state)
+                props = dict(registry.props(state))
+                if name == "base:fence":
+                    read = lambda p: world.get_block(*p)  # noqa: E731
+                    assert props == fence_links(read, registry, pos), pos
+                elif name == "base:torch":
+                    assert still_attached(lambda p: world.get_block(*p), registry, pos), pos
+                elif name == "base:door":
+                    other = pos + (UP if props["half"] == "lower" else DOWN)
+                    partner = dict(registry.props(world.get_block(*other)))
+                    assert registry.name(world.get_block(*other)) == "base:door", pos
+                    assert partner["half"] != props["half"], pos
+                    for key in ("facing", "open", "hinge"):
+                        assert partner[key] == props[key], (pos, key)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(CLICK, min_size=5, max_size=30))
+def test_any_sequence_of_clicks_keeps_fences_linked_torches_held_and_doors_whole(clicks):
+    world = World(build_height=(0, 6))
+    for x in range(-1, 5):
+        for z in range(-1, 5):
+            world.set_block(x, 0, z, STONE)
+    rules = Rules(world)
+    for action, voxel, face, height, block, look in clicks:
+        if world.get_block(*voxel) == 0:
+            continue
+        hit = click(world, voxel, face, height)
+        steve = Actor.at("steve", (50.5, 1.0, 50.5), look=LOOK[look], selected=block)
+        if action == "place":
+            rules.place_block(hit, block, steve)
+        elif action == "break":
+            rules.break_block(hit, steve)
+        else:
+            rules.use_block(hit, steve)
+        check_invariants(world)

@@ -74,6 +74,9 @@ def test_actor_at_builds_minecraft_body_and_eye():
         ({"creative": 1}, "creative"),
         ({"selected": 1.5}, "selected"),
         ({"selected": True}, "selected"),
+        ({"look": (0.0, 0.0, 0.0)}, "look"),
+        ({"look": (0.0, math.inf, 1.0)}, "look"),
+        ({"sneak": 1}, "sneak"),
     ],
 )
 def test_actor_rejects_bad_values_naming_them(kwargs, message):
@@ -85,6 +88,31 @@ def test_actor_rejects_bad_values_naming_them(kwargs, message):
     } | kwargs
     with pytest.raises(ValueError, match=message):
         Actor(**values)
+
+
+@given(
+    st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.integers(-3, 3)),
+    st.lists(
+        st.tuples(
+            *(st.sampled_from((0.0, 0.25, 0.5, 0.75)),) * 3,
+            *(st.sampled_from((0.25, 0.5, 1.0)),) * 3,
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_actor_overlaps_a_shape_exactly_when_one_of_its_boxes_cuts_into_the_body(pos, raw):
+    body = Actor.at("steve", (0.3, 0.2, -0.1))
+    boxes = [(x, y, z, x + dx, y + dy, z + dz) for x, y, z, dx, dy, dz in raw]
+
+    def cuts(box):  # brute force: the open boxes intersect on every axis
+        return all(
+            max(p + box[a], body.body_min[a]) < min(p + box[a + 3], body.body_max[a])
+            for a, p in enumerate(pos)
+        )
+
+    assert body.overlaps(pos, boxes) == any(cuts(box) for box in boxes)
+    assert body.overlaps(pos) == cuts((0, 0, 0, 1, 1, 1))
 
 
 def test_outcome_is_truthy_only_when_done():
