@@ -5,9 +5,10 @@ counts, mode, mods), asked for through a callable, with its own frame rate count
 its text `REFRESH_SECONDS` apart while shown: rebuilding a text every frame would cost more
 than the numbers are worth. `debug_text` is the whole text for a snapshot, readable in tests.
 
-Facing names: yaw 0 looks along +z and yaw 90 along +x, clockwise seen from above as on a map,
-so +z is called north, +x east, -z south and -x west (the ursina world is left-handed: with +z
-ahead, +x is on the right, as east is when facing north).
+Facing names are Minecraft's and `world.shapes.FACINGS`': north is -z, east +x, south +z and west
+-x, so yaw 0 (looking along +z) faces south, yaw 90 (+x) east, yaw 180 north and yaw 270 west. The
+pitch is Minecraft's too, everywhere (F3, scripts, `game.player`, saves): + looks down, 90 straight
+down, -90 straight up.
 
 F4 freezes one ray: the view's ray when F4 is pressed and again at every mouse button press
 (the ray that click's action used). `traced_cells` lists its voxels with `world.ray.traverse`
@@ -52,14 +53,14 @@ __all__ = [
 ]
 
 REFRESH_SECONDS = 0.25
-_COMPASS = ("north (+z)", "east (+x)", "south (-z)", "west (-x)")
+_COMPASS = ("south (+z)", "east (+x)", "north (-z)", "west (-x)")  # yaw 0, 90, 180, 270
 _FACES = {
     (0, 1, 0): "top",
     (0, -1, 0): "bottom",
     (1, 0, 0): "east",
     (-1, 0, 0): "west",
-    (0, 0, 1): "north",
-    (0, 0, -1): "south",
+    (0, 0, -1): "north",
+    (0, 0, 1): "south",
     (0, 0, 0): "inside",
 }
 

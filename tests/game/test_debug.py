@@ -12,6 +12,7 @@ import pytest
 
 from world.geometry import Int3
 from world.ray import Hit, raycast, traverse
+from world.shapes import Box
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
@@ -21,13 +22,33 @@ DT = 1 / 60
 
 @pytest.mark.parametrize(
     ("yaw", "name"),
-    [(0, "north (+z)"), (44.9, "north (+z)"), (45.1, "east (+x)"), (90, "east (+x)"),
-     (180, "south (-z)"), (270, "west (-x)"), (-90, "west (-x)"), (359, "north (+z)")],
+    [(0, "south (+z)"), (44.9, "south (+z)"), (45.1, "east (+x)"), (90, "east (+x)"),
+     (180, "north (-z)"), (270, "west (-x)"), (-90, "west (-x)"), (359, "south (+z)")],
 )  # fmt: skip
 def test_compass_names_the_nearest_direction(yaw: float, name: str) -> None:
     from game.debug import compass
 
     assert compass(yaw) == name
+
+
+@pytest.mark.parametrize("facing", ["north", "east", "south", "west"])
+def test_facing_words_are_minecrafts_and_the_shapes_ones(facing: str) -> None:
+    from game.debug import compass, face_name
+    from world.physics import look_direction
+    from world.shapes import FACINGS, rotate
+
+    # The step of a north-facing stair is on its -z side (world.shapes): north is -z.
+    axis_of = {"north": (0, 0, -1), "east": (1, 0, 0), "south": (0, 0, 1), "west": (-1, 0, 0)}
+    normal = axis_of[facing]
+    assert face_name(normal) == facing
+    # The yaw whose view vector points that way is named that way.
+    yaw = [y for y in (0.0, 90.0, 180.0, 270.0) if np.allclose(look_direction(y, 0.0), normal)]
+    assert len(yaw) == 1 and compass(yaw[0]).startswith(facing)
+    assert facing in FACINGS
+    # A box hugging the north (-z) side, turned to ``facing``, hugs that side.
+    (box,) = rotate([Box(0.0, 0.0, 0.0, 1.0, 1.0, 0.25)], facing)
+    centre = np.array([box.x0 + box.x1, box.y0 + box.y1, box.z0 + box.z1]) / 2 - 0.5
+    assert np.sign(centre).astype(int).tolist() == list(normal)
 
 
 def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
