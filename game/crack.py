@@ -3,7 +3,8 @@
 A cube slightly larger than the block (`SCALE`, so it never fights the block's own faces for
 depth) textured with one of the atlas tiles `world.atlas.CRACK_TILES` on all six faces. The ten
 stage meshes are built once and the one showing is switched, so a stage change costs nothing.
-Which stage shows is `world.breaking.BreakProgress.stage`; this module only draws it.
+Which stage shows is `world.breaking.BreakProgress.stage`; this module only draws it, placed
+through the render origin (`game.render_origin`) as the chunks are.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from panda3d.core import Texture as PandaTexture
 from panda3d.core import TransparencyAttrib
 from ursina import Entity, Mesh, destroy
 
+from game.render_origin import RenderOrigin
 from world.atlas import CRACK_TILES, tile_uv_rect
 from world.blocks import BlockRegistry
 
@@ -53,7 +55,10 @@ def _cube(tile: int) -> Mesh:
 class CrackOverlay:
     """The crack on one block in one of ten stages, or hidden."""
 
-    def __init__(self, registry: BlockRegistry, atlas: PandaTexture) -> None:
+    def __init__(
+        self, registry: BlockRegistry, atlas: PandaTexture, origin: RenderOrigin | None = None
+    ) -> None:
+        self.origin = RenderOrigin() if origin is None else origin  # where world positions draw
         self.entity = Entity(name="crack", enabled=False)
         self.entity.setTexture(atlas, 1)
         # Blended over the block, after the opaque chunks; it writes no depth, so water and
@@ -86,9 +91,10 @@ class CrackOverlay:
         wx, wy, wz = (int(v) for v in block)
         if (wx, wy, wz) != self.block:
             self.block = (wx, wy, wz)
-            self.entity.position = self.block
+            self.origin.place(self.entity, self.block)
         self.entity.enabled = True
 
     def destroy(self) -> None:
         """Remove the overlay."""
+        self.origin.forget(self.entity)
         destroy(self.entity)

@@ -52,6 +52,7 @@ from game.menu import PauseMenu
 from game.options import Options
 from game.outline import BlockOutline
 from game.player import HeldInput, Player
+from game.render_origin import RenderOrigin
 from game.scene import follow, set_view
 from game.session import Session
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
@@ -128,15 +129,20 @@ class Game:
         self.python_ms = 0.0  # time spent in `update` last frame
 
         self.atlas = load_atlas()
+        self.origin = RenderOrigin()  # everything world-anchored is drawn relative to it
         self.chunks = ChunkView(
-            self.world, self.atlas, options.view_distance, on_save=lambda keys: self.save()
+            self.world,
+            self.atlas,
+            options.view_distance,
+            on_save=lambda keys: self.save(),
+            origin=self.origin,
         )
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
         self.hud = Hud(registry, self.hotbar, Texture(ATLAS_PATH))
-        self.outline = BlockOutline()
-        self.crack = CrackOverlay(registry, self.atlas)
+        self.outline = BlockOutline(registry, self.origin)
+        self.crack = CrackOverlay(registry, self.atlas, self.origin)
         self.debug = DebugOverlay(self._debug_snapshot)
-        self.traced = TracedCells()
+        self.traced = TracedCells(registry, self.origin)
         self.menu = PauseMenu(
             self.settings,
             on_change=self.apply_settings,
@@ -153,7 +159,7 @@ class Game:
         # Offscreen pictures and scripts wait for the whole view; a window shows the nearest
         # chunks within START_LOAD_S and streams in the rest (view distance 16 takes 3.6 s).
         self.chunks.load_all(self.player.eye, START_LOAD_S if live else math.inf)
-        follow(self.player.eye, self.player.yaw, self.player.pitch)
+        follow(self.player.eye, self.player.yaw, self.player.pitch, self.origin)
         self._retarget()
         self._driver = _Driver(self)
 
@@ -196,7 +202,7 @@ class Game:
         # The pause menu stops the world, as single-player Minecraft's does.
         if not self.paused and self.chunks.ready_at(self.player.body.pos):  # else held until
             self.player.update(dt, self.held)  # the ground under it is loaded
-        follow(self.player.eye, self.player.yaw, self.player.pitch)
+        follow(self.player.eye, self.player.yaw, self.player.pitch, self.origin)
         self._retarget()
         if not self.paused:
             self._carry_out(self.controls.hold(dt, self._aim()))

@@ -65,7 +65,7 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
         "XYZ: 20.500 / 4.000 / -3.500",
         "Block: 20 4 -4   Chunk: 1 0 -1",
         "Facing: east (+x)  yaw 90.0  pitch 60.0",
-        "Target: base:grass at 20 3 -4, top face (0, 1, 0), 1.50 away",
+        "Target: base:grass at 20 3 -4, top face (0, 1, 0) of box 0, 1.50 away",
         "Chunks: 40 loaded, 13 meshed, 2 queued",
         "Mode: creative, flying",
         "Mods (2, 1 error): base, quiet",
