@@ -182,3 +182,46 @@ def test_f4_without_a_target_traces_to_the_reach(make_game: Make, replay: Replay
     last = list(traverse(game.player.eye, game.player.direction, game.reach))[-1]
     assert tuple(cells[-1]) == tuple(last.cell)
     assert all(math.isfinite(v) for v in cells.ravel())
+
+
+def test_f4_draws_the_selection_box_the_ray_hit(app: Any) -> None:
+    from game.debug import TracedCells, hit_box
+    from game.render_origin import RenderOrigin
+    from world.block_type import BlockType
+    from world.blocks import default_registry
+    from world.shapes import stairs
+
+    registry = default_registry()
+    registry.register(
+        BlockType(
+            "test:stairs",
+            properties={"facing": ("north", "east", "south", "west")},
+            selection=lambda props: stairs(props["facing"]),
+            tiles=("base:stone",),
+        )
+    )
+    state = registry.state_id("test:stairs", facing="east")
+    far = 10**7
+    block = Int3(far + 2, 64, 0)
+    # The stair's step (box 1) of an east-facing stair is its +x half, upper part.
+    hit = Hit(block, Int3(-1, 0, 0), 1.5, (far + 2.5, 64.75, 0.5), state, 1)
+    assert hit_box(registry, hit) == Box(far + 2.5, 64.5, 0.0, far + 3.0, 65.0, 1.0)
+    origin = RenderOrigin()
+    traced = TracedCells(registry, origin)
+    try:
+        eye = (far + 0.5, 64.75, 0.5)
+        origin.follow(eye)
+        traced.trace(eye, (1.0, 0.0, 0.0), 5.0, hit)
+        assert [tuple(c) for c in traced.cells] == [(far, 64, 0), (far + 1, 64, 0), tuple(block)]
+        assert traced.box == hit_box(registry, hit)
+        assert traced.vertex_count == 8 * 3 + 8 + 2
+        # Drawn near the render origin: vertices relative to the ray's first voxel.
+        node = traced._node
+        assert node is not None and max(abs(v) for v in traced.entity.getPos()) < 16
+        vertices = node.getTightBounds()
+        assert max(abs(v) for corner in vertices for v in corner) < 8
+        stone = registry.id("base:stone")
+        traced.trace(eye, (1.0, 0.0, 0.0), 5.0, Hit(block, Int3(-1, 0, 0), 1.5, eye, stone))
+        assert traced.box is None and traced.vertex_count == 8 * 3 + 2  # a cube: its cell only
+    finally:
+        traced.destroy()
