@@ -8,7 +8,9 @@ than the numbers are worth. `debug_text` is the whole text for a snapshot, reada
 Facing names are Minecraft's and `world.shapes.FACINGS`': north is -z, east +x, south +z and west
 -x, so yaw 0 (looking along +z) faces south, yaw 90 (+x) east, yaw 180 north and yaw 270 west. The
 pitch is Minecraft's too, everywhere (F3, scripts, `game.player`, saves): + looks down, 90 straight
-down, -90 straight up.
+down, -90 straight up. One difference remains: ursina's world is left-handed (with +z ahead, +x
+is on the right), so facing north (-z) east (+x) is on the left, a mirror of Minecraft's map;
+yaw grows turning right, south, east, north, west.
 
 F4 freezes one ray: the view's ray when F4 is pressed and again at every mouse button press
 (the ray that click's action used). `traced_cells` lists its voxels with `world.ray.traverse`
