@@ -292,7 +292,9 @@ class Game:
     def _show_crack(self) -> None:
         """The crack on the block being broken, at its stage (hidden when none is)."""
         breaking = self.controls.breaking
-        self.crack.show(breaking.target, breaking.stage)
+        target = breaking.target
+        state = None if target is None else self.world.get_block(*target)
+        self.crack.show(target, breaking.stage, state)  # covers the block's selection boxes
 
     def capture_mouse(self, captured: bool) -> None:
         """Capture the mouse for looking (hidden, held in the window), or let it go."""
