@@ -18,7 +18,7 @@ from the eye up to the reach, stopping at the targeted block; they are drawn as 
 mesh (12 line segments a voxel, one vertex buffer), with the hit voxel in red, the selection box
 the ray hit (`Hit.box`, `hit_box`) in magenta when the block is not a full cube, and the ray
 itself as a yellow line, on top of the world so a ray running into the ground stays visible.
-F3's target line names the box too.
+F3's target line names the box too when it is not the first (a stair's step, box 1).
 """
 
 from __future__ import annotations
@@ -120,7 +120,8 @@ def debug_text(snapshot: DebugSnapshot, fps: float) -> str:
         fx, fy, fz = target.face
         aimed = (
             f"Target: {s.target_name} at {bx} {by} {bz}, {face_name(target.face)} face "
-            f"({fx}, {fy}, {fz}) of box {target.box}, {target.distance:.2f} away"
+            f"({fx}, {fy}, {fz}){f' of box {target.box}' if target.box else ''}, "
+            f"{target.distance:.2f} away"
         )
     mode = "creative" if s.creative else "survival"
     if s.flying:

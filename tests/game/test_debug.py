@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -65,11 +66,14 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
         "XYZ: 20.500 / 4.000 / -3.500",
         "Block: 20 4 -4   Chunk: 1 0 -1",
         "Facing: east (+x)  yaw 90.0  pitch 60.0",
-        "Target: base:grass at 20 3 -4, top face (0, 1, 0) of box 0, 1.50 away",
+        "Target: base:grass at 20 3 -4, top face (0, 1, 0), 1.50 away",
         "Chunks: 40 loaded, 13 meshed, 2 queued",
         "Mode: creative, flying",
         "Mods (2, 1 error): base, quiet",
     ]
+    step = Hit(Int3(20, 3, -4), Int3(0, 1, 0), 1.5, (20.5, 4.0, -3.5), 9, 1)
+    text = debug_text(replace(snapshot, target=step, target_name="test:stairs"), 60.0)
+    assert "Target: test:stairs at 20 3 -4, top face (0, 1, 0) of box 1, 1.50 away" in text
 
 
 def test_the_overlay_asks_for_a_snapshot_only_when_shown_and_due(app: Any) -> None:
