@@ -39,6 +39,9 @@ class Placeable(Protocol):
     def setPos(self, x: float, y: float, z: float, /) -> None:
         """Put the node at a position relative to its parent (the scene)."""
 
+    def isEmpty(self) -> bool:
+        """Whether the node was removed (``removeNode``)."""
+
 
 class RenderOrigin:
     """The chunk corner drawn at the scene's (0, 0, 0), and the world-anchored nodes it places.
@@ -66,7 +69,10 @@ class RenderOrigin:
         node.setPos(*self.to_render(world_pos))
 
     def forget(self, node: Placeable) -> None:
-        """Stop placing ``node`` (it is being removed); unknown nodes are ignored."""
+        """Stop placing ``node`` (it is being removed); unknown nodes are ignored.
+
+        A node removed without it is dropped at the next rebase (it holds the node till then).
+        """
         self._placed.pop(id(node), None)
 
     def __len__(self) -> int:
@@ -85,6 +91,9 @@ class RenderOrigin:
             *(math.floor(eye[axis] / CHUNK[axis]) * CHUNK[axis] for axis in range(3))
         )
         self.rebases += 1
-        for node, pos in self._placed.values():
-            node.setPos(*self.to_render(pos))
+        for key, (node, pos) in list(self._placed.items()):
+            if node.isEmpty():  # removed without `forget`: nothing left to place
+                del self._placed[key]
+            else:
+                node.setPos(*self.to_render(pos))
         return True

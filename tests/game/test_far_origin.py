@@ -26,8 +26,14 @@ class _Node:
     def __init__(self) -> None:
         self.pos: tuple[float, float, float] | None = None
 
+        self.removed = False
+
     def setPos(self, x: float, y: float, z: float, /) -> None:
+        assert not self.removed  # Panda3D raises for a removed node
         self.pos = (x, y, z)
+
+    def isEmpty(self) -> bool:
+        return self.removed
 
 
 def test_nodes_are_drawn_at_their_position_minus_the_origin() -> None:
@@ -45,6 +51,16 @@ def test_nodes_are_drawn_at_their_position_minus_the_origin() -> None:
     origin.forget(node)  # twice is harmless
     assert origin.follow((1000.0, 0.0, 0.0)) and node.pos == (32.0 - 96, -16.0, 48.5 + 16)
     assert len(origin) == 0
+
+
+def test_a_node_removed_without_being_forgotten_is_dropped_at_the_next_rebase() -> None:
+    origin = RenderOrigin(rebase_distance=100.0)
+    kept, removed = _Node(), _Node()
+    origin.place(kept, (0.0, 0.0, 0.0))
+    origin.place(removed, (16.0, 0.0, 0.0))
+    removed.removed = True
+    assert origin.follow((500.0, 0.0, 0.0))
+    assert len(origin) == 1 and kept.pos == (-496.0, 0.0, 0.0)
 
 
 @pytest.mark.parametrize("distance", [0.0, -1.0, math.nan])
