@@ -54,7 +54,7 @@ def _finite(value: object, name: str, limit: float = math.inf) -> float:
     return number
 
 
-def _down(pitch: object, *, old: bool) -> object:
+def _down(pitch: Any, *, old: bool) -> Any:
     """A stored pitch counted + down: an old save's (+ up) negated, anything else as it is."""
     if old and isinstance(pitch, int | float) and not isinstance(pitch, bool):
         return -pitch
