@@ -2,7 +2,8 @@
 
 `world.mesher` turns a chunk into flat numpy arrays; here they become one vertex buffer per
 chunk (position, RGBA8 colour, uv interleaved, 24 bytes a vertex, copied straight from numpy),
-under a node at the chunk's origin in ursina's scene, textured with the block atlas (nearest
+under a node at the chunk's corner in ursina's scene (relative to the render origin,
+`game.render_origin`, so nothing cracks far from 0, 0, 0), textured with the block atlas (nearest
 filtering: pixel look). Shading is baked into vertex colours (`MeshData.shade`), so no light is
 needed. The node is a bare Panda3D ``NodePath`` (what an ursina Entity wraps): an Entity costs
 about 50 µs to make and as much to destroy, 15 times a bare node, and streaming makes and drops
@@ -47,6 +48,7 @@ from panda3d.core import Texture as PandaTexture
 from ursina import scene
 
 from game.geometry import interleaved_format
+from game.render_origin import RenderOrigin
 from world.chunks import CHUNK, ChunkKey, World
 from world.geometry import FACE_NORMALS
 from world.mesher import MeshData, mesh_chunk
@@ -112,8 +114,11 @@ class ChunkView:
         view_distance: int,
         *,
         on_save: Callable[[list[ChunkKey]], object] | None = None,
+        origin: RenderOrigin | None = None,
     ) -> None:
         self.world = world
+        # Chunk nodes are drawn relative to the render origin (precision far from 0, 0, 0).
+        self.origin = RenderOrigin() if origin is None else origin
         self.texture = texture
         self.entities: dict[ChunkKey, NodePath] = {}  # the drawn chunks' nodes
         self._groups: dict[ChunkKey, list[NodePath | None]] = {}
@@ -243,7 +248,7 @@ class ChunkView:
         root = self.entities.get(key)
         if root is None:
             root = scene.attachNewNode(f"chunk {key}")
-            root.setPos(key[0] * CHUNK[0], key[1] * CHUNK[1], key[2] * CHUNK[2])
+            self.origin.place(root, (key[0] * CHUNK[0], key[1] * CHUNK[1], key[2] * CHUNK[2]))
             root.setTexture(self.texture, 1)
             self.entities[key] = root
         for old in self._groups.get(key, []):
@@ -280,6 +285,7 @@ class ChunkView:
         self._groups.pop(key, None)
         root = self.entities.pop(key, None)
         if root is not None:
+            self.origin.forget(root)
             root.removeNode()
 
     def destroy(self) -> None:

@@ -5,15 +5,20 @@ counts, mode, mods), asked for through a callable, with its own frame rate count
 its text `REFRESH_SECONDS` apart while shown: rebuilding a text every frame would cost more
 than the numbers are worth. `debug_text` is the whole text for a snapshot, readable in tests.
 
-Facing names: yaw 0 looks along +z and yaw 90 along +x, clockwise seen from above as on a map,
-so +z is called north, +x east, -z south and -x west (the ursina world is left-handed: with +z
-ahead, +x is on the right, as east is when facing north).
+Facing names are Minecraft's and `world.shapes.FACINGS`': north is -z, east +x, south +z and west
+-x, so yaw 0 (looking along +z) faces south, yaw 90 (+x) east, yaw 180 north and yaw 270 west. The
+pitch is Minecraft's too, everywhere (F3, scripts, `game.player`, saves): + looks down, 90 straight
+down, -90 straight up. One difference remains: ursina's world is left-handed (with +z ahead, +x
+is on the right), so facing north (-z) east (+x) is on the left, a mirror of Minecraft's map;
+yaw grows turning right, south, east, north, west.
 
 F4 freezes one ray: the view's ray when F4 is pressed and again at every mouse button press
 (the ray that click's action used). `traced_cells` lists its voxels with `world.ray.traverse`
 from the eye up to the reach, stopping at the targeted block; they are drawn as one wireframe
-mesh (12 line segments a voxel, one vertex buffer), with the hit voxel in red and the ray itself
-as a yellow line, on top of the world so a ray running into the ground stays visible.
+mesh (12 line segments a voxel, one vertex buffer), with the hit voxel in red, the selection box
+the ray hit (`Hit.box`, `hit_box`) in magenta when the block is not a full cube, and the ray
+itself as a yellow line, on top of the world so a ray running into the ground stays visible.
+F3's target line names the box too when it is not the first (a stair's step, box 1).
 """
 
 from __future__ import annotations
@@ -36,9 +41,12 @@ from ursina import Entity, Text, color, destroy, window
 from game.geometry import interleaved_format
 from game.hud import WindowRoot
 from game.hud_layout import DEBUG_WIDTH, fit_scale, top_left
+from game.render_origin import RenderOrigin
+from world.blocks import BlockRegistry
 from world.chunks import CHUNK_SHIFT
 from world.geometry import Int3, Vec3
 from world.ray import Hit, traverse
+from world.shapes import FULL, Box
 
 __all__ = [
     "REFRESH_SECONDS",
@@ -48,18 +56,19 @@ __all__ = [
     "compass",
     "debug_text",
     "face_name",
+    "hit_box",
     "traced_cells",
 ]
 
 REFRESH_SECONDS = 0.25
-_COMPASS = ("north (+z)", "east (+x)", "south (-z)", "west (-x)")
+_COMPASS = ("south (+z)", "east (+x)", "north (-z)", "west (-x)")  # yaw 0, 90, 180, 270
 _FACES = {
     (0, 1, 0): "top",
     (0, -1, 0): "bottom",
     (1, 0, 0): "east",
     (-1, 0, 0): "west",
-    (0, 0, 1): "north",
-    (0, 0, -1): "south",
+    (0, 0, -1): "north",
+    (0, 0, 1): "south",
     (0, 0, 0): "inside",
 }
 
@@ -111,7 +120,8 @@ def debug_text(snapshot: DebugSnapshot, fps: float) -> str:
         fx, fy, fz = target.face
         aimed = (
             f"Target: {s.target_name} at {bx} {by} {bz}, {face_name(target.face)} face "
-            f"({fx}, {fy}, {fz}), {target.distance:.2f} away"
+            f"({fx}, {fy}, {fz}){f' of box {target.box}' if target.box else ''}, "
+            f"{target.distance:.2f} away"
         )
     mode = "creative" if s.creative else "survival"
     if s.flying:
@@ -232,22 +242,24 @@ _EDGES = np.array(
 _ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4)])
 _CELL_RGBA = (80, 220, 255, 255)
 _HIT_RGBA = (255, 60, 60, 255)
+_BOX_RGBA = (255, 60, 255, 255)
 _RAY_RGBA = (255, 230, 60, 255)
+_BOX_CORNERS = np.array([(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=bool)
 
 
 _FORMAT = interleaved_format(uv=False)
 
 
 def _wireframe(
-    cells: NDArray[np.int64], hit_last: bool, ray: tuple[Sequence[float], Sequence[float]]
+    cubes: NDArray[np.float64],
+    colours: NDArray[np.uint8],
+    ray: tuple[Sequence[float], Sequence[float]],
 ) -> GeomNode:
-    """One geom: the cells' edges (the last one red when it is the hit) and the ray's line."""
-    count = len(cells)
+    """One geom: the edges of ``cubes`` (N, 8, 3 corners, each in its colour) and the ray."""
+    count = len(cubes)
     rows = np.empty(count * 8 + 2, dtype=_ROW)
-    rows["pos"][: count * 8] = (cells[:, np.newaxis, :] + _CUBE[np.newaxis]).reshape(-1, 3)
-    rows["rgba"][: count * 8] = _CELL_RGBA
-    if hit_last and count:
-        rows["rgba"][(count - 1) * 8 : count * 8] = _HIT_RGBA
+    rows["pos"][: count * 8] = cubes.reshape(-1, 3)
+    rows["rgba"][: count * 8] = np.repeat(colours.reshape(-1, 4), 8, axis=0)
     rows["pos"][count * 8 :] = ray
     rows["rgba"][count * 8 :] = _RAY_RGBA
     vdata = GeomVertexData("traced cells", _FORMAT, Geom.UHStatic)
@@ -267,10 +279,24 @@ def _wireframe(
     return node
 
 
-class TracedCells:
-    """F4: the voxels of one frozen ray, drawn as wireframe cubes."""
+def hit_box(registry: BlockRegistry, hit: Hit) -> Box:
+    """The selection box ``hit.box`` of the hit state, in world coordinates."""
+    boxes = registry.selection_boxes[hit.block_id]
+    x0, y0, z0, x1, y1, z1 = FULL[0] if boxes is None else boxes[hit.box]
+    bx, by, bz = hit.block
+    return Box(bx + x0, by + y0, bz + z0, bx + x1, by + y1, bz + z1)
 
-    def __init__(self) -> None:
+
+class TracedCells:
+    """F4: the voxels of one frozen ray, drawn as wireframe cubes, and the selection box it hit.
+
+    The hit voxel is red; when its state has a shape other than the full cube, the box the ray
+    hit (`Hit.box`) is drawn too, in magenta. Drawn relative to the render origin.
+    """
+
+    def __init__(self, registry: BlockRegistry, origin: RenderOrigin | None = None) -> None:
+        self.registry = registry
+        self.origin = RenderOrigin() if origin is None else origin
         self.entity = Entity(name="traced cells", enabled=False)
         self.entity.setShaderOff(1)
         self.entity.setLightOff(1)
@@ -280,6 +306,7 @@ class TracedCells:
         self.entity.setDepthWrite(False, 1)
         self.entity.setBin("fixed", 50)
         self.cells: NDArray[np.int64] = np.zeros((0, 3), dtype=np.int64)
+        self.box: Box | None = None  # the hit's selection box drawn (world coordinates), if any
         self._node: NodePath | None = None
 
     @property
@@ -295,22 +322,41 @@ class TracedCells:
     def trace(
         self, origin: Sequence[float], direction: Sequence[float], reach: float, hit: Hit | None
     ) -> None:
-        """Freeze this ray: list its voxels and redraw them."""
-        self.cells = traced_cells(origin, direction, reach, hit)
+        """Freeze this ray: list its voxels and the hit box, and redraw them."""
+        self.cells = cells = traced_cells(origin, direction, reach, hit)
         end: Sequence[float]
         if hit is not None:
             end = hit.point
         else:
             norm = math.sqrt(sum(d * d for d in direction))
             end = tuple(o + d / norm * reach for o, d in zip(origin, direction, strict=True))
+        # Vertices relative to the ray's first voxel (small numbers, float32-exact), and that
+        # voxel placed through the render origin: no precision lost far from 0, 0, 0.
+        anchor = np.array([math.floor(v) for v in origin], dtype=np.int64)
+        cubes = ((cells - anchor)[:, np.newaxis, :] + _CUBE[np.newaxis]).astype(np.float64)
+        colours = np.tile(np.array(_CELL_RGBA, dtype=np.uint8), (len(cells), 1))
+        if hit is not None and len(cells):
+            colours[-1] = _HIT_RGBA
+        self.box = None
+        if hit is not None and self.registry.selection_boxes[hit.block_id] is not None:
+            self.box = box = hit_box(self.registry, hit)
+            low = np.array(box[:3]) - anchor - _MARGIN / 2
+            high = np.array(box[3:]) - anchor + _MARGIN / 2
+            cubes = np.concatenate([cubes, np.where(_BOX_CORNERS, high, low)[np.newaxis]])
+            colours = np.concatenate([colours, np.array([_BOX_RGBA], dtype=np.uint8)])
+        ray = (
+            tuple(float(v - a) for v, a in zip(origin, anchor, strict=True)),
+            tuple(float(v - a) for v, a in zip(end, anchor, strict=True)),
+        )
         if self._node is not None:
             self._node.removeNode()
-        hit_last = hit is not None and len(self.cells) > 0
-        self._node = self.entity.attachNewNode(_wireframe(self.cells, hit_last, (origin, end)))
+        self._node = self.entity.attachNewNode(_wireframe(cubes, colours, ray))
+        self.origin.place(self.entity, tuple(float(v) for v in anchor))
 
     @property
     def vertex_count(self) -> int:
-        """Vertices in the drawn mesh (8 a voxel, 2 for the ray; 0 before the first trace)."""
+        """Vertices in the drawn mesh (8 a voxel and a hit box, 2 for the ray; 0 before the first
+        trace)."""
         if self._node is None:
             return 0
         count: int = self._node.node().getGeom(0).getVertexData().getNumRows()
@@ -318,4 +364,5 @@ class TracedCells:
 
     def destroy(self) -> None:
         """Remove the view."""
+        self.origin.forget(self.entity)
         destroy(self.entity)

@@ -1,18 +1,30 @@
-"""The thin dark outline drawn around the targeted block."""
+"""The thin dark outline drawn around the targeted block's selection shape.
+
+As in Minecraft, the outline follows the targeted state's whole selection shape
+(`BlockRegistry.selection_boxes`): every box of it, not only the box the ray hit (a stair shows
+both its boxes, a slab its half, a torch its stick; ``None`` is the full cube). Each box is drawn
+as its 12 edges, `MARGIN` outside its faces. One line mesh a distinct shape is built the first
+time it is targeted and kept, so moving the target costs a position and a show. The outline is
+placed through the render origin (`game.render_origin`), as the chunks are.
+"""
 
 from __future__ import annotations
 
 import itertools
 
-from ursina import Entity, Mesh, color, destroy
+from panda3d.core import NodePath, TransparencyAttrib
+from ursina import Entity, Mesh, destroy
 
+from game.render_origin import RenderOrigin
+from world.blocks import BlockRegistry
 from world.ray import Hit
+from world.shapes import FULL, Box, Shape
 
-__all__ = ["BlockOutline"]
+__all__ = ["MARGIN", "BlockOutline", "outline_segments"]
 
-MARGIN = 0.003  # just outside the block's faces, so the lines are not hidden in them
-_CORNERS = [(x, y, z) for x, y, z in itertools.product((-MARGIN, 1 + MARGIN), repeat=3)]
-# The cube's 12 edges: corner pairs that differ in exactly one coordinate.
+MARGIN = 0.003  # just outside the box's faces, so the lines are not hidden in them
+_CORNERS = list(itertools.product((0, 1), repeat=3))
+# A box's 12 edges: corner pairs that differ in exactly one coordinate.
 _EDGES = [
     (a, b)
     for a, b in itertools.combinations(range(8), 2)
@@ -20,21 +32,64 @@ _EDGES = [
 ]
 
 
-class BlockOutline:
-    """A line cube that follows the raycast's hit (hidden when nothing is targeted)."""
+def outline_segments(boxes: Shape) -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
+    """The line segments outlining ``boxes`` (12 a box), each box grown by `MARGIN`."""
+    segments = []
+    for box in boxes:
+        low = (box.x0 - MARGIN, box.y0 - MARGIN, box.z0 - MARGIN)
+        high = (box.x1 + MARGIN, box.y1 + MARGIN, box.z1 + MARGIN)
+        corners = [
+            tuple(high[axis] if bit else low[axis] for axis, bit in enumerate(corner))
+            for corner in _CORNERS
+        ]
+        segments += [(corners[a], corners[b]) for a, b in _EDGES]
+    return segments
 
-    def __init__(self) -> None:
-        mesh = Mesh(vertices=_CORNERS, triangles=_EDGES, mode="line", thickness=2, static=True)
-        self.entity = Entity(model=mesh, color=color.rgba(0, 0, 0, 0.7), enabled=False)
+
+def _line_mesh(boxes: Shape) -> Mesh:
+    """One line mesh outlining every box."""
+    segments = outline_segments(boxes)
+    vertices = [point for segment in segments for point in segment]
+    pairs = [(2 * i, 2 * i + 1) for i in range(len(segments))]
+    return Mesh(vertices=vertices, triangles=pairs, mode="line", thickness=2, static=True)
+
+
+class BlockOutline:
+    """Line boxes that follow the raycast's hit (hidden when nothing is targeted)."""
+
+    def __init__(self, registry: BlockRegistry, origin: RenderOrigin | None = None) -> None:
+        self.registry = registry
+        self.origin = RenderOrigin() if origin is None else origin
+        self.entity = Entity(name="block outline", enabled=False)
+        self.entity.setColorScale(0.0, 0.0, 0.0, 0.7)  # the lines are white: dark, see-through
+        self.entity.setTransparency(TransparencyAttrib.M_dual)
+        self.meshes: dict[Shape, NodePath] = {}  # by shape, built when first targeted
+        self.shape: Shape | None = None  # the boxes shown
+        self.block: tuple[int, int, int] | None = None
 
     def show(self, hit: Hit | None) -> None:
-        """Put the outline around ``hit.block``, or hide it."""
-        if hit is None:
+        """Put the outline around ``hit.block``'s selection boxes, or hide it."""
+        boxes = None if hit is None else self.registry.selection_boxes[hit.block_id]
+        shape = FULL if boxes is None else tuple(Box(*b) for b in boxes)
+        if hit is None or not shape:
             self.entity.enabled = False
             return
-        self.entity.position = hit.block
+        if shape != self.shape:
+            if self.shape is not None:
+                self.meshes[self.shape].hide()
+            mesh = self.meshes.get(shape)
+            if mesh is None:
+                mesh = self.meshes[shape] = _line_mesh(shape)
+                mesh.reparentTo(self.entity)
+            mesh.show()
+            self.shape = shape
+        block = (int(hit.block[0]), int(hit.block[1]), int(hit.block[2]))
+        if block != self.block:
+            self.block = block
+            self.origin.place(self.entity, block)
         self.entity.enabled = True
 
     def destroy(self) -> None:
         """Remove the outline."""
+        self.origin.forget(self.entity)
         destroy(self.entity)

@@ -55,6 +55,7 @@ from game.menu import PauseMenu
 from game.options import Options
 from game.outline import BlockOutline
 from game.player import HeldInput, Player
+from game.render_origin import RenderOrigin
 from game.scene import Underwater, follow, set_view
 from game.session import Session
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
@@ -133,17 +134,22 @@ class Game:
 
         self.atlas_pixels = build_atlas_image(registry, self.mods)
         self.atlas = atlas_texture(self.atlas_pixels)
+        self.origin = RenderOrigin()  # everything world-anchored is drawn relative to it
         self.chunks = ChunkView(
-            self.world, self.atlas, options.view_distance, on_save=lambda keys: self.save()
+            self.world,
+            self.atlas,
+            options.view_distance,
+            on_save=lambda keys: self.save(),
+            origin=self.origin,
         )
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
         atlas = Texture(self.atlas)
         atlas.path, atlas._cached_image = None, None  # what ursina sets for a texture from a file
         self.hud = Hud(registry, self.hotbar, atlas)
-        self.outline = BlockOutline()
-        self.crack = CrackOverlay(registry, self.atlas)
+        self.outline = BlockOutline(registry, self.origin)
+        self.crack = CrackOverlay(registry, self.atlas, self.origin)
         self.debug = DebugOverlay(self._debug_snapshot)
-        self.traced = TracedCells()
+        self.traced = TracedCells(registry, self.origin)
         self.inventory_screen = InventoryScreen(registry, self.hotbar.inventory, self.atlas_pixels)
         self._drops = random.Random()
         self._still = HeldInput()  # what the body gets while the inventory screen has the keys
@@ -164,7 +170,7 @@ class Game:
         # Offscreen pictures and scripts wait for the whole view; a window shows the nearest
         # chunks within START_LOAD_S and streams in the rest (view distance 16 takes 3.6 s).
         self.chunks.load_all(self.player.eye, START_LOAD_S if live else math.inf)
-        follow(self.player.eye, self.player.yaw, self.player.pitch)
+        follow(self.player.eye, self.player.yaw, self.player.pitch, self.origin)
         self._retarget()
         self._driver = _Driver(self)
 
@@ -208,7 +214,7 @@ class Game:
         if not self.paused and self.chunks.ready_at(self.player.body.pos):  # else held until
             # the ground under it is loaded; the inventory screen takes the keys, not the body
             self.player.update(dt, self._still if self.inventory_screen.shown else self.held)
-        follow(self.player.eye, self.player.yaw, self.player.pitch)
+        follow(self.player.eye, self.player.yaw, self.player.pitch, self.origin)
         self.underwater.update(self.world, self.player.eye)
         self._retarget()
         if not self.paused:
@@ -302,7 +308,9 @@ class Game:
     def _show_crack(self) -> None:
         """The crack on the block being broken, at its stage (hidden when none is)."""
         breaking = self.controls.breaking
-        self.crack.show(breaking.target, breaking.stage)
+        target = breaking.target
+        state = None if target is None else self.world.get_block(*target)
+        self.crack.show(target, breaking.stage, state)  # covers the block's selection boxes
 
     def capture_mouse(self, captured: bool) -> None:
         """Capture the mouse for looking (hidden, held in the window), or let it go."""

@@ -1,8 +1,9 @@
 """The 3D view's set-up: sky, fog and lens for a view distance and field of view, and the camera.
 
-Engine plumbing only: the camera follows the player's eye (`follow`), the player itself knows
-nothing of the engine (`game.player`). With the eye inside a liquid block the view is seen
-through water (`Underwater`): a blue veil under the HUD and short blue fog.
+Engine plumbing only: the camera follows the player's eye (`follow`), drawn relative to the
+render origin (`game.render_origin`); the player itself knows nothing of the engine
+(`game.player`). With the eye inside a liquid block the view is seen through water
+(`Underwater`): a blue veil under the HUD and short blue fog.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable
 
 from ursina import Entity, camera, color, destroy, scene, window
 
+from game.render_origin import RenderOrigin
 from world.chunks import World
 from world.geometry import Vec3
 from world.validate import WORLD_LIMIT
@@ -51,8 +53,16 @@ def set_view(view_distance: int, fov: float) -> float:
     return aspect
 
 
-def follow(eye: Vec3, yaw: float, pitch: float) -> None:
-    """Put the camera at ``eye``, facing ``yaw`` and ``pitch`` (degrees, pitch > 0 down)."""
+def follow(eye: Vec3, yaw: float, pitch: float, origin: RenderOrigin | None = None) -> None:
+    """Put the camera at ``eye``, facing ``yaw`` and ``pitch`` (degrees, pitch > 0 down).
+
+    With a render ``origin`` (`game.render_origin`), the origin first follows the eye (moving
+    every world-anchored node if it rebases) and the camera goes to the eye's render position;
+    without one the scene is drawn at world positions.
+    """
+    if origin is not None:
+        origin.follow(eye)
+        eye = origin.to_render(eye)
     camera.position = eye
     camera.rotation = (pitch, yaw, 0.0)
 

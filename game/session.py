@@ -231,7 +231,7 @@ class Session:
         state = None if self.store is None else self.store.player
         if state is None:
             return
-        player.look(state.yaw, -state.pitch)  # saves count pitch up, the player counts it down
+        player.look(state.yaw, state.pitch)
         player.set_flying(state.flying)
         registry = player.world.registry
         inventory = hotbar.inventory
@@ -255,7 +255,7 @@ class Session:
         return PlayerState(
             position=self.player.body.pos,
             yaw=self.player.yaw,
-            pitch=-self.player.pitch,
+            pitch=self.player.pitch,
             hotbar=tuple(None if b is None else registry.state_key(b) for b in self.hotbar.slots),
             selected=self.hotbar.selected,
             flying=self.player.body.flying,

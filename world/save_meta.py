@@ -5,6 +5,12 @@ valid or a ``ValueError`` naming the field (`world.save_format` turns it into a 
 naming the file). Numbers are finite, positions within the world limit
 (`world.validate.WORLD_LIMIT`), and no integer too large for a float escapes as
 ``OverflowError``.
+
+Angles are Minecraft's, as everywhere in the game (F3, scripts, `world.physics`): ``yaw`` turns
+from +z toward +x (yaw 0 faces south, +z; 180 north, -z) and ``pitch`` is + looking down. Saves
+written before that convention stored the pitch + looking up under ``"pitch"`` alone; a save's
+player object now also holds ``"pitch_convention": "down"`` (`PITCH_CONVENTION`), and one without
+it is converted on load (its pitch negated), so an old save keeps its camera.
 """
 
 from __future__ import annotations
@@ -19,11 +25,20 @@ from world.chunks import DEFAULT_BUILD_HEIGHT
 from world.inventory import Inventory
 from world.validate import WORLD_LIMIT
 
-__all__ = ["GAME_MODES", "SEED_RANGE", "PlayerState", "WorldInfo", "random_seed"]
+__all__ = [
+    "GAME_MODES",
+    "PITCH_CONVENTION",
+    "SEED_RANGE",
+    "PlayerState",
+    "WorldInfo",
+    "random_seed",
+]
 
 GAME_MODES: Final = ("survival", "creative")
 # A seed is a signed 64-bit integer, as in Minecraft, so every tool can hold it.
 SEED_RANGE: Final = (-(2**63), 2**63)
+# The metadata key and value marking a pitch stored + down; a player object without it is older.
+PITCH_CONVENTION: Final = ("pitch_convention", "down")
 
 
 def _finite(value: object, name: str, limit: float = math.inf) -> float:
@@ -40,6 +55,13 @@ def _finite(value: object, name: str, limit: float = math.inf) -> float:
     return number
 
 
+def _down(pitch: Any, *, old: bool) -> Any:
+    """A stored pitch counted + down: an old save's (+ up) negated, anything else as it is."""
+    if old and isinstance(pitch, int | float) and not isinstance(pitch, bool):
+        return -pitch
+    return pitch
+
+
 @dataclass(frozen=True)
 class PlayerState:
     """The player part of a save: where the player is, where they look, what they hold.
@@ -51,7 +73,7 @@ class PlayerState:
     yaw : float
         Degrees about the vertical axis.
     pitch : float
-        Degrees up (+) or down (-), within [-90, 90].
+        Degrees down (+) or up (-), within [-90, 90], as Minecraft counts it.
     hotbar : tuple of (str or None)
         Block names per slot (names, not ids, so they survive registration changes); ``None``
         is an empty slot. The game decides what to do with a name it no longer knows.
@@ -111,6 +133,7 @@ class PlayerState:
             "position": list(self.position),
             "yaw": self.yaw,
             "pitch": self.pitch,
+            PITCH_CONVENTION[0]: PITCH_CONVENTION[1],
             "hotbar": list(self.hotbar),
             "selected": self.selected,
             "flying": self.flying,
@@ -123,10 +146,18 @@ class PlayerState:
 
     @classmethod
     def from_dict(cls, data: object) -> PlayerState:
-        """Rebuild from `to_dict` output; ``ValueError`` for anything else."""
+        """Rebuild from `to_dict` output (or an older save's); ``ValueError`` for anything else.
+
+        A player object without ``"pitch_convention"`` was saved with the pitch + up: its pitch
+        is negated.
+        """
         if not isinstance(data, dict):
             raise ValueError(f"player must be a JSON object, got {type(data).__name__}")
-        unknown = set(data) - set(cls.__dataclass_fields__)
+        marker, down = PITCH_CONVENTION
+        old = marker not in data
+        if not old and data[marker] != down:
+            raise ValueError(f"player {marker} must be {down!r}, got {data[marker]!r}")
+        unknown = set(data) - set(cls.__dataclass_fields__) - {marker}
         if unknown:
             raise ValueError(f"player has unknown fields {sorted(unknown)}")
         for key in ("position", "hotbar"):
@@ -136,7 +167,7 @@ class PlayerState:
             return cls(
                 position=tuple(data.get("position", (0.0, 0.0, 0.0))),
                 yaw=data.get("yaw", 0.0),
-                pitch=data.get("pitch", 0.0),
+                pitch=_down(data.get("pitch", 0.0), old=old),
                 hotbar=tuple(data.get("hotbar", ())),
                 selected=data.get("selected", 0),
                 flying=data.get("flying", False),

@@ -113,7 +113,7 @@ def test_a_run_on_a_named_world_saves_it_and_the_next_run_carries_on(tmp_path: P
         assert store.info.game_mode == "creative"
         player = store.player
         assert player is not None  # where the first run left the player, kept by the second
-        assert player.position == (5.5, 4.0, 2.5) and player.yaw == 45.0 and player.pitch == 10.0
+        assert player.position == (5.5, 4.0, 2.5) and player.yaw == 45.0 and player.pitch == -10.0
         assert player.selected == 3
         assert (
             store.load(default_registry(), generator_factory=make_generator).get_block(0, 3, 0)

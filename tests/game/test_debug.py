@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 from world.geometry import Int3
 from world.ray import Hit, raycast, traverse
+from world.shapes import Box
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
@@ -21,13 +23,33 @@ DT = 1 / 60
 
 @pytest.mark.parametrize(
     ("yaw", "name"),
-    [(0, "north (+z)"), (44.9, "north (+z)"), (45.1, "east (+x)"), (90, "east (+x)"),
-     (180, "south (-z)"), (270, "west (-x)"), (-90, "west (-x)"), (359, "north (+z)")],
+    [(0, "south (+z)"), (44.9, "south (+z)"), (45.1, "east (+x)"), (90, "east (+x)"),
+     (180, "north (-z)"), (270, "west (-x)"), (-90, "west (-x)"), (359, "south (+z)")],
 )  # fmt: skip
 def test_compass_names_the_nearest_direction(yaw: float, name: str) -> None:
     from game.debug import compass
 
     assert compass(yaw) == name
+
+
+@pytest.mark.parametrize("facing", ["north", "east", "south", "west"])
+def test_facing_words_are_minecrafts_and_the_shapes_ones(facing: str) -> None:
+    from game.debug import compass, face_name
+    from world.physics import look_direction
+    from world.shapes import FACINGS, rotate
+
+    # The step of a north-facing stair is on its -z side (world.shapes): north is -z.
+    axis_of = {"north": (0, 0, -1), "east": (1, 0, 0), "south": (0, 0, 1), "west": (-1, 0, 0)}
+    normal = axis_of[facing]
+    assert face_name(normal) == facing
+    # The yaw whose view vector points that way is named that way.
+    yaw = [y for y in (0.0, 90.0, 180.0, 270.0) if np.allclose(look_direction(y, 0.0), normal)]
+    assert len(yaw) == 1 and compass(yaw[0]).startswith(facing)
+    assert facing in FACINGS
+    # A box hugging the north (-z) side, turned to ``facing``, hugs that side.
+    (box,) = rotate([Box(0.0, 0.0, 0.0, 1.0, 1.0, 0.25)], facing)
+    centre = np.array([box.x0 + box.x1, box.y0 + box.y1, box.z0 + box.z1]) / 2 - 0.5
+    assert np.sign(centre).astype(int).tolist() == list(normal)
 
 
 def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
@@ -49,6 +71,9 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
         "Mode: creative, flying",
         "Mods (2, 1 error): base, quiet",
     ]
+    step = Hit(Int3(20, 3, -4), Int3(0, 1, 0), 1.5, (20.5, 4.0, -3.5), 9, 1)
+    text = debug_text(replace(snapshot, target=step, target_name="test:stairs"), 60.0)
+    assert "Target: test:stairs at 20 3 -4, top face (0, 1, 0) of box 1, 1.50 away" in text
 
 
 def test_the_overlay_asks_for_a_snapshot_only_when_shown_and_due(app: Any) -> None:
@@ -161,3 +186,46 @@ def test_f4_without_a_target_traces_to_the_reach(make_game: Make, replay: Replay
     last = list(traverse(game.player.eye, game.player.direction, game.reach))[-1]
     assert tuple(cells[-1]) == tuple(last.cell)
     assert all(math.isfinite(v) for v in cells.ravel())
+
+
+def test_f4_draws_the_selection_box_the_ray_hit(app: Any) -> None:
+    from game.debug import TracedCells, hit_box
+    from game.render_origin import RenderOrigin
+    from world.block_type import BlockType
+    from world.blocks import default_registry
+    from world.shapes import stairs
+
+    registry = default_registry()
+    registry.register(
+        BlockType(
+            "test:stairs",
+            properties={"facing": ("north", "east", "south", "west")},
+            selection=lambda props: stairs(props["facing"]),
+            tiles=("base:stone",),
+        )
+    )
+    state = registry.state_id("test:stairs", facing="east")
+    far = 10**7
+    block = Int3(far + 2, 64, 0)
+    # The stair's step (box 1) of an east-facing stair is its +x half, upper part.
+    hit = Hit(block, Int3(-1, 0, 0), 1.5, (far + 2.5, 64.75, 0.5), state, 1)
+    assert hit_box(registry, hit) == Box(far + 2.5, 64.5, 0.0, far + 3.0, 65.0, 1.0)
+    origin = RenderOrigin()
+    traced = TracedCells(registry, origin)
+    try:
+        eye = (far + 0.5, 64.75, 0.5)
+        origin.follow(eye)
+        traced.trace(eye, (1.0, 0.0, 0.0), 5.0, hit)
+        assert [tuple(c) for c in traced.cells] == [(far, 64, 0), (far + 1, 64, 0), tuple(block)]
+        assert traced.box == hit_box(registry, hit)
+        assert traced.vertex_count == 8 * 3 + 8 + 2
+        # Drawn near the render origin: vertices relative to the ray's first voxel.
+        node = traced._node
+        assert node is not None and max(abs(v) for v in traced.entity.getPos()) < 16
+        vertices = node.getTightBounds()
+        assert max(abs(v) for corner in vertices for v in corner) < 8
+        stone = registry.id("base:stone")
+        traced.trace(eye, (1.0, 0.0, 0.0), 5.0, Hit(block, Int3(-1, 0, 0), 1.5, eye, stone))
+        assert traced.box is None and traced.vertex_count == 8 * 3 + 2  # a cube: its cell only
+    finally:
+        traced.destroy()

@@ -45,3 +45,33 @@ def test_huge_integers_in_metadata_are_value_errors_not_overflow() -> None:
     with pytest.raises(ValueError, match="yaw"):
         PlayerState.from_dict({"yaw": 10**400})
     assert PlayerState(position=(WORLD_LIMIT, -WORLD_LIMIT, 0)).position[0] == WORLD_LIMIT
+
+
+def test_a_saved_pitch_counts_down_and_says_so() -> None:
+    data = PlayerState(pitch=30.0).to_dict()
+    assert data["pitch"] == 30.0 and data["pitch_convention"] == "down"
+    assert PlayerState.from_dict(data).pitch == 30.0
+
+
+@pytest.mark.parametrize("pitch", [-90.0, -12.5, 0.0, 45.0, 90])
+def test_an_old_save_counting_pitch_up_keeps_its_camera(pitch: float) -> None:
+    old = {"position": [0.5, 1.0, 0.5], "yaw": 10.0, "pitch": pitch}
+    state = PlayerState.from_dict(old)
+    assert state.pitch == -pitch and state.yaw == 10.0  # looking up then is looking up now
+    assert PlayerState.from_dict(state.to_dict()) == state
+
+
+def test_the_old_fixture_save_loads_with_its_pitch_turned_down() -> None:
+    from pathlib import Path
+
+    from world.storage import WorldStore
+
+    fixture = Path(__file__).parent / "fixtures" / "pre_states.sqlite"
+    with WorldStore(fixture, read_only=True) as store:
+        player = store.player
+    assert player is not None and player.pitch == -5.0  # stored as 5 degrees up
+
+
+def test_an_unknown_pitch_convention_is_refused() -> None:
+    with pytest.raises(ValueError, match="pitch_convention"):
+        PlayerState.from_dict({"pitch": 10.0, "pitch_convention": "up"})
