@@ -452,11 +452,11 @@ def docs_mods(folder: Path) -> list[str]:
 @pytest.fixture
 def guide(tmp_path):
     """The guide's example mods, loaded with the project's mods and the mod written from it."""
-    assert docs_mods(tmp_path) == ["no_glass_theft", "sapling", "doors", "slabs"]
+    assert docs_mods(tmp_path) == ["no_glass_theft", "farm", "sapling", "doors", "slabs"]
     mods = load_mods([DEFAULT_MODS_DIR, tmp_path, MOD_FROM_DOCS], entry_points=False)
     registry = make_registry(mods)
     assert mods.errors == []
-    assert {"no_glass_theft", "sapling", "sponge", "doors", "slabs"} <= set(mods.names)
+    assert {"no_glass_theft", "farm", "sapling", "sponge", "doors", "slabs"} <= set(mods.names)
     return mods, World(registry)
 
 
@@ -628,3 +628,31 @@ def test_a_failing_check_asked_for_by_a_mod_denies_and_restores_the_whole_action
     assert not outcome.done and "buggy" in outcome.reason
     assert np.array_equal(world.chunk_blocks(0, 0, 0), before)
     assert any("buggy" in str(error) for error in mods.errors)
+
+
+def test_guide_wheat_grows_near_water_and_keeps_who_planted_it(guide):
+    mods, world = guide
+    registry = world.registry
+    for x in range(0, 12):
+        world.set_block(x, 0, 0, registry.id("base:dirt"))
+    world.set_block(0, 0, 1, registry.id("base:water"))
+    rules = Rules(world, mods)
+    near, far = (1, 0, 0), (10, 0, 0)  # 1 and 10 blocks from the water
+    for pos in (near, far):
+        assert rules.place_block(hit_at(world, pos), "farm:wheat", player())
+    for _ in range(20 * 60 * 30):  # 30 minutes of game ticks: ~26 picks of each voxel expected
+        rules.tick(1 / 20)
+    grown = world.get_block(1, 1, 0)
+    assert registry.name(grown) == "farm:wheat" and registry.props(grown)["age"] == 7
+    assert registry.props(world.get_block(10, 1, 0))["age"] == 0  # no water near: no growth
+    assert world.meta(1, 1, 0)["planted_by"] == "steve"  # kept through 7 state changes
+
+
+def test_guide_bell_rings_on_its_timer(guide):
+    mods, world = guide
+    world.set_block(0, 0, 0, world.registry.id("base:stone"))
+    rules = Rules(world, mods)
+    assert rules.place_block(hit_at(world, (0, 0, 0)), "farm:bell", player())
+    for _ in range(20 * 16):  # 16 s: rings at 5, 10 and 15
+        rules.tick(1 / 20)
+    assert world.meta(0, 1, 0)["rings"] == 3
