@@ -208,6 +208,11 @@ class Hud:
             self.icons[slot] = icon
         self.selection.x = self.slot_x[self.hotbar.selected]
 
+    def show_crosshair(self, shown: bool) -> None:
+        """Hide the crosshair while a screen (the inventory) is open, show it again after."""
+        for line in self.crosshair:
+            line.enabled = shown
+
     def flash(self, text: str, seconds: float = MESSAGE_SECONDS) -> None:
         """Show a short message (a denied action's reason, a mod's ``actor.tell``).
 

@@ -398,12 +398,14 @@ class Game:
     def open_inventory(self) -> None:
         """Show the creative picker or the survival inventory, and let the mouse go."""
         self.inventory_screen.open(creative=self.player.creative)
+        self.hud.show_crosshair(False)
         if self.live:
             self.capture_mouse(False)
 
     def close_inventory(self) -> None:
         """Back to the game."""
         self.inventory_screen.close()
+        self.hud.show_crosshair(True)
         self.hud.refresh_hotbar()
         if self.live:
             self.capture_mouse(True)
