@@ -123,7 +123,17 @@ def test_the_project_mods_folder_is_the_default():
     mods = load_mods(entry_points=False)
     assert mods.errors == []
     assert DEFAULT_MODS_DIR.name == "mods"
-    assert set(mods.names) == {BASE, "falling", "lamp", "leaf_decay", "ores", "protection", "tnt"}
+    assert set(mods.names) == {
+        BASE,
+        "falling",
+        "farming",
+        "lamp",
+        "leaf_decay",
+        "ores",
+        "protection",
+        "signs",
+        "tnt",
+    }
     assert all(mod.description for mod in mods)
     registry = make_registry(mods)
     assert mods.errors == []

@@ -1,0 +1,115 @@
+"""Farming: till grass or dirt into farmland, plant wheat, and watch it grow near water.
+
+Right-click grass or dirt holding wheat seeds (the ``farming:wheat`` item) to till it into
+farmland (Minecraft tills with a hoe; items that are not blocks do not exist yet, so the seeds
+till as they plant); right-click the farmland to plant. Wheat has 8 stages (``age`` 0..7) and
+grows one stage on a random tick (`world.random_ticks`) when water lies within 4 blocks of its
+farmland, as Minecraft's hydrated farmland. Ripe wheat drops two seeds, unripe one
+(``get_drops``). It can only be planted on farmland, and pops off when the farmland goes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from world.blocks import BlockType
+from world.hooks import hookimpl
+from world.inventory import ItemStack
+from world.shapes import Box
+
+if TYPE_CHECKING:
+    from world.blocks import BlockRegistry, Props
+    from world.geometry import Int3
+    from world.mod_world import ModWorld
+    from world.outcome import Actor
+    from world.placement import PlaceContext
+    from world.registration import BlockRegistrar
+
+description = "farmland and wheat that grows near water"
+
+WHEAT, FARMLAND = "farming:wheat", "farming:farmland"
+TILLABLE = ("base:grass", "base:dirt")
+WATER_REACH = 4
+
+
+def wheat_grows(world: ModWorld, pos: Int3, state: int, props: Props) -> None:
+    """A random tick on wheat: one stage more when its farmland has water near."""
+    age = int(props["age"])
+    if age >= 7:
+        return
+    x, y, z = pos
+    around = [
+        (x + dx, y - 1, z + dz)
+        for dx in range(-WATER_REACH, WATER_REACH + 1)
+        for dz in range(-WATER_REACH, WATER_REACH + 1)
+    ]
+    if world.registry.liquid[world.get_blocks(around)].any():
+        world.set_block(*pos, world.registry.with_props(state, age=age + 1))
+
+
+def wheat_drops(registry: BlockRegistry, state: int, rng: random.Random) -> list[ItemStack]:
+    """Ripe wheat gives two seeds back, unripe one."""
+    return [ItemStack(WHEAT, 2 if registry.props(state)["age"] == 7 else 1)]
+
+
+@hookimpl
+def register_blocks(registry: BlockRegistrar) -> None:
+    registry.register(
+        BlockType(
+            FARMLAND,
+            hardness=0.6,
+            selection=(Box(0.0, 0.0, 0.0, 1.0, 15 / 16, 1.0),),
+            tiles=("base:dirt",),
+            drops=(),  # Minecraft: farmland gives dirt; here tilling is free, so nothing
+        )
+    )
+    registry.register(
+        BlockType(
+            WHEAT,
+            solid=False,
+            transparent=True,
+            hardness=0.0,
+            properties={"age": tuple(range(8))},
+            selection=lambda p: (Box(0.0, 0.0, 0.0, 1.0, (int(p["age"]) + 1) / 8, 1.0),),
+            tiles=("base:tall_grass",),
+            draw="plant",
+            on_random_tick=wheat_grows,
+            get_drops=wheat_drops,
+        )
+    )
+
+
+@hookimpl
+def on_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool | None:
+    """Seeds in hand on grass or dirt (with air above) till it into farmland."""
+    selected = actor.selected
+    holding = selected is not None and world.registry.name(world.registry.resolve(selected))
+    if holding != WHEAT or block.name not in TILLABLE:
+        return None
+    if world.get_block(pos.x, pos.y + 1, pos.z) != 0:
+        return None
+    world.set_block(*pos, FARMLAND)
+    return True
+
+
+@hookimpl
+def can_place(
+    world: ModWorld, pos: Int3, block: BlockType, context: PlaceContext | None
+) -> str | None:
+    if block.name != WHEAT:
+        return None
+    below = world.registry.name(world.get_block(pos.x, pos.y - 1, pos.z))
+    return None if below == FARMLAND else "wheat grows only on farmland (till grass first)"
+
+
+@hookimpl
+def on_neighbor_changed(world: ModWorld, pos: Int3, block: BlockType, neighbor: Int3) -> None:
+    """Wheat whose farmland went pops off."""
+    below = (pos.x, pos.y - 1, pos.z)
+    if (
+        block.name == WHEAT
+        and neighbor == below
+        and world.registry.name(world.get_block(*below)) != FARMLAND
+    ):
+        world.set_block(*pos, "air")

@@ -1,0 +1,76 @@
+"""Signs: a board on a post (or on a wall) that keeps a line of text in its own block data.
+
+Placing a sign writes who placed it and when (in world time) into the sign's per-block data
+(``world.meta(pos)``); right-clicking it shows the text in the HUD (``actor.tell``); the text is
+saved with the chunk and survives save and load. Sneak + right click adds a line (``"+1"``, a
+counter, until a text-entry screen for mods exists: see docs/modding.md, "What a mod cannot do
+yet").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from world.blocks import BlockType
+from world.hooks import hookimpl
+from world.shapes import FACINGS, Box, rotate
+
+if TYPE_CHECKING:
+    from world.blocks import Props
+    from world.geometry import Int3
+    from world.mod_world import ModWorld
+    from world.outcome import Actor
+    from world.placement import PlaceContext
+    from world.registration import BlockRegistrar
+
+description = "signs that keep a text"
+
+SIGN = "signs:sign"
+# A board 2/16 thick on a post, facing north (its text toward -z); turned with the player.
+_BOARD = (Box(0.0, 0.5, 7 / 16, 1.0, 1.0, 9 / 16), Box(7 / 16, 0.0, 7 / 16, 9 / 16, 0.5, 9 / 16))
+
+
+def sign_shape(props: Props) -> tuple[Box, ...]:
+    return rotate(_BOARD, str(props["facing"]))
+
+
+def sign_facing(context: PlaceContext) -> dict[str, str]:
+    """The board faces the player who places it (its text toward them)."""
+    opposite = {"north": "south", "south": "north", "east": "west", "west": "east"}
+    return {"facing": opposite[context.facing]}
+
+
+def sign_placed(world: ModWorld, pos: Int3, actor: Actor | None) -> None:
+    if actor is not None:
+        world.meta(*pos)["text"] = f"placed by {actor.name}"
+
+
+def sign_read(world: ModWorld, pos: Int3, actor: Actor) -> bool:
+    """Right click: show the text; sneaking, add a line to it."""
+    data = world.meta(*pos)
+    text = str(data.get("text", ""))
+    if actor.sneak:
+        lines = int(data.get("lines", 0)) + 1
+        data["lines"] = lines
+        data["text"] = f"{text} +{lines}" if text else f"+{lines}"
+        text = str(data["text"])
+    actor.tell(f'sign: "{text}"' if text else "the sign is blank")
+    return True
+
+
+@hookimpl
+def register_blocks(registry: BlockRegistrar) -> None:
+    registry.register(
+        BlockType(
+            SIGN,
+            hardness=1.0,
+            solid=False,
+            transparent=True,
+            properties={"facing": FACINGS},
+            selection=sign_shape,
+            tiles=("base:planks",),
+            placement_state=lambda context: sign_facing(context),
+            on_construct=sign_placed,
+            on_use=sign_read,
+        )
+    )
