@@ -126,7 +126,11 @@ class ScriptPlayer:
             game.input("middle mouse down")
             self.frames(1)
         elif name == "select":
-            game.input(str(args["slot"]))
+            if game.inventory_screen.shown:  # the slot the picker's clicks fill (keys would type)
+                game.hotbar.select(int(args["slot"]) - 1)
+                game.hud.refresh_hotbar()
+            else:
+                game.input(str(args["slot"]))
         elif name == "scroll":
             steps = int(args["steps"])
             for _ in range(abs(steps)):
