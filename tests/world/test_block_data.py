@@ -221,3 +221,31 @@ def test_data_never_outlives_its_block(steps: list[tuple[str, int, str]]) -> Non
                 z0 = key[2] * 16 + index % 16
                 assert world.get_block(x0, y0, z0) != 0  # no data on air
         assert not world.block_data.detached
+
+
+def test_a_timer_callback_that_never_returns_is_stopped_and_undone() -> None:
+    import time
+
+    from world.hook_guard import HOOK_TIME_LIMIT
+
+    class Stuck:
+        @hookimpl
+        def register_blocks(self, registry: object) -> None:
+            def forever(world: object, pos: Int3) -> None:
+                world.set_block(*pos, "base:dirt")  # type: ignore[attr-defined]
+                while True:
+                    time.sleep(0.01)
+
+            registry.register(BlockType("stuck:clock", on_timer=forever))  # type: ignore[attr-defined]
+
+    mods = load_mods([], entry_points=False, plugins={"stuck": Stuck()})
+    world = World(make_registry(mods))
+    rules = Rules(world, mods)
+    clock = world.registry.id("stuck:clock")
+    world.set_block(0, 0, 0, clock)
+    world.start_timer(0, 0, 0, 0.05)
+    started = time.perf_counter()
+    rules.tick(0.1)
+    assert time.perf_counter() - started < 10 * HOOK_TIME_LIMIT
+    assert world.get_block(0, 0, 0) == clock  # its change was undone
+    assert [e.mod for e in mods.errors] == ["stuck"]
