@@ -41,7 +41,8 @@ world's edge, and groups of fewer than 64 rays, to `raycast`, so both give ident
 from __future__ import annotations
 
 from world.ray._batch import RayBatch, raycast_many
-from world.ray._walk import MAX_REACH, Hit, Step, raycast, segment_voxels, traverse
+from world.ray._cast import raycast
+from world.ray._walk import MAX_REACH, Hit, Step, segment_voxels, traverse
 
 __all__ = [
     "MAX_REACH",

@@ -15,8 +15,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
+from world.ray._cast import raycast
 from world.ray._exact import NEAR
-from world.ray._walk import MAX_REACH, raycast
+from world.ray._walk import MAX_REACH
 from world.validate import WORLD_LIMIT, number
 
 __all__ = ["RayBatch", "raycast_many"]
