@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
 from world.ray._cast import raycast
 from world.ray._exact import NEAR
+from world.ray._shapes import boxes_many
 from world.ray._walk import MAX_REACH
 from world.validate import WORLD_LIMIT, number
 
@@ -24,19 +25,23 @@ __all__ = ["RayBatch", "raycast_many"]
 
 
 class RayBatch(NamedTuple):
-    """Answers of `raycast_many` for N rays; rows where ``hit`` is False hold zeros and ``inf``."""
+    """Answers of `raycast_many` for N rays; rows where ``hit`` is False hold zeros and ``inf``.
+
+    ``box`` is `Hit.box`: the index of the selection box hit (0 for a full cube).
+    """
 
     hit: NDArray[np.bool_]
     block: NDArray[np.int64]
     face: NDArray[np.int64]
     distance: NDArray[np.float64]
     block_id: NDArray[np.int64]
+    box: NDArray[np.int64]
 
 
 # The rays' bounding box is held as one dense uint8 array of voxels while it has at most this
 # many (32 MiB); wider ray sets are split in two along their widest axis.
 _MAX_REGION = 1 << 25
-_PASS, _STOP, _UNREAD = 0, 1, 2
+_PASS, _STOP, _UNREAD, _SHAPE = 0, 1, 2, 3  # _SHAPE: test the state's selection boxes
 _SLICE = 16384  # rays marched together; measured best of 8k, 16k, 32k and all at once
 # Fewer rays than this are walked one by one by the scalar `raycast`: a batch step costs about
 # 25 µs of numpy calls however few rays are live, a scalar step about 0.5 µs per ray, and the
@@ -71,6 +76,7 @@ class _Region:
         self.extent = extent
         self.slots = np.zeros(int(np.prod(extent)), dtype=np.int64)
         self.arrays: list[NDArray[np.uint16]] = [np.zeros(CHUNK_VOLUME, dtype=np.uint16)]
+        self.joined: NDArray[np.uint16] | None = None  # the arrays concatenated, once needed
         k0, k1, k2 = (int(k) for k in kmin)
         for key in list(world.chunks):
             rel = (key[0] - k0, key[1] - k1, key[2] - k2)
@@ -87,6 +93,7 @@ class _Region:
             self.cells[box] = self.stops[chunk.blocks].reshape(16, 16, 16)
             self.slots[self._slot_index(np.array([key]))[0]] = len(self.arrays)
             self.arrays.append(chunk.blocks)
+            self.joined = None
 
     def _slot_index(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
         rel = keys - (self.lo >> CHUNK_SHIFT)
@@ -99,7 +106,9 @@ class _Region:
         slot = self.slots[self._slot_index(cells >> CHUNK_SHIFT)]
         local = cells & CHUNK_MASK
         flat = slot * CHUNK_VOLUME + local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
-        ids: NDArray[np.uint16] = np.concatenate(self.arrays)[flat]
+        if self.joined is None:
+            self.joined = np.concatenate(self.arrays)
+        ids: NDArray[np.uint16] = self.joined[flat]
         return ids
 
     def index(self, cell: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -250,13 +259,19 @@ def raycast_many(
         np.zeros((n, 3), dtype=np.int64),
         np.full(n, np.inf),
         np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
     )
+    # What a ray does in a voxel, by state id: pass, stop, or test the state's selection boxes.
+    registry = world.registry
+    stops = mask.astype(np.uint8)
+    shaped = np.flatnonzero(mask[: len(registry)] & ~registry.full_cube)
+    stops[shaped] = _SHAPE
     norm = np.sqrt(norm2)
     # Rays that may reach the world's edge stop there: the scalar walk answers them, exactly.
     ends = o + d * (reach_arr / norm)
     edge = np.maximum(np.abs(o), np.abs(ends)).max(axis=0, initial=0.0) >= WORLD_LIMIT - 2
     rows = np.arange(n)
-    _batch(world, o, d, norm, reach_arr, mask, rows[~edge], out)
+    _batch(world, o, d, norm, reach_arr, stops, rows[~edge], out)
     _scalar(world, o, d, reach_arr, mask, rows[edge], rows[edge], out)
     return out
 
@@ -267,11 +282,14 @@ def _batch(
     d: NDArray[np.float64],
     norm: NDArray[np.float64],
     reach: NDArray[np.float64],
-    mask: NDArray[np.bool_],
+    mask: NDArray[np.uint8],
     rows: NDArray[np.int64],
     out: RayBatch,
 ) -> None:
-    """Answer the rays ``rows`` (columns of o, d) into ``out``, splitting a too-wide box."""
+    """Answer the rays ``rows`` (columns of o, d) into ``out``, splitting a too-wide box.
+
+    ``mask``: what each state id does to a ray (``_PASS``, ``_STOP`` or ``_SHAPE``).
+    """
     if not len(rows):
         return
     if len(rows) < o.shape[1]:
@@ -310,7 +328,7 @@ def _scalar(
     o: NDArray[np.float64],
     d: NDArray[np.float64],
     reach: NDArray[np.float64],
-    mask: NDArray[np.bool_],
+    mask: NDArray[np.bool_] | NDArray[np.uint8],
     rows: NDArray[np.int64],
     columns: NDArray[np.int64],
     out: RayBatch,
@@ -318,7 +336,7 @@ def _scalar(
     """Answer the rays ``rows`` (columns ``columns`` of o, d) with the exact scalar `raycast`."""
     if not len(rows):
         return
-    hits = tuple(mask[: len(world.registry)].tolist()).__getitem__  # stops, by block id
+    hits = tuple((mask[: len(world.registry)] != _PASS).tolist()).__getitem__  # by block id
     origins, directions = o[:, columns].T.tolist(), d[:, columns].T.tolist()  # plain floats
     reaches = reach[columns].tolist()
     for r, oi, di, ri in zip(rows.tolist(), origins, directions, reaches, strict=True):
@@ -329,6 +347,7 @@ def _scalar(
             out.face[r] = hit.face
             out.distance[r] = hit.distance
             out.block_id[r] = hit.block_id
+            out.box[r] = hit.box
 
 
 def _march_many(
@@ -365,12 +384,48 @@ def _march_many(
     face_axis = np.where(on_face[0], 0, np.where(on_face[1], 1, np.where(on_face[2], 2, -1)))
     t_max = reach / norm
     t_in, t_out = t_max * (1.0 - NEAR), t_max * (1.0 + NEAR)
+    registry = region.world.registry
     t_enter = np.zeros(len(rows))
     live = np.ones(len(rows), dtype=np.bool_)
     exact: list[NDArray[np.int64]] = []
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         while True:
-            got = (region.read(idx) != _PASS) & live
+            values = region.read(idx)
+            got = (values != _PASS) & live
+            shaped = got & (values == _SHAPE)
+            if shaped.any():
+                # The rays in a voxel with selection boxes: hit a box, walk on, or go exact.
+                at = np.flatnonzero(shaped)
+                cells = region.cell(idx[at])
+                ray_o = np.stack((ox[at], oy[at], oz[at]))
+                ray_d = np.stack((dx[at], dy[at], dz[at]))
+                box, box_axis, tb, doubt = boxes_many(
+                    registry.box_table,
+                    registry.box_count,
+                    region.block_ids(cells),
+                    cells,
+                    ray_o,
+                    ray_d,
+                    t_max[at],
+                )
+                won = (box >= 0) & ~doubt
+                if doubt.any():
+                    exact.append(rows[at[doubt]])
+                    live[at[doubt]] = False
+                if won.any():
+                    hit_at = at[won]
+                    _record(
+                        region,
+                        out,
+                        rows[hit_at],
+                        idx[hit_at],
+                        box_axis[won],
+                        step[hit_at],
+                        tb[won] * norm[hit_at],
+                    )
+                    out.box[rows[hit_at]] = box[won]
+                    live[hit_at] = False
+                got &= ~shaped
             if got.any():
                 _record(
                     region,
@@ -419,6 +474,7 @@ def _march_many(
                 bx, by, bz, tx, ty, tz = (a.take(keep) for a in (bx, by, bz, tx, ty, tz))
                 ox, oy, oz, dx, dy, dz = (a.take(keep) for a in (ox, oy, oz, dx, dy, dz))
                 sx, sy, sz, t_in, t_out = (a.take(keep) for a in (sx, sy, sz, t_in, t_out))
+                t_max = t_max.take(keep)
                 norm, t_enter, rows = norm.take(keep), t_enter.take(keep), rows.take(keep)
                 face_axis, step = face_axis.take(keep), step[keep]
                 live = np.ones(count, dtype=np.bool_)
