@@ -60,7 +60,7 @@ class _Region:
     def __init__(
         self,
         world: World,
-        stops: NDArray[np.bool_],
+        stops: NDArray[np.uint8],
         kmin: NDArray[np.int64],
         extent: NDArray[np.int64],
     ) -> None:

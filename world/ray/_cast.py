@@ -75,8 +75,10 @@ def raycast(
     if not (type(reach) is float and 0.0 <= reach <= _MAX_REACH):
         reach = _reach(reach, "reach", allow_inf=False)
     # Three plain floats (the hot path) pass by comparisons alone; anything else is checked.
-    if (type(origin) is tuple or type(origin) is list) and len(origin) == 3:
-        ox, oy, oz = origin
+    o_in: object = origin
+    d_in: object = direction
+    if (type(o_in) is tuple or type(o_in) is list) and len(o_in) == 3:
+        ox, oy, oz = o_in
         if not (
             type(ox) is float
             and type(oy) is float
@@ -89,8 +91,8 @@ def raycast(
     else:
         ox, oy, oz = vec3(origin, "origin", limit=_LIMIT)
     o = (ox, oy, oz)
-    if (type(direction) is tuple or type(direction) is list) and len(direction) == 3:
-        dx, dy, dz = direction
+    if (type(d_in) is tuple or type(d_in) is list) and len(d_in) == 3:
+        dx, dy, dz = d_in
         if not (type(dx) is float and type(dy) is float and type(dz) is float):
             dx, dy, dz = vec3(direction, "direction")
     else:
