@@ -117,7 +117,7 @@ class BlockRegistry:
     is the same table as a tuple, for the scalar raycast loop where a tuple index is faster than
     a numpy one; ``selection_boxes`` and ``collision_boxes`` hold each state's shape as a tuple
     of `world.shapes.Box` (``selection_boxes[id]`` is ``None`` for the full cube: the fast
-    path), packed for `raycast_many` as ``box_table`` (states, most boxes, 6) and ``box_count``.
+    path); ``box_table`` packs them, zero-padded, as (states, most boxes, 6) for `raycast_many`.
     """
 
     solid: NDArray[np.bool_]
@@ -136,8 +136,6 @@ class BlockRegistry:
     pointable_list: tuple[bool, ...]
     selection_boxes: tuple[Shape | None, ...]
     collision_boxes: tuple[Shape, ...]
-    box_table: NDArray[np.float64]
-    box_count: NDArray[np.int64]
 
     def __init__(self) -> None:
         self._types: list[BlockType] = []
@@ -255,13 +253,8 @@ class BlockRegistry:
         self.pointable_list = tuple(bool(p) for p in self.pointable)
         self.selection_boxes = tuple(None if s.selection == FULL else s.selection for s in states)
         self.collision_boxes = tuple(s.collision for s in states)
-        # box_table[id, :box_count[id]]: a non-cube state's selection boxes as (x0, ..., z1) rows.
-        self.box_count = table([len(b or ()) for b in self.selection_boxes], np.int64)
-        boxes = np.zeros((len(states), max(1, int(self.box_count.max(initial=0))), 6))
-        for i, shape in enumerate(self.selection_boxes):
-            if shape:
-                boxes[i, : len(shape)] = shape
-        self.box_table = _frozen(boxes)
+        n = max(1, *(len(s.selection) for s in states))
+        self.box_table = table([[*s.selection, *[(0.0,) * 6] * n][:n] for s in states], float)
 
     # -- names and states -------------------------------------------------------------------------
 

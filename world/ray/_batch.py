@@ -4,7 +4,9 @@ Every ray performs exactly the float operations of the scalar `raycast` (same fo
 order, same tie rule), so the answers are identical; a ray that meets a near-tie between two
 crossings, or a crossing within rounding of its reach, is handed to the scalar `raycast`, which
 decides it exactly. Each loop iteration advances every live ray by one voxel over whole arrays;
-finished rays are dropped from the arrays once they are the majority.
+finished rays are dropped from the arrays once they are the majority. Rays in a voxel with
+selection boxes are tested against them in the same iteration (`world.ray._shapes.boxes_many`):
+a hit stops the ray, a miss walks on, and a test too close to call goes to the exact `raycast`.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
+from world.chunks import CHUNK_SHIFT, CHUNK_VOLUME, World
 from world.ray._cast import raycast
 from world.ray._exact import NEAR
+from world.ray._region import PASS, SHAPE, Region
 from world.ray._shapes import boxes_many
 from world.ray._walk import MAX_REACH
 from world.validate import WORLD_LIMIT, number
@@ -41,97 +44,12 @@ class RayBatch(NamedTuple):
 # The rays' bounding box is held as one dense uint8 array of voxels while it has at most this
 # many (32 MiB); wider ray sets are split in two along their widest axis.
 _MAX_REGION = 1 << 25
-_PASS, _STOP, _UNREAD, _SHAPE = 0, 1, 2, 3  # _SHAPE: test the state's selection boxes
 _SLICE = 16384  # rays marched together; measured best of 8k, 16k, 32k and all at once
 # Fewer rays than this are walked one by one by the scalar `raycast`: a batch step costs about
 # 25 µs of numpy calls however few rays are live, a scalar step about 0.5 µs per ray, and the
 # dense region costs its size (measured: 32 rays of reach 1024 took 300 ms batched, 16 ms one by
 # one; 64 rays of reach 5, 7 ms and 0.6 ms).
 _MIN_BATCH = 64
-
-
-class _Region:
-    """Which voxels stop a ray, densely over a chunk-aligned box: one gather per ray step.
-
-    Cells of chunks not in memory start as ``_UNREAD`` and are read (so generated) only when a
-    ray reaches them, as the scalar raycast does.
-    """
-
-    def __init__(
-        self,
-        world: World,
-        stops: NDArray[np.uint8],
-        kmin: NDArray[np.int64],
-        extent: NDArray[np.int64],
-    ) -> None:
-        self.world = world
-        self.stops = stops.astype(np.uint8)
-        self.lo = kmin << CHUNK_SHIFT
-        self.shape = tuple(int(e) << CHUNK_SHIFT for e in extent)
-        self.strides = (self.shape[1] * self.shape[2], self.shape[2], 1)
-        self.cells = np.full(self.shape, _UNREAD if world.generator else _PASS, dtype=np.uint8)
-        self.flat = self.cells.reshape(-1)
-        self.unread = world.generator is not None
-        # The chunks read, for the hits' block ids: a slot per chunk of the box (0: air).
-        self.extent = extent
-        self.slots = np.zeros(int(np.prod(extent)), dtype=np.int64)
-        self.arrays: list[NDArray[np.uint16]] = [np.zeros(CHUNK_VOLUME, dtype=np.uint16)]
-        self.joined: NDArray[np.uint16] | None = None  # the arrays concatenated, once needed
-        k0, k1, k2 = (int(k) for k in kmin)
-        for key in list(world.chunks):
-            rel = (key[0] - k0, key[1] - k1, key[2] - k2)
-            if all(0 <= r < int(e) for r, e in zip(rel, extent, strict=True)):
-                self._fill(key)
-
-    def _fill(self, key: tuple[int, int, int]) -> None:
-        chunk = self.world.chunk(*key)
-        x0, y0, z0 = ((k << CHUNK_SHIFT) - int(lo) for k, lo in zip(key, self.lo, strict=True))
-        box = (slice(x0, x0 + 16), slice(y0, y0 + 16), slice(z0, z0 + 16))
-        if chunk is None:
-            self.cells[box] = _PASS
-        else:
-            self.cells[box] = self.stops[chunk.blocks].reshape(16, 16, 16)
-            self.slots[self._slot_index(np.array([key]))[0]] = len(self.arrays)
-            self.arrays.append(chunk.blocks)
-            self.joined = None
-
-    def _slot_index(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
-        rel = keys - (self.lo >> CHUNK_SHIFT)
-        ey, ez = int(self.extent[1]), int(self.extent[2])
-        slot: NDArray[np.int64] = (rel[:, 0] * ey + rel[:, 1]) * ez + rel[:, 2]
-        return slot
-
-    def block_ids(self, cells: NDArray[np.int64]) -> NDArray[np.uint16]:
-        """Block ids of (N, 3) world cells that rays have reached (so their chunks are read)."""
-        slot = self.slots[self._slot_index(cells >> CHUNK_SHIFT)]
-        local = cells & CHUNK_MASK
-        flat = slot * CHUNK_VOLUME + local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
-        if self.joined is None:
-            self.joined = np.concatenate(self.arrays)
-        ids: NDArray[np.uint16] = self.joined[flat]
-        return ids
-
-    def index(self, cell: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Flat indices of world cells given as (3, N) rows, inside the box."""
-        rel = cell - self.lo[:, None]
-        flat: NDArray[np.int64] = rel[0] * self.strides[0] + rel[1] * self.strides[1] + rel[2]
-        return flat
-
-    def cell(self, flat: NDArray[np.int64]) -> NDArray[np.int64]:
-        """World cells (N, 3) of flat indices."""
-        return np.column_stack(np.unravel_index(flat, self.shape)) + self.lo
-
-    def read(self, flat: NDArray[np.int64]) -> NDArray[np.uint8]:
-        """The cells' values, reading any chunk not read yet first."""
-        values: NDArray[np.uint8] = self.flat.take(flat)
-        if self.unread:
-            unread = values == _UNREAD
-            if unread.any():
-                keys = np.unique(self.cell(flat[unread]) >> CHUNK_SHIFT, axis=0)
-                for key in keys.tolist():
-                    self._fill((key[0], key[1], key[2]))
-                values = self.flat.take(flat)
-        return values
 
 
 def _numbers(value: object, name: str) -> NDArray[np.float64]:
@@ -265,7 +183,7 @@ def raycast_many(
     registry = world.registry
     stops = mask.astype(np.uint8)
     shaped = np.flatnonzero(mask[: len(registry)] & ~registry.full_cube)
-    stops[shaped] = _SHAPE
+    stops[shaped] = SHAPE
     norm = np.sqrt(norm2)
     # Rays that may reach the world's edge stop there: the scalar walk answers them, exactly.
     ends = o + d * (reach_arr / norm)
@@ -288,7 +206,7 @@ def _batch(
 ) -> None:
     """Answer the rays ``rows`` (columns of o, d) into ``out``, splitting a too-wide box.
 
-    ``mask``: what each state id does to a ray (``_PASS``, ``_STOP`` or ``_SHAPE``).
+    ``mask``: what each state id does to a ray (``PASS``, ``STOP`` or ``SHAPE``).
     """
     if not len(rows):
         return
@@ -308,7 +226,7 @@ def _batch(
         for part in (order[:half], order[half:]):
             _batch(world, o[:, part], d[:, part], norm[part], reach[part], mask, rows[part], out)
         return
-    region = _Region(world, mask, lo, extent)
+    region = Region(world, mask, lo, extent)
     # Marching in slices keeps each step's few dozen arrays in the CPU cache.
     exact = np.concatenate(
         [
@@ -336,7 +254,7 @@ def _scalar(
     """Answer the rays ``rows`` (columns ``columns`` of o, d) with the exact scalar `raycast`."""
     if not len(rows):
         return
-    hits = tuple((mask[: len(world.registry)] != _PASS).tolist()).__getitem__  # by block id
+    hits = tuple((mask[: len(world.registry)] != PASS).tolist()).__getitem__  # by block id
     origins, directions = o[:, columns].T.tolist(), d[:, columns].T.tolist()  # plain floats
     reaches = reach[columns].tolist()
     for r, oi, di, ri in zip(rows.tolist(), origins, directions, reaches, strict=True):
@@ -351,7 +269,7 @@ def _scalar(
 
 
 def _march_many(
-    region: _Region,
+    region: Region,
     o: NDArray[np.float64],
     d: NDArray[np.float64],
     reach: NDArray[np.float64],
@@ -391,8 +309,8 @@ def _march_many(
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         while True:
             values = region.read(idx)
-            got = (values != _PASS) & live
-            shaped = got & (values == _SHAPE)
+            got = (values != PASS) & live
+            shaped = got & (values == SHAPE)
             if shaped.any():
                 # The rays in a voxel with selection boxes: hit a box, walk on, or go exact.
                 at = np.flatnonzero(shaped)
@@ -401,7 +319,6 @@ def _march_many(
                 ray_d = np.stack((dx[at], dy[at], dz[at]))
                 box, box_axis, tb, doubt = boxes_many(
                     registry.box_table,
-                    registry.box_count,
                     region.block_ids(cells),
                     cells,
                     ray_o,
@@ -482,7 +399,7 @@ def _march_many(
 
 
 def _record(
-    region: _Region,
+    region: Region,
     out: RayBatch,
     rows: NDArray[np.int64],
     idx: NDArray[np.int64],

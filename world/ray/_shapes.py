@@ -191,7 +191,6 @@ def box_point(
 
 def boxes_many(
     table: NDArray[np.float64],
-    count: NDArray[np.int64],
     ids: NDArray[np.integer],
     cells: NDArray[np.int64],
     o: NDArray[np.float64],
@@ -200,13 +199,15 @@ def boxes_many(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]:
     """`box_hit` for K rays at once (columns of o, d; cells (K, 3)), without the exact path.
 
+    ``table`` is ``registry.box_table``: each state's boxes as rows, zero-padded.
+
     Returns ``(box, axis, t, doubt)``: box -1 where the ray misses every box; ``doubt`` marks the
     rays whose answer must come from the exact scalar path. The float operations are those of
     `box_hit`, so where neither doubts, both give the same box, axis and t.
     """
     boxes = table[ids]  # (K, B, 6)
     k, nb = boxes.shape[0], boxes.shape[1]
-    valid = np.arange(nb)[None, :] < count[ids][:, None]
+    valid = boxes[:, :, 3] > boxes[:, :, 0]  # the table's zero padding is no box
     r = o - cells.T.astype(np.float64)  # (3, K)
     nz = d != 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
