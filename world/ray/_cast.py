@@ -29,6 +29,27 @@ _ceil = math.ceil
 _sqrt = math.sqrt
 _INF = math.inf
 _MAX_REACH = float(MAX_REACH)
+_EDGE = WORLD_LIMIT
+_BELOW, _ABOVE, _NEAR_UP = 1.0 - NEAR, 1.0 + NEAR, 1.0 + NEAR
+# The chunk layout the inlined lookups assume (16³, x-major): checked here, once.
+assert (CHUNK_SHIFT, CHUNK_MASK, STRIDE_X, STRIDE_Y) == (4, 15, 256, 16)
+# Per axis and direction sign (+, -, 0): step, entry face, flat-index stride, the local coordinate
+# a step lands on when it enters a new chunk, and the first cell past the world's edge.
+_AXIS_X = (
+    (1, _FACES[0][0], STRIDE_X, 0, WORLD_LIMIT),
+    (-1, _FACES[0][1], -STRIDE_X, CHUNK_MASK, -WORLD_LIMIT),
+    (0, _FACES[0][0], 0, 0, 0),
+)
+_AXIS_Y = (
+    (1, _FACES[1][0], STRIDE_Y, 0, WORLD_LIMIT),
+    (-1, _FACES[1][1], -STRIDE_Y, CHUNK_MASK, -WORLD_LIMIT),
+    (0, _FACES[1][0], 0, 0, 0),
+)
+_AXIS_Z = (
+    (1, _FACES[2][0], 1, 0, WORLD_LIMIT),
+    (-1, _FACES[2][1], -1, CHUNK_MASK, -WORLD_LIMIT),
+    (0, _FACES[2][0], 0, 0, 0),
+)
 
 
 def raycast(
@@ -103,7 +124,7 @@ def raycast(
     else:
         dx, dy, dz, norm = _direction((dx, dy, dz))
     d = (dx, dy, dz)
-    if not isinstance(world, World):
+    if type(world) is not World and not isinstance(world, World):
         raise TypeError(f"world must be a World, got {type(world).__name__}")
     registry = world.registry
     if hits is None:
@@ -113,76 +134,82 @@ def raycast(
     else:
         raise TypeError(f"hits must be a callable taking a block id, got {hits!r}")
     selection = registry.selection_boxes
-    # The start voxel, step, first boundary and its parameter per axis (as `_walk._start_axis`).
+    # Per axis: the start voxel, the first boundary ahead and its parameter (as
+    # `_walk._start_axis`), and the step's constants (`_AXIS_*`: step, entry face, index stride,
+    # the local coordinate that starts a new chunk, the first cell past the world's edge).
     if dx > 0.0:
         x = _floor(ox)
-        sx, bx = 1, x + 1
+        bx = x + 1
         tx = (bx - ox) / dx
+        sx, face_x, jx, ex, lim_x = _AXIS_X[0]
     elif dx < 0.0:
         x = _ceil(ox) - 1
-        sx, bx = -1, x
+        bx = x
         tx = (bx - ox) / dx
+        sx, face_x, jx, ex, lim_x = _AXIS_X[1]
     else:
-        x, sx, bx, tx = _floor(ox), 0, 0, _INF
+        x, bx, tx = _floor(ox), 0, _INF
+        sx, face_x, jx, ex, lim_x = _AXIS_X[2]
     if dy > 0.0:
         y = _floor(oy)
-        sy, by = 1, y + 1
+        by = y + 1
         ty = (by - oy) / dy
+        sy, face_y, jy, ey, lim_y = _AXIS_Y[0]
     elif dy < 0.0:
         y = _ceil(oy) - 1
-        sy, by = -1, y
+        by = y
         ty = (by - oy) / dy
+        sy, face_y, jy, ey, lim_y = _AXIS_Y[1]
     else:
-        y, sy, by, ty = _floor(oy), 0, 0, _INF
+        y, by, ty = _floor(oy), 0, _INF
+        sy, face_y, jy, ey, lim_y = _AXIS_Y[2]
     if dz > 0.0:
         z = _floor(oz)
-        sz, bz = 1, z + 1
+        bz = z + 1
         tz = (bz - oz) / dz
+        sz, face_z, jz, ez, lim_z = _AXIS_Z[0]
     elif dz < 0.0:
         z = _ceil(oz) - 1
-        sz, bz = -1, z
+        bz = z
         tz = (bz - oz) / dz
+        sz, face_z, jz, ez, lim_z = _AXIS_Z[1]
     else:
-        z, sz, bz, tz = _floor(oz), 0, 0, _INF
-    edge = WORLD_LIMIT
-    if not (-edge < x < edge and -edge < y < edge and -edge < z < edge):
+        z, bz, tz = _floor(oz), 0, _INF
+        sz, face_z, jz, ez, lim_z = _AXIS_Z[2]
+    if not (-_EDGE < x < _EDGE and -_EDGE < y < _EDGE and -_EDGE < z < _EDGE):
         return None  # the start voxel is outside the world
-    lim_x, lim_y, lim_z = sx * edge, sy * edge, sz * edge
+    # The origin on the start voxel's entry face reports that face (first such axis).
     if sx and ox == bx - sx:
-        face = _FACES[0][sx < 0]
+        face = face_x
     elif sy and oy == by - sy:
-        face = _FACES[1][sy < 0]
+        face = face_y
     elif sz and oz == bz - sz:
-        face = _FACES[2][sz < 0]
+        face = face_z
     else:
         face = _ZERO
-    face_x, face_y, face_z = _FACES[0][sx < 0], _FACES[1][sy < 0], _FACES[2][sz < 0]
     form: ExactForm | None = None
     t_max = reach / norm
-    t_in = t_max * (1.0 - NEAR)
-    t_out = t_max * (1.0 + NEAR)
+    t_in = t_max * _BELOW
+    t_out = t_max * _ABOVE
     t = 0.0
     axis = -1
     loaded = world.chunks
-    key = (x >> CHUNK_SHIFT, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT)
+    key = (x >> 4, y >> 4, z >> 4)
     chunk = loaded.get(key)
     if chunk is None:
         chunk = world.chunk(*key)
     blocks = chunk.blocks.data if chunk is not None else _AIR_VIEW
-    idx = (x & CHUNK_MASK) * STRIDE_X + (y & CHUNK_MASK) * STRIDE_Y + (z & CHUNK_MASK)
+    idx = (x & 15) * 256 + (y & 15) * 16 + (z & 15)
     stale = False
-    jx, jy, jz = sx * STRIDE_X, sy * STRIDE_Y, sz
-    ex = 0 if sx > 0 else CHUNK_MASK
-    ey = 0 if sy > 0 else CHUNK_MASK
-    ez = 0 if sz > 0 else CHUNK_MASK
+    near_up = _NEAR_UP
     while True:
         if stale:
-            key = (x >> CHUNK_SHIFT, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT)
+            key = (x >> 4, y >> 4, z >> 4)
             chunk = loaded.get(key)
             if chunk is None:
                 chunk = world.chunk(*key)
             blocks = chunk.blocks.data if chunk is not None else _AIR_VIEW
-            idx = (x & CHUNK_MASK) * STRIDE_X + (y & CHUNK_MASK) * STRIDE_Y + (z & CHUNK_MASK)
+            idx = (x & 15) * 256 + (y & 15) * 16 + (z & 15)
         block_id = blocks[idx]
         if accept[block_id]:
             boxes = selection[block_id]
@@ -205,26 +232,28 @@ def raycast(
                 return _new(Hit, (_new(Int3, cell3), box_face, tb * norm, point, block_id, index))
         if tx <= ty and tx <= tz:
             axis, t = 0, tx
-            near = t + t * NEAR
+            near = t * near_up
             if ty <= near or tz <= near:
                 form = form or exact_form(o, d)
                 axis = first_axis(form, bx, by, bz)
+                t = (tx, ty, tz)[axis]
         elif ty <= tz:
             axis, t = 1, ty
-            near = t + t * NEAR
+            near = t * near_up
             if tx <= near or tz <= near:
                 form = form or exact_form(o, d)
                 axis = first_axis(form, bx, by, bz)
+                t = (tx, ty, tz)[axis]
         else:
             axis, t = 2, tz
-            near = t + t * NEAR
+            near = t * near_up
             if tx <= near or ty <= near:
                 form = form or exact_form(o, d)
                 axis = first_axis(form, bx, by, bz)
+                t = (tx, ty, tz)[axis]
         if t >= t_in and (t > t_out or not within_reach((bx, by, bz)[axis], axis, o, d, reach)):
             return None
         if axis == 0:
-            t = tx
             x += sx
             if x == lim_x:
                 return None
@@ -232,9 +261,8 @@ def raycast(
             tx = (bx - ox) / dx
             face = face_x
             idx += jx
-            stale = x & CHUNK_MASK == ex
+            stale = x & 15 == ex
         elif axis == 1:
-            t = ty
             y += sy
             if y == lim_y:
                 return None
@@ -242,9 +270,8 @@ def raycast(
             ty = (by - oy) / dy
             face = face_y
             idx += jy
-            stale = y & CHUNK_MASK == ey
+            stale = y & 15 == ey
         else:
-            t = tz
             z += sz
             if z == lim_z:
                 return None
@@ -252,4 +279,4 @@ def raycast(
             tz = (bz - oz) / dz
             face = face_z
             idx += jz
-            stale = z & CHUNK_MASK == ez
+            stale = z & 15 == ez
