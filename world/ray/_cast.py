@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import numpy as np
 from numpy.typing import ArrayLike
 
-from world.chunks import CHUNK_MASK, CHUNK_SHIFT, STRIDE_X, STRIDE_Y, World
+from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
 from world.geometry import Int3
 from world.ray._exact import NEAR, ExactForm, exact_form, first_axis, within_reach
 from world.ray._shapes import box_hit, box_point
-from world.ray._walk import _AIR_VIEW, _FACES, _LIMIT, _ZERO, MAX_REACH, Hit, _direction, _reach
+from world.ray._walk import _FACES, _LIMIT, _ZERO, MAX_REACH, Hit, _direction, _reach
 from world.validate import WORLD_LIMIT, vec3
 
 __all__ = ["raycast"]
@@ -29,6 +30,8 @@ _ceil = math.ceil
 _sqrt = math.sqrt
 _INF = math.inf
 _MAX_REACH = float(MAX_REACH)
+_AIR = np.zeros(CHUNK_VOLUME, dtype=np.uint16)  # what the walk reads outside any chunk
+_AIR.flags.writeable = False
 _EDGE = WORLD_LIMIT
 _BELOW, _ABOVE, _NEAR_UP = 1.0 - NEAR, 1.0 + NEAR, 1.0 + NEAR
 # The chunk layout the inlined lookups assume (16³, x-major): checked here, once.
@@ -198,7 +201,7 @@ def raycast(
     chunk = loaded.get(key)
     if chunk is None:
         chunk = world.chunk(*key)
-    blocks = chunk.blocks.data if chunk is not None else _AIR_VIEW
+    blocks = chunk.blocks if chunk is not None else _AIR
     idx = (x & 15) * 256 + (y & 15) * 16 + (z & 15)
     stale = False
     near_up = _NEAR_UP
@@ -208,19 +211,21 @@ def raycast(
             chunk = loaded.get(key)
             if chunk is None:
                 chunk = world.chunk(*key)
-            blocks = chunk.blocks.data if chunk is not None else _AIR_VIEW
+            blocks = chunk.blocks if chunk is not None else _AIR
             idx = (x & 15) * 256 + (y & 15) * 16 + (z & 15)
-        block_id = blocks[idx]
+        block_id = blocks.item(idx)  # a Python int: faster than a memoryview made per chunk
         if accept[block_id]:
             boxes = selection[block_id]
             if boxes is None:  # a full cube: hit where the ray enters the voxel
-                if axis < 0:
-                    point = o
+                # The entry point, on the crossed boundary exactly (``b - s`` after the step).
+                if axis == 0:
+                    point = (float(bx - sx), oy + t * dy, oz + t * dz)
+                elif axis == 1:
+                    point = (ox + t * dx, float(by - sy), oz + t * dz)
+                elif axis == 2:
+                    point = (ox + t * dx, oy + t * dy, float(bz - sz))
                 else:
-                    p = [ox + t * dx, oy + t * dy, oz + t * dz]
-                    cell = (x, y, z)[axis]
-                    p[axis] = float(cell if d[axis] > 0.0 else cell + 1)
-                    point = (p[0], p[1], p[2])
+                    point = o
                 return _new(Hit, (_new(Int3, (x, y, z)), face, t * norm, point, block_id, 0))
             found = box_hit(boxes, x, y, z, o, d, t_max, reach)
             if found is not None:
