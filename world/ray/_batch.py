@@ -314,7 +314,10 @@ def _march_many(
             if shaped.any():
                 # The rays in a voxel with selection boxes: hit a box, walk on, or go exact.
                 at = np.flatnonzero(shaped)
-                cells = region.cell(idx[at])
+                # The cell from the boundaries ahead: b - 1 going + (or along the axis), b going -.
+                cells = np.column_stack(
+                    [b[at] - (s[at] >= 0.0) for b, s in ((bx, sx), (by, sy), (bz, sz))]
+                ).astype(np.int64)
                 ray_o = np.stack((ox[at], oy[at], oz[at]))
                 ray_d = np.stack((dx[at], dy[at], dz[at]))
                 box, box_axis, tb, doubt = boxes_many(

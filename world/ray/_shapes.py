@@ -199,60 +199,61 @@ def boxes_many(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]:
     """`box_hit` for K rays at once (columns of o, d; cells (K, 3)), without the exact path.
 
-    ``table`` is ``registry.box_table``: each state's boxes as rows, zero-padded.
-
-    Returns ``(box, axis, t, doubt)``: box -1 where the ray misses every box; ``doubt`` marks the
-    rays whose answer must come from the exact scalar path. The float operations are those of
-    `box_hit`, so where neither doubts, both give the same box, axis and t.
+    ``table`` is ``registry.box_table``: each state's boxes as rows, zero-padded. Returns
+    ``(box, axis, t, doubt)``: box -1 where the ray misses every box; ``doubt`` marks the rays
+    whose answer must come from the exact scalar path. The float operations are those of
+    `box_hit` (on a non-zero axis the two slab parameters ordered by min and max are its
+    ``e`` and ``f``), so where neither doubts, both give the same box, axis and t.
     """
     boxes = table[ids]  # (K, B, 6)
-    k, nb = boxes.shape[0], boxes.shape[1]
+    k = boxes.shape[0]
     valid = boxes[:, :, 3] > boxes[:, :, 0]  # the table's zero padding is no box
-    r = o - cells.T.astype(np.float64)  # (3, K)
-    nz = d != 0.0
+    r = o - cells.T  # (3, K), as `box_hit`'s ``o - x``
+    zero = d == 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        scale = np.where(nz, (np.abs(r) + 1.0) / np.abs(d), 0.0)
-    m = scale.max(axis=0)[:, None] * _ERR  # (K, 1)
-    m2 = m + m
-    enters = []
-    leave = np.full((k, nb), _INF)
-    for a in range(3):
-        lo, hi = boxes[:, :, a], boxes[:, :, a + 3]
-        da, ra = d[a][:, None], r[a][:, None]
-        pos = da > 0.0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            e = (np.where(pos, lo, hi) - ra) / da
-            f = (np.where(pos, hi, lo) - ra) / da
-        zero = (da == 0.0) & np.ones_like(lo, dtype=np.bool_)
-        inside = (lo <= ra) & (ra < hi)
-        e = np.where(zero, np.where(inside, -_INF, _INF), e)
-        f = np.where(zero, np.where(inside, _INF, -_INF), f)
-        enters.append(e)
-        np.minimum(leave, f, out=leave)
+        scale = np.where(zero, 0.0, (np.abs(r) + 1.0) / np.abs(d))
+        m = scale.max(axis=0) * _ERR  # (K,)
+        enters = []
+        leave: NDArray[np.float64] | None = None
+        for a in range(3):
+            ra, da = r[a][:, None], d[a][:, None]
+            t0 = (boxes[:, :, a] - ra) / da
+            t1 = (boxes[:, :, a + 3] - ra) / da
+            e, f = np.minimum(t0, t1), np.maximum(t0, t1)
+            if zero[a].any():  # the rays running parallel to this axis: inside the slab or not
+                rows = np.flatnonzero(zero[a])
+                rr = r[a][rows][:, None]
+                inside = (boxes[rows, :, a] <= rr) & (rr < boxes[rows, :, a + 3])
+                e[rows] = np.where(inside, -_INF, _INF)
+                f[rows] = np.where(inside, _INF, -_INF)
+            enters.append(e)
+            leave = f if leave is None else np.minimum(leave, f)
+    assert leave is not None
     ex, ey, ez = enters
     enter = np.maximum(np.maximum(ex, ey), ez)
-    axis = np.where(ex == enter, 0, np.where(ey == enter, 1, 2))
     t = np.maximum(enter, 0.0)
+    m2 = (m + m)[:, None]
     tm = t_max[:, None]
-    t_in = tm * (1.0 - NEAR) - m
-    t_out = tm * (1.0 + NEAR) + m
-    candidate = valid & ~((t > leave + m2) | (t > t_out))
+    t_in = tm * (1.0 - NEAR) - m[:, None]
+    t_out = tm * (1.0 + NEAR) + m[:, None]
+    candidate = valid & (t <= leave + m2) & (t <= t_out)
     hit = candidate & (t < leave - m2) & (t <= t_in)
-    positive = enter > 0.0
-    lim = enter - m2
-    face_doubt = positive & (
-        ((axis != 0) & (ex >= lim)) | ((axis != 1) & (ey >= lim)) | ((axis != 2) & (ez >= lim))
-    )
-    doubt = (candidate & ~hit) | (candidate & ((np.abs(enter) <= m) | face_doubt))
+    doubt = (candidate & ~hit).any(axis=1)  # hit or miss, within reach or not: too close
     tt = np.where(hit, t, _INF)
     best = np.argmin(tt, axis=1)
     rows = np.arange(k)
     best_t = tt[rows, best]
-    # A second hit box within 2m of the best one: which box is too close to call.
-    others = tt.copy()
-    others[rows, best] = _INF
-    doubt_any = doubt.any(axis=1) | (np.abs(others.min(axis=1) - best_t) <= m2[:, 0])
+    tt[rows, best] = _INF
+    doubt |= tt.min(axis=1) - best_t <= m + m  # a second box too close to the best to call
+    # The best box's face: the axis of its largest enter, lowest on a tie; none when negative.
+    bx, by, bz, be = ex[rows, best], ey[rows, best], ez[rows, best], enter[rows, best]
+    axis = np.where(bx == be, 0, np.where(by == be, 1, 2))
+    lim = be - (m + m)
+    face_doubt = (
+        ((axis != 0) & (bx >= lim)) | ((axis != 1) & (by >= lim)) | ((axis != 2) & (bz >= lim))
+    )
     found = np.isfinite(best_t)
+    doubt |= found & ((np.abs(be) <= m) | ((be > 0.0) & face_doubt))
     box = np.where(found, best, -1)
-    face_axis = np.where(positive[rows, best] & found, axis[rows, best], -1)
-    return box, face_axis, np.where(found, best_t, 0.0), doubt_any
+    face_axis = np.where(found & (be > 0.0), axis, -1)
+    return box, face_axis, np.where(found, best_t, 0.0), doubt
