@@ -217,9 +217,12 @@ def boxes_many(
         leave: NDArray[np.float64] | None = None
         for a in range(3):
             ra, da = r[a][:, None], d[a][:, None]
-            t0 = (boxes[:, :, a] - ra) / da
-            t1 = (boxes[:, :, a + 3] - ra) / da
-            e, f = np.minimum(t0, t1), np.maximum(t0, t1)
+            t0 = boxes[:, :, a] - ra
+            t0 /= da
+            t1 = boxes[:, :, a + 3] - ra
+            t1 /= da
+            e = np.minimum(t0, t1)
+            f = np.maximum(t0, t1, out=t1)
             if zero[a].any():  # the rays running parallel to this axis: inside the slab or not
                 rows = np.flatnonzero(zero[a])
                 rr = r[a][rows][:, None]
@@ -227,17 +230,22 @@ def boxes_many(
                 e[rows] = np.where(inside, -_INF, _INF)
                 f[rows] = np.where(inside, _INF, -_INF)
             enters.append(e)
-            leave = f if leave is None else np.minimum(leave, f)
+            leave = f if leave is None else np.minimum(leave, f, out=leave)
     assert leave is not None
     ex, ey, ez = enters
-    enter = np.maximum(np.maximum(ex, ey), ez)
+    enter = np.maximum(ex, ey)
+    np.maximum(enter, ez, out=enter)
     t = np.maximum(enter, 0.0)
     m2 = (m + m)[:, None]
     tm = t_max[:, None]
     t_in = tm * (1.0 - NEAR) - m[:, None]
     t_out = tm * (1.0 + NEAR) + m[:, None]
-    candidate = valid & (t <= leave + m2) & (t <= t_out)
-    hit = candidate & (t < leave - m2) & (t <= t_in)
+    candidate = t <= leave + m2
+    candidate &= valid
+    candidate &= t <= t_out
+    hit = t < leave - m2
+    hit &= candidate
+    hit &= t <= t_in
     doubt = (candidate & ~hit).any(axis=1)  # hit or miss, within reach or not: too close
     tt = np.where(hit, t, _INF)
     best = np.argmin(tt, axis=1)
