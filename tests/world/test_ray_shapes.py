@@ -185,7 +185,7 @@ directions = st.tuples(component, component, component).filter(lambda d: any(d))
 origins = st.tuples(coordinate(LO[0]), coordinate(LO[1]), coordinate(LO[2]))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(worlds(), origins, directions, st.floats(0, 7), st.booleans(), st.data())
 def test_shape_raycast_matches_exact_reference(world, origin, direction, reach, use_hits, data):
     registry, w, blocks, ids = world
@@ -211,10 +211,10 @@ def test_shape_raycast_matches_exact_reference(world, origin, direction, reach, 
             reach = exact
 
 
-@settings(max_examples=40, deadline=None)
-@given(worlds(), st.integers(0, 2**32 - 1))
-def test_raycast_many_answers_as_raycast_on_shaped_worlds(world, seed):
-    w = world[1]
+@settings(max_examples=60, deadline=None)
+@given(worlds(), st.integers(0, 2**32 - 1), st.booleans())
+def test_raycast_many_answers_as_raycast_on_shaped_worlds(world, seed, use_hits):
+    registry, w = world[0], world[1]
     rng = np.random.default_rng(seed)
     n = 160
     lo = np.array(LO, dtype=np.float64)
@@ -228,9 +228,12 @@ def test_raycast_many_answers_as_raycast_on_shaped_worlds(world, seed):
     directions[axis_rays] *= rng.integers(0, 2, (int(axis_rays.sum()), 3))
     directions[~directions.any(axis=1)] = (0.0, -1.0, 0.0)
     reach = rng.choice([1.5, 3.0, 6.0], n)
-    batch = raycast_many(w, origins, directions, reach)
+    mask = rng.random(len(registry)) < 0.5 if use_hits else None
+    hits = None if mask is None else mask.__getitem__
+    batch = raycast_many(w, origins, directions, reach, hits=mask)
     for i in range(n):
-        hit = raycast(w, origins[i].tolist(), directions[i].tolist(), float(reach[i]))
+        o, d = origins[i].tolist(), directions[i].tolist()
+        hit = raycast(w, o, d, float(reach[i]), hits=hits)
         assert batch.hit[i] == (hit is not None)
         if hit is not None:
             assert tuple(batch.block[i]) == hit.block
