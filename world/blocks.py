@@ -116,7 +116,7 @@ class BlockRegistry:
     is the same table as a tuple, for the scalar raycast loop where a tuple index is faster than
     a numpy one; ``selection_boxes`` and ``collision_boxes`` hold each state's shape as a tuple
     of `world.shapes.Box` (``selection_boxes[id]`` is ``None`` for the full cube: the fast
-    path).
+    path); ``box_table`` packs them, zero-padded, as (states, most boxes, 6) for `raycast_many`.
     """
 
     solid: NDArray[np.bool_]
@@ -279,6 +279,8 @@ class BlockRegistry:
         self.pointable_list = tuple(bool(p) for p in self.pointable)
         self.selection_boxes = tuple(None if s.selection == FULL else s.selection for s in states)
         self.collision_boxes = tuple(s.collision for s in states)
+        n = max(1, *(len(s.selection) for s in states))
+        self.box_table = table([[*s.selection, *[(0.0,) * 6] * n][:n] for s in states], float)
 
     # -- names and states -------------------------------------------------------------------------
 

@@ -4,7 +4,9 @@ Every ray performs exactly the float operations of the scalar `raycast` (same fo
 order, same tie rule), so the answers are identical; a ray that meets a near-tie between two
 crossings, or a crossing within rounding of its reach, is handed to the scalar `raycast`, which
 decides it exactly. Each loop iteration advances every live ray by one voxel over whole arrays;
-finished rays are dropped from the arrays once they are the majority.
+finished rays are dropped from the arrays once they are the majority. Rays in a voxel with
+selection boxes are tested against them in the same iteration (`world.ray._shapes.boxes_many`):
+a hit stops the ray, a miss walks on, and a test too close to call goes to the exact `raycast`.
 """
 
 from __future__ import annotations
@@ -14,114 +16,40 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
+from world.chunks import CHUNK_SHIFT, CHUNK_VOLUME, World
+from world.ray._cast import raycast
 from world.ray._exact import NEAR
-from world.ray._walk import MAX_REACH, raycast
+from world.ray._region import PASS, SHAPE, Region
+from world.ray._shapes import boxes_many
+from world.ray._walk import MAX_REACH
 from world.validate import WORLD_LIMIT, number
 
 __all__ = ["RayBatch", "raycast_many"]
 
 
 class RayBatch(NamedTuple):
-    """Answers of `raycast_many` for N rays; rows where ``hit`` is False hold zeros and ``inf``."""
+    """Answers of `raycast_many` for N rays; rows where ``hit`` is False hold zeros and ``inf``.
+
+    ``box`` is `Hit.box`: the index of the selection box hit (0 for a full cube).
+    """
 
     hit: NDArray[np.bool_]
     block: NDArray[np.int64]
     face: NDArray[np.int64]
     distance: NDArray[np.float64]
     block_id: NDArray[np.int64]
+    box: NDArray[np.int64]
 
 
 # The rays' bounding box is held as one dense uint8 array of voxels while it has at most this
 # many (32 MiB); wider ray sets are split in two along their widest axis.
 _MAX_REGION = 1 << 25
-_PASS, _STOP, _UNREAD = 0, 1, 2
 _SLICE = 16384  # rays marched together; measured best of 8k, 16k, 32k and all at once
 # Fewer rays than this are walked one by one by the scalar `raycast`: a batch step costs about
 # 25 µs of numpy calls however few rays are live, a scalar step about 0.5 µs per ray, and the
 # dense region costs its size (measured: 32 rays of reach 1024 took 300 ms batched, 16 ms one by
 # one; 64 rays of reach 5, 7 ms and 0.6 ms).
 _MIN_BATCH = 64
-
-
-class _Region:
-    """Which voxels stop a ray, densely over a chunk-aligned box: one gather per ray step.
-
-    Cells of chunks not in memory start as ``_UNREAD`` and are read (so generated) only when a
-    ray reaches them, as the scalar raycast does.
-    """
-
-    def __init__(
-        self,
-        world: World,
-        stops: NDArray[np.bool_],
-        kmin: NDArray[np.int64],
-        extent: NDArray[np.int64],
-    ) -> None:
-        self.world = world
-        self.stops = stops.astype(np.uint8)
-        self.lo = kmin << CHUNK_SHIFT
-        self.shape = tuple(int(e) << CHUNK_SHIFT for e in extent)
-        self.strides = (self.shape[1] * self.shape[2], self.shape[2], 1)
-        self.cells = np.full(self.shape, _UNREAD if world.generator else _PASS, dtype=np.uint8)
-        self.flat = self.cells.reshape(-1)
-        self.unread = world.generator is not None
-        # The chunks read, for the hits' block ids: a slot per chunk of the box (0: air).
-        self.extent = extent
-        self.slots = np.zeros(int(np.prod(extent)), dtype=np.int64)
-        self.arrays: list[NDArray[np.uint16]] = [np.zeros(CHUNK_VOLUME, dtype=np.uint16)]
-        k0, k1, k2 = (int(k) for k in kmin)
-        for key in list(world.chunks):
-            rel = (key[0] - k0, key[1] - k1, key[2] - k2)
-            if all(0 <= r < int(e) for r, e in zip(rel, extent, strict=True)):
-                self._fill(key)
-
-    def _fill(self, key: tuple[int, int, int]) -> None:
-        chunk = self.world.chunk(*key)
-        x0, y0, z0 = ((k << CHUNK_SHIFT) - int(lo) for k, lo in zip(key, self.lo, strict=True))
-        box = (slice(x0, x0 + 16), slice(y0, y0 + 16), slice(z0, z0 + 16))
-        if chunk is None:
-            self.cells[box] = _PASS
-        else:
-            self.cells[box] = self.stops[chunk.blocks].reshape(16, 16, 16)
-            self.slots[self._slot_index(np.array([key]))[0]] = len(self.arrays)
-            self.arrays.append(chunk.blocks)
-
-    def _slot_index(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
-        rel = keys - (self.lo >> CHUNK_SHIFT)
-        ey, ez = int(self.extent[1]), int(self.extent[2])
-        slot: NDArray[np.int64] = (rel[:, 0] * ey + rel[:, 1]) * ez + rel[:, 2]
-        return slot
-
-    def block_ids(self, cells: NDArray[np.int64]) -> NDArray[np.uint16]:
-        """Block ids of (N, 3) world cells that rays have reached (so their chunks are read)."""
-        slot = self.slots[self._slot_index(cells >> CHUNK_SHIFT)]
-        local = cells & CHUNK_MASK
-        flat = slot * CHUNK_VOLUME + local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
-        ids: NDArray[np.uint16] = np.concatenate(self.arrays)[flat]
-        return ids
-
-    def index(self, cell: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Flat indices of world cells given as (3, N) rows, inside the box."""
-        rel = cell - self.lo[:, None]
-        flat: NDArray[np.int64] = rel[0] * self.strides[0] + rel[1] * self.strides[1] + rel[2]
-        return flat
-
-    def cell(self, flat: NDArray[np.int64]) -> NDArray[np.int64]:
-        """World cells (N, 3) of flat indices."""
-        return np.column_stack(np.unravel_index(flat, self.shape)) + self.lo
-
-    def read(self, flat: NDArray[np.int64]) -> NDArray[np.uint8]:
-        """The cells' values, reading any chunk not read yet first."""
-        values: NDArray[np.uint8] = self.flat.take(flat)
-        if self.unread:
-            unread = values == _UNREAD
-            if unread.any():
-                keys = np.unique(self.cell(flat[unread]) >> CHUNK_SHIFT, axis=0)
-                for key in keys.tolist():
-                    self._fill((key[0], key[1], key[2]))
-                values = self.flat.take(flat)
-        return values
 
 
 def _numbers(value: object, name: str) -> NDArray[np.float64]:
@@ -249,13 +177,19 @@ def raycast_many(
         np.zeros((n, 3), dtype=np.int64),
         np.full(n, np.inf),
         np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
     )
+    # What a ray does in a voxel, by state id: pass, stop, or test the state's selection boxes.
+    registry = world.registry
+    stops = mask.astype(np.uint8)
+    shaped = np.flatnonzero(mask[: len(registry)] & ~registry.full_cube)
+    stops[shaped] = SHAPE
     norm = np.sqrt(norm2)
     # Rays that may reach the world's edge stop there: the scalar walk answers them, exactly.
     ends = o + d * (reach_arr / norm)
     edge = np.maximum(np.abs(o), np.abs(ends)).max(axis=0, initial=0.0) >= WORLD_LIMIT - 2
     rows = np.arange(n)
-    _batch(world, o, d, norm, reach_arr, mask, rows[~edge], out)
+    _batch(world, o, d, norm, reach_arr, stops, rows[~edge], out)
     _scalar(world, o, d, reach_arr, mask, rows[edge], rows[edge], out)
     return out
 
@@ -266,11 +200,14 @@ def _batch(
     d: NDArray[np.float64],
     norm: NDArray[np.float64],
     reach: NDArray[np.float64],
-    mask: NDArray[np.bool_],
+    mask: NDArray[np.uint8],
     rows: NDArray[np.int64],
     out: RayBatch,
 ) -> None:
-    """Answer the rays ``rows`` (columns of o, d) into ``out``, splitting a too-wide box."""
+    """Answer the rays ``rows`` (columns of o, d) into ``out``, splitting a too-wide box.
+
+    ``mask``: what each state id does to a ray (``PASS``, ``STOP`` or ``SHAPE``).
+    """
     if not len(rows):
         return
     if len(rows) < o.shape[1]:
@@ -289,7 +226,7 @@ def _batch(
         for part in (order[:half], order[half:]):
             _batch(world, o[:, part], d[:, part], norm[part], reach[part], mask, rows[part], out)
         return
-    region = _Region(world, mask, lo, extent)
+    region = Region(world, mask, lo, extent)
     # Marching in slices keeps each step's few dozen arrays in the CPU cache.
     exact = np.concatenate(
         [
@@ -309,7 +246,7 @@ def _scalar(
     o: NDArray[np.float64],
     d: NDArray[np.float64],
     reach: NDArray[np.float64],
-    mask: NDArray[np.bool_],
+    mask: NDArray[np.bool_] | NDArray[np.uint8],
     rows: NDArray[np.int64],
     columns: NDArray[np.int64],
     out: RayBatch,
@@ -317,7 +254,7 @@ def _scalar(
     """Answer the rays ``rows`` (columns ``columns`` of o, d) with the exact scalar `raycast`."""
     if not len(rows):
         return
-    hits = tuple(mask[: len(world.registry)].tolist()).__getitem__  # stops, by block id
+    hits = tuple((mask[: len(world.registry)] != PASS).tolist()).__getitem__  # by block id
     origins, directions = o[:, columns].T.tolist(), d[:, columns].T.tolist()  # plain floats
     reaches = reach[columns].tolist()
     for r, oi, di, ri in zip(rows.tolist(), origins, directions, reaches, strict=True):
@@ -328,10 +265,11 @@ def _scalar(
             out.face[r] = hit.face
             out.distance[r] = hit.distance
             out.block_id[r] = hit.block_id
+            out.box[r] = hit.box
 
 
 def _march_many(
-    region: _Region,
+    region: Region,
     o: NDArray[np.float64],
     d: NDArray[np.float64],
     reach: NDArray[np.float64],
@@ -364,12 +302,50 @@ def _march_many(
     face_axis = np.where(on_face[0], 0, np.where(on_face[1], 1, np.where(on_face[2], 2, -1)))
     t_max = reach / norm
     t_in, t_out = t_max * (1.0 - NEAR), t_max * (1.0 + NEAR)
+    registry = region.world.registry
     t_enter = np.zeros(len(rows))
     live = np.ones(len(rows), dtype=np.bool_)
     exact: list[NDArray[np.int64]] = []
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         while True:
-            got = (region.read(idx) != _PASS) & live
+            values = region.read(idx)
+            got = (values != PASS) & live
+            shaped = got & (values == SHAPE)
+            if shaped.any():
+                # The rays in a voxel with selection boxes: hit a box, walk on, or go exact.
+                at = np.flatnonzero(shaped)
+                # The cell from the boundaries ahead: b - 1 going + (or along the axis), b going -.
+                cells = np.column_stack(
+                    [b[at] - (s[at] >= 0.0) for b, s in ((bx, sx), (by, sy), (bz, sz))]
+                ).astype(np.int64)
+                ray_o = np.stack((ox[at], oy[at], oz[at]))
+                ray_d = np.stack((dx[at], dy[at], dz[at]))
+                box, box_axis, tb, doubt = boxes_many(
+                    registry.box_table,
+                    region.block_ids(cells),
+                    cells,
+                    ray_o,
+                    ray_d,
+                    t_max[at],
+                )
+                won = (box >= 0) & ~doubt
+                if doubt.any():
+                    exact.append(rows[at[doubt]])
+                    live[at[doubt]] = False
+                if won.any():
+                    hit_at = at[won]
+                    _record(
+                        region,
+                        out,
+                        rows[hit_at],
+                        idx[hit_at],
+                        box_axis[won],
+                        step[hit_at],
+                        tb[won] * norm[hit_at],
+                    )
+                    out.box[rows[hit_at]] = box[won]
+                    live[hit_at] = False
+                got &= ~shaped
             if got.any():
                 _record(
                     region,
@@ -418,6 +394,7 @@ def _march_many(
                 bx, by, bz, tx, ty, tz = (a.take(keep) for a in (bx, by, bz, tx, ty, tz))
                 ox, oy, oz, dx, dy, dz = (a.take(keep) for a in (ox, oy, oz, dx, dy, dz))
                 sx, sy, sz, t_in, t_out = (a.take(keep) for a in (sx, sy, sz, t_in, t_out))
+                t_max = t_max.take(keep)
                 norm, t_enter, rows = norm.take(keep), t_enter.take(keep), rows.take(keep)
                 face_axis, step = face_axis.take(keep), step[keep]
                 live = np.ones(count, dtype=np.bool_)
@@ -425,7 +402,7 @@ def _march_many(
 
 
 def _record(
-    region: _Region,
+    region: Region,
     out: RayBatch,
     rows: NDArray[np.int64],
     idx: NDArray[np.int64],

@@ -1,4 +1,4 @@
-"""The scalar ray walk of `world.ray`: `traverse`, `raycast` and `segment_voxels`.
+"""The scalar ray walk of `world.ray`: `traverse` and `segment_voxels` (`raycast` is in `_cast`).
 
 The contract, the limits and how exactness is kept are in `world.ray`'s docstring.
 """
@@ -6,7 +6,7 @@ The contract, the limits and how exactness is kept are in `world.ray`'s docstrin
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -17,7 +17,7 @@ from world.geometry import Int3, Vec3
 from world.ray._exact import NEAR, ExactForm, exact_form, first_axis, within_reach
 from world.validate import WORLD_LIMIT, number, vec3
 
-__all__ = ["MAX_REACH", "Hit", "Step", "raycast", "segment_voxels", "traverse"]
+__all__ = ["MAX_REACH", "Hit", "Step", "segment_voxels", "traverse"]
 
 # The longest ray (reach, max_distance) and segment, in blocks (or cells): 200 times a player's
 # reach and beyond the view distance (128 blocks). Measured here: the longest walk, a diagonal
@@ -300,61 +300,6 @@ def traverse(origin: ArrayLike, direction: ArrayLike, max_distance: float) -> It
 def _steps(march: Iterator[MarchStep]) -> Iterator[Step]:
     for x, y, z, face, distance, point, _ in march:
         yield Step(Int3(x, y, z), face, distance, point)
-
-
-def raycast(
-    world: World,
-    origin: ArrayLike,
-    direction: ArrayLike,
-    reach: float,
-    *,
-    hits: Callable[[int], bool] | None = None,
-) -> Hit | None:
-    """The first block along the ray within ``reach`` that is pointable (or that ``hits`` accepts).
-
-    Parameters
-    ----------
-    world : World
-        The voxels; chunks not yet generated are generated as the ray reads them.
-    origin, direction : array_like of float, shape (3,)
-        The ray (an eye position within ``±WORLD_LIMIT`` and a view vector; the direction need
-        not be normalised).
-    reach : float
-        Inclusive maximum Euclidean entry distance, in [0, `MAX_REACH`].
-    hits : callable, optional
-        ``hits(block_id) -> bool`` replaces the registry's ``pointable`` test.
-
-    Returns
-    -------
-    Hit or None
-        None also when the ray leaves the world within its reach without a hit.
-
-    Raises
-    ------
-    ValueError
-        Naming ``origin``, ``direction`` or ``reach`` when it is not numbers, NaN or infinite,
-        the origin is outside the world, the direction is zero, or the reach is negative or
-        beyond `MAX_REACH`.
-    TypeError
-        When ``world`` is not a `World` or ``hits`` is not callable.
-    """
-    reach = _reach(reach, "reach", allow_inf=False)
-    o = vec3(origin, "origin", limit=_LIMIT)
-    dx, dy, dz, norm = _direction(direction)
-    d = (dx, dy, dz)
-    if not isinstance(world, World):
-        raise TypeError(f"world must be a World, got {type(world).__name__}")
-    if hits is not None and not callable(hits):
-        raise TypeError(f"hits must be a callable taking a block id, got {hits!r}")
-    registry = world.registry
-    accept = (
-        registry.pointable_list
-        if hits is None
-        else tuple(bool(hits(block_id)) for block_id in range(len(registry)))
-    )
-    for x, y, z, face, distance, point, block_id in _march(o, d, norm, reach, world, accept):
-        return _new_hit((_new_int3((x, y, z)), face, distance, point, block_id, 0))
-    return None
 
 
 def segment_voxels(
