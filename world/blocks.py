@@ -282,8 +282,6 @@ class BlockRegistry:
         n = max(1, *(len(s.selection) for s in states))
         self.box_table = table([[*s.selection, *[(0.0,) * 6] * n][:n] for s in states], float)
 
-    # -- names and states -------------------------------------------------------------------------
-
     def id(self, name: str) -> int:
         """The default state id of a block name, or the id of a state key
         (``"base:stairs[facing=east]"``: unnamed properties keep their defaults); ``ValueError``

@@ -73,3 +73,30 @@ def test_a_slab_takes_the_half_clicked_on_a_wall(make_game: Make, replay: Replay
     replay(game, "place")
     placed = game.world.get_block(*(target.block + target.face))
     assert registry.props(placed)["half"] == ("top" if high else "bottom")
+
+
+def test_the_outline_and_the_break_act_on_a_slab_only_where_its_half_is(
+    make_game: Make, replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    registry = game.world.registry
+    top_slab = registry.state_id("base:stone_slab", half="top")
+    stone = registry.id("base:stone")
+    # An upper slab at eye height two blocks ahead (+z), a stone wall behind it.
+    game.world.set_block(0, GROUND + 1, 2, top_slab)
+    for y in range(GROUND, GROUND + 3):
+        game.world.set_block(0, y, 4, stone)
+    # The eye is at y = GROUND + 1.62: level, the ray passes the slab's upper half (y 5.5..6).
+    replay(game, "look 0 0\nwait 2")
+    target = game.target
+    assert target is not None and tuple(target.block) == (0, GROUND + 1, 2)
+    assert target.face == (0, 0, -1) and target.point[1] > GROUND + 1.5
+    # Looking down a little, the ray crosses the same voxel's empty lower half: the slab is not
+    # targeted, the wall behind it is.
+    replay(game, "look 0 14\nwait 2")
+    target = game.target
+    assert target is not None and tuple(target.block) == (0, GROUND, 4)
+    replay(game, "break")
+    assert game.world.get_block(0, GROUND + 1, 2) == top_slab  # the slab is untouched
+    replay(game, "look 0 0\nwait 2\nbreak")
+    assert game.world.get_block(0, GROUND + 1, 2) == 0
