@@ -61,50 +61,54 @@ import numpy as np
 from numpy.typing import NDArray
 
 from world.atlas import tile_uv_rects
+from world.blocks import DRAW_LIQUID, BlockRegistry
 from world.chunks import CHUNK, World
 from world.geometry import FACE_NORMALS
+from world.mesher_boxes import (
+    CORNER_AB as _CORNER_AB,
+)
+from world.mesher_boxes import (
+    CULL_BOXES,
+    CULL_OPAQUE,
+    CULL_PLANT,
+    FACE_SHADE,
+    UV_INSET_PX,
+    QuadArrays,
+    cull_tables,
+    mesh_boxes,
+)
+from world.mesher_boxes import (
+    FACE_CORNERS as _FACE_CORNERS,
+)
+from world.mesher_boxes import (
+    NORMALS as _NORMALS,
+)
+from world.mesher_boxes import (
+    RIGHTS as _RIGHTS,
+)
+from world.mesher_boxes import (
+    TRIANGLES as _TRIANGLES,
+)
+from world.mesher_boxes import (
+    UPS as _UPS,
+)
+from world.mesher_boxes import (
+    UV_EDGES as _UV_EDGES,
+)
 from world.validate import chunk_coord
 
 __all__ = ["AO_LEVELS", "FACE_SHADE", "PLANT_SHADE", "UV_INSET_PX", "MeshData", "mesh_chunk"]
 
-# Brightness per face direction, in FACE_NORMALS order (+x, -x, +y, -y, +z, -z): Minecraft's.
-FACE_SHADE: tuple[float, ...] = (0.6, 0.6, 1.0, 0.5, 0.8, 0.8)
 # Ambient-occlusion factor by the number of occluders (both sides count as three): 3, 2, 1, 0.
 AO_LEVELS: tuple[float, ...] = (0.5, 0.65, 0.8, 1.0)
 PLANT_SHADE = 0.9
-UV_INSET_PX = 0.02
 
 _SIZE = CHUNK[0]
 _PAD = _SIZE + 2
 _STRIDES = np.array([_PAD * _PAD, _PAD, 1], dtype=np.int64)  # of the padded 18³ array
-# Quad corners in (right, up) units, in drawing order: counter-clockwise seen from outside.
-_CORNER_AB = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], dtype=np.int64)
-# Two triangles per quad, along the 0-2 diagonal or (flipped) the 1-3 diagonal.
-_TRIANGLES = np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
+# The two triangles of a quad split along the 1-3 diagonal.
 _TRIANGLES_FLIPPED = np.array([1, 2, 3, 1, 3, 0], dtype=np.uint32)
-# Which uv rectangle edge (u0, v0, u1, v1) each corner takes.
-_UV_EDGES = np.array([(0, 1), (2, 1), (2, 3), (0, 3)], dtype=np.int64)
 
-
-def _face_frames() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """Normal, right and up vectors of each cube face, so that right × up = -normal.
-
-    The formula cross product of the screen's right and up is the viewing direction in a
-    left-handed frame; a viewer outside the face looks along -normal.
-    """
-    normals = np.array(FACE_NORMALS, dtype=np.int64)
-    ups = np.array([(0, 0, 1) if n[1] else (0, 1, 0) for n in FACE_NORMALS], dtype=np.int64)
-    rights = np.cross(ups, -normals)
-    return normals, rights, ups
-
-
-_NORMALS, _RIGHTS, _UPS = _face_frames()
-# (6, 4, 3) corner positions of the face quads of the unit cube at the origin.
-_FACE_CORNERS = (
-    (1 + _NORMALS[:, None, :] - _RIGHTS[:, None, :] - _UPS[:, None, :]) // 2
-    + _CORNER_AB[None, :, :1] * _RIGHTS[:, None, :]
-    + _CORNER_AB[None, :, 1:] * _UPS[:, None, :]
-)
 # (6, 4, 3) padded flat offsets, from the voxel in front of a face, of the voxels that shade each
 # corner: side along right, side along up, and the diagonal between them.
 _SIDE_R = (2 * _CORNER_AB[None, :, 0] - 1) * (_RIGHTS @ _STRIDES)[:, None]
@@ -197,6 +201,8 @@ class MeshData:
 
 
 _DOWN = FACE_NORMALS.index((0, -1, 0))
+_UP = FACE_NORMALS.index((0, 1, 0))
+_REVERSED = np.array([3, 2, 1, 0])
 
 
 def _padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
@@ -229,14 +235,19 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
         return MeshData.empty()
     registry = world.registry
     transparent = registry.transparent
-    plant = registry.plant
+    tables = cull_tables(registry)
+    side_full = tables.side_full
 
     padded = _padded_blocks(world, cx, cy, cz)
     see_through = transparent[padded]
+    padded_cull = tables.cull[padded]
     inner = (slice(1, _SIZE + 1),) * 3
     centre = padded[inner]
-    is_plant = plant[centre]
-    cube = (centre != 0) & ~is_plant
+    centre_cull = padded_cull[inner]
+    # A cube hides its neighbour's face when it is opaque, or transparent and of the same block
+    # (its code is then that block's index): the same code hides.
+    cube = centre_cull >= CULL_OPAQUE
+    any_shaped = bool((padded_cull == CULL_BOXES).any())
 
     masks = np.empty((6, _SIZE, _SIZE, _SIZE), dtype=np.bool_)
     for direction, (nx, ny, nz) in enumerate(FACE_NORMALS):
@@ -245,8 +256,19 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
             slice(1 + ny, _SIZE + 1 + ny),
             slice(1 + nz, _SIZE + 1 + nz),
         )
-        np.logical_and(see_through[front], padded[front] != centre, out=masks[direction])
-        masks[direction] &= cube
+        front_cull = padded_cull[front]
+        mask = masks[direction]
+        np.equal(front_cull, centre_cull, out=mask)
+        mask |= front_cull == CULL_OPAQUE
+        np.greater(cube, mask, out=mask)  # a cube, and not hidden
+        if any_shaped:
+            shaped = front_cull == CULL_BOXES
+            neighbour = padded[front][shaped]
+            hidden = side_full[neighbour, direction ^ 1] & (
+                ~transparent[neighbour]
+                | (registry.block_index[neighbour] == registry.block_index[centre[shaped]])
+            )
+            mask[shaped] = cube[shaped] & ~hidden
     # The underside of the world's lowest layer faces the void below the build height, where
     # no player can stand: those faces are never seen (a third of a terrain view's vertices).
     floor_ly = world.build_height[0] - cy * _SIZE
@@ -273,26 +295,74 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     flip = level[:, 0] + level[:, 2] < level[:, 1] + level[:, 3]
     triangles = np.where(flip[:, None], _TRIANGLES_FLIPPED, _TRIANGLES)
     normals = np.broadcast_to(_NORMALS[face][:, None, :], positions.shape)
+    cubes = QuadArrays(positions, uvs, shade, triangles, normals)
+    opaque_cubes = int(np.count_nonzero(~transparent[block]))
 
-    plants = np.argwhere(is_plant)
-    if len(plants):
-        plant_ids = centre[plants[:, 0], plants[:, 1], plants[:, 2]]
-        plant_rects = tile_uv_rects(registry.face_tiles[plant_ids, 0], inset_px=UV_INSET_PX)
-        positions = np.concatenate(
-            [positions, (plants[:, None, None, :] + _PLANT_CORNERS).reshape(-1, 4, 3)]
+    # A liquid's surface is seen from below too (from under water): the same quad reversed.
+    surface = np.flatnonzero((face == _UP) & (registry.draw[block] == DRAW_LIQUID))
+    reverse = _REVERSED
+    below = (
+        _take(cubes, slice(0, 0))
+        if not len(surface)
+        else QuadArrays(
+            positions[surface][:, reverse],
+            uvs[surface][:, reverse],
+            shade[surface][:, reverse],
+            np.broadcast_to(_TRIANGLES, (len(surface), 6)),
+            np.broadcast_to(-_NORMALS[_UP], (len(surface), 4, 3)),
         )
-        uvs = np.concatenate([uvs, np.repeat(plant_rects[:, _UV_EDGES], 4, axis=0)])
-        shade = np.concatenate([shade, np.full((len(plants) * 4, 4), PLANT_SHADE, np.float32)])
-        triangles = np.concatenate([triangles, np.broadcast_to(_TRIANGLES, (len(plants) * 4, 6))])
-        plant_normals = np.broadcast_to(_PLANT_NORMALS[None, :, None, :], (len(plants), 4, 4, 3))
-        normals = np.concatenate([normals, plant_normals.reshape(-1, 4, 3)])
+    )
 
+    if any_shaped:
+        shaped, shaped_transparent = mesh_boxes(registry, tables, padded, floor_ly)
+    if any_shaped and len(shaped.positions):
+        parts = [
+            _take(cubes, slice(0, opaque_cubes)),
+            _take(shaped, ~shaped_transparent),
+            _take(cubes, slice(opaque_cubes, None)),
+            below,
+            _take(shaped, shaped_transparent),
+        ]
+    else:
+        parts = [cubes, below]
+    is_plant = centre_cull == CULL_PLANT
+    if is_plant.any():
+        parts.append(_plants(registry, centre, is_plant))
+    parts = [part for part in parts if len(part.positions)]
+    if len(parts) > 1:
+        positions, uvs, shade, triangles, normals = (
+            np.concatenate([part[i] for part in parts]) for i in range(5)
+        )
+    elif parts:
+        positions, uvs, shade, triangles, normals = parts[0]
     quads = len(positions)
     indices = (triangles + (np.arange(quads, dtype=np.uint32) * 4)[:, None]).astype(np.uint32)
     return MeshData(
         vertices=positions.astype(np.float32).reshape(-1),
         indices=indices.reshape(-1),
-        uvs=uvs.reshape(-1),
+        uvs=uvs.astype(np.float32).reshape(-1),
         normals=normals.astype(np.float32).reshape(-1),
         shade=shade.astype(np.float32).reshape(-1),
+    )
+
+
+def _take(quads: QuadArrays, which: slice | NDArray[np.bool_]) -> QuadArrays:
+    """Some of the quads."""
+    return QuadArrays(*(array[which] for array in quads))
+
+
+def _plants(
+    registry: BlockRegistry, centre: NDArray[np.uint16], is_plant: NDArray[np.bool_]
+) -> QuadArrays:
+    """Plants' crossed quads (4 per plant: two planes, both sides)."""
+    plants = np.argwhere(is_plant)
+    plant_ids = centre[plants[:, 0], plants[:, 1], plants[:, 2]]
+    plant_rects = tile_uv_rects(registry.face_tiles[plant_ids, 0], inset_px=UV_INSET_PX)
+    count = len(plants) * 4
+    return QuadArrays(
+        (plants[:, None, None, :] + _PLANT_CORNERS).reshape(-1, 4, 3),
+        np.repeat(plant_rects[:, _UV_EDGES], 4, axis=0),
+        np.full((count, 4), PLANT_SHADE, np.float32),
+        np.broadcast_to(_TRIANGLES, (count, 6)),
+        np.broadcast_to(_PLANT_NORMALS[None, :, None, :], (len(plants), 4, 4, 3)).reshape(-1, 4, 3),
     )

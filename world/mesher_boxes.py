@@ -1,0 +1,359 @@
+"""Meshing of shaped blocks: each selection box drawn as six quads, culled by exact face coverage.
+
+Contract
+--------
+A state drawn as boxes (``registry.draw[id] == DRAW_BOXES``: slabs, stairs, fences, torches,
+doors) is drawn as its selection boxes (``registry.selection_boxes[id]``), each box as six quads
+with the face's normal, ``FACE_SHADE`` of its direction (no ambient occlusion; light sources at
+full brightness) and the face's own part of its tile: the tile's uv rectangle scaled to where the
+face lies within the unit face (Minecraft's and Luanti's node boxes): a bottom slab's side shows
+the lower half of the side tile, its top the whole top tile.
+
+Culling, for every drawn kind (`world.mesher` applies the same rule to cubes):
+
+- A box face strictly inside its voxel is always drawn (stairs' step, a torch's sides).
+- A box face on its voxel's boundary (a slab's bottom, a fence post's top and bottom, the
+  arms' ends) is hidden only when the neighbour across it covers the WHOLE face: the union of
+  the neighbour's box faces lying on the shared plane contains the face. A cube or a liquid
+  covers the whole shared face; a plant, air or an undrawn block covers nothing.
+- A covering neighbour hides only when it is opaque (not ``transparent``) or of the same block
+  (glass beside glass, water beside water, a fence's arm meeting the next fence's arm).
+- The downward faces of the world's lowest layer are never drawn (as for cubes).
+
+Cost: the shapes' faces, side coverage and the face-by-side coverage table are computed once per
+distinct ``selection_boxes`` table (a small memo of a pure function, keyed by that tuple); a
+chunk then costs a fixed number of array operations over its shaped voxels' faces.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from world.atlas import tile_uv_rects
+from world.blocks import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID, DRAW_PLANT, BlockRegistry
+from world.geometry import FACE_NORMALS
+from world.shapes import FULL, Shape
+
+__all__ = [
+    "CORNER_AB",
+    "CULL_BOXES",
+    "CULL_NOTHING",
+    "CULL_OPAQUE",
+    "CULL_PLANT",
+    "FACE_CORNERS",
+    "FACE_SHADE",
+    "FULL_SIDE",
+    "NORMALS",
+    "RIGHTS",
+    "TRIANGLES",
+    "UPS",
+    "UV_EDGES",
+    "UV_INSET_PX",
+    "CullTables",
+    "QuadArrays",
+    "ShapeFaces",
+    "cull_tables",
+    "mesh_boxes",
+    "shape_faces",
+]
+
+# Brightness per face direction, in FACE_NORMALS order (+x, -x, +y, -y, +z, -z): Minecraft's.
+FACE_SHADE: tuple[float, ...] = (0.6, 0.6, 1.0, 0.5, 0.8, 0.8)
+UV_INSET_PX = 0.02
+# Quad corners in (right, up) units, in drawing order: counter-clockwise seen from outside.
+CORNER_AB = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], dtype=np.int64)
+# Two triangles per quad, along the 0-2 diagonal.
+TRIANGLES = np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
+# Which uv rectangle edge (u0, v0, u1, v1) each corner takes.
+UV_EDGES = np.array([(0, 1), (2, 1), (2, 3), (0, 3)], dtype=np.int64)
+
+
+def _face_frames() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Normal, right and up vectors of each cube face, so that right × up = -normal.
+
+    The formula cross product of the screen's right and up is the viewing direction in a
+    left-handed frame; a viewer outside the face looks along -normal.
+    """
+    normals = np.array(FACE_NORMALS, dtype=np.int64)
+    ups = np.array([(0, 0, 1) if n[1] else (0, 1, 0) for n in FACE_NORMALS], dtype=np.int64)
+    rights = np.cross(ups, -normals)
+    return normals, rights, ups
+
+
+NORMALS, RIGHTS, UPS = _face_frames()
+# (6, 4, 3) corner positions of the face quads of the unit cube at the origin.
+FACE_CORNERS = (
+    (1 + NORMALS[:, None, :] - RIGHTS[:, None, :] - UPS[:, None, :]) // 2
+    + CORNER_AB[None, :, :1] * RIGHTS[:, None, :]
+    + CORNER_AB[None, :, 1:] * UPS[:, None, :]
+)
+_AXIS = np.argmax(np.abs(NORMALS), axis=1)
+_FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
+_DOWN = FACE_NORMALS.index((0, -1, 0))
+_PAD = 18
+_STRIDES = np.array([_PAD * _PAD, _PAD, 1], dtype=np.int64)
+_FRONT_OFFSETS = NORMALS @ _STRIDES
+
+Rect = tuple[float, float, float, float]  # (lo, lo, hi, hi) on a face plane's two other axes
+FULL_RECT: Rect = (0.0, 0.0, 1.0, 1.0)
+FULL_SIDE = 1
+"""The side signature of a whole unit face (signature 0 is an empty side)."""
+
+
+class ShapeFaces(NamedTuple):
+    """Every state's box faces and side coverage, as arrays (see `shape_faces`).
+
+    ``starts[id]``, ``counts[id]``: the state's faces in the face arrays. Per face: ``direction``
+    (index into FACE_NORMALS), ``corners`` (4, 3) voxel-local positions in drawing order, ``ab``
+    (4, 2) where each corner lies in the unit face's (right, up) texture frame, ``boundary`` (on
+    the voxel's side) and ``rect`` (an id for its rectangle on that side). ``sig[id, d]``: an id
+    for the union of the state's faces on side ``d``; ``cover[rect, sig]``: whether that union
+    contains the rectangle. Rect 0 is the whole face, signature `FULL_SIDE` the whole side.
+    """
+
+    starts: NDArray[np.int64]
+    counts: NDArray[np.int64]
+    direction: NDArray[np.int64]
+    corners: NDArray[np.float64]
+    ab: NDArray[np.float64]
+    boundary: NDArray[np.bool_]
+    rect: NDArray[np.int64]
+    sig: NDArray[np.int64]
+    cover: NDArray[np.bool_]
+
+
+class QuadArrays(NamedTuple):
+    """Quads ready to concatenate: positions (Q, 4, 3), uvs (Q, 4, 2), shade (Q, 4),
+    triangles (Q, 6) corner indices, normals (Q, 4, 3)."""
+
+    positions: NDArray[Any]
+    uvs: NDArray[Any]
+    shade: NDArray[Any]
+    triangles: NDArray[Any]
+    normals: NDArray[Any]
+
+
+_NO_QUADS = QuadArrays(
+    np.zeros((0, 4, 3)),
+    np.zeros((0, 4, 2), np.float32),
+    np.zeros((0, 4), np.float32),
+    np.zeros((0, 6), np.uint32),
+    np.zeros((0, 4, 3), np.float32),
+)
+
+
+def _covers(rect: Rect, union: tuple[Rect, ...]) -> bool:
+    """Whether the union of rectangles contains ``rect`` (exact: cells of the compressed grid)."""
+    a0, b0, a1, b1 = rect
+    cuts_a = sorted({a0, a1, *(v for r in union for v in (r[0], r[2]) if a0 < v < a1)})
+    cuts_b = sorted({b0, b1, *(v for r in union for v in (r[1], r[3]) if b0 < v < b1)})
+    for lo_a, hi_a in itertools.pairwise(cuts_a):
+        mid_a = (lo_a + hi_a) / 2
+        for lo_b, hi_b in itertools.pairwise(cuts_b):
+            mid_b = (lo_b + hi_b) / 2
+            if not any(r[0] < mid_a < r[2] and r[1] < mid_b < r[3] for r in union):
+                return False
+    return True
+
+
+@functools.lru_cache(maxsize=4)
+def shape_faces(selection_boxes: tuple[Shape | None, ...]) -> ShapeFaces:
+    """The box faces and side coverage of every state (``None`` is the unit cube).
+
+    Parameters
+    ----------
+    selection_boxes : tuple
+        ``registry.selection_boxes``.
+
+    Returns
+    -------
+    ShapeFaces
+        The tables; a memo of this pure function, so a registry's chunks share them.
+    """
+    rect_ids: dict[Rect, int] = {FULL_RECT: 0}
+    sig_ids: dict[tuple[Rect, ...], int] = {(): 0, (FULL_RECT,): FULL_SIDE}
+    start: list[int] = []
+    count: list[int] = []
+    sig: list[list[int]] = []
+    direction: list[int] = []
+    corners: list[NDArray[np.float64]] = []
+    ab: list[NDArray[np.float64]] = []
+    boundary: list[bool] = []
+    rect: list[int] = []
+    for boxes in selection_boxes:
+        start.append(len(direction))
+        shape = FULL if boxes is None else boxes
+        count.append(6 * len(shape))
+        sides: list[set[Rect]] = [set() for _ in FACE_NORMALS]
+        for box in shape:
+            lo, hi = np.array(box[:3]), np.array(box[3:])
+            for d, normal in enumerate(FACE_NORMALS):
+                axis = int(_AXIS[d])
+                others = [i for i in range(3) if i != axis]
+                face_rect: Rect = (
+                    float(lo[others[0]]),
+                    float(lo[others[1]]),
+                    float(hi[others[0]]),
+                    float(hi[others[1]]),
+                )
+                on_side = hi[axis] == 1.0 if normal[axis] > 0 else lo[axis] == 0.0
+                position = lo + FACE_CORNERS[d] * (hi - lo)
+                direction.append(d)
+                corners.append(position)
+                ab.append(
+                    np.stack(
+                        [
+                            position @ RIGHTS[d] + (1 - RIGHTS[d].sum()) / 2,
+                            position @ UPS[d] + (1 - UPS[d].sum()) / 2,
+                        ],
+                        axis=1,
+                    )
+                )
+                boundary.append(bool(on_side))
+                rect.append(rect_ids.setdefault(face_rect, len(rect_ids)))
+                if on_side:
+                    sides[d].add(face_rect)
+        sig.append([sig_ids.setdefault(tuple(sorted(s)), len(sig_ids)) for s in sides])
+    rects = sorted(rect_ids, key=rect_ids.__getitem__)
+    unions = sorted(sig_ids, key=sig_ids.__getitem__)
+    cover = np.array([[_covers(r, u) for u in unions] for r in rects], dtype=np.bool_)
+    return ShapeFaces(
+        starts=np.array(start, dtype=np.int64),
+        counts=np.array(count, dtype=np.int64),
+        direction=np.array(direction, dtype=np.int64),
+        corners=np.array(corners, dtype=np.float64).reshape(-1, 4, 3),
+        ab=np.array(ab, dtype=np.float64).reshape(-1, 4, 2),
+        boundary=np.array(boundary, dtype=np.bool_),
+        rect=np.array(rect, dtype=np.int64),
+        sig=np.array(sig, dtype=np.int64).reshape(-1, 6),
+        cover=cover,
+    )
+
+
+class CullTables(NamedTuple):
+    """A registry's meshing tables (see `cull_tables`)."""
+
+    faces: ShapeFaces
+    sides: NDArray[np.int64]
+    side_full: NDArray[np.bool_]
+    cull: NDArray[np.int32]
+
+
+# Codes of `CullTables.cull` (a transparent cube's code is its block index, >= 0).
+CULL_OPAQUE = -1
+CULL_NOTHING = -2
+CULL_BOXES = -3
+CULL_PLANT = -4
+
+
+def cull_tables(registry: BlockRegistry) -> CullTables:
+    """The per-state tables the mesher culls with.
+
+    Parameters
+    ----------
+    registry : BlockRegistry
+        The world's registry.
+
+    Returns
+    -------
+    CullTables
+        ``faces``: `shape_faces`; ``sides`` (S, 6): the signature of what each state shows on
+        each side (the whole side for cubes and liquids, its boxes' faces for shaped states,
+        nothing for air, plants and undrawn blocks); ``side_full`` (S, 6): whether that is the
+        whole side; ``cull`` (S,): what a state does to a neighbouring cube's face:
+        `CULL_OPAQUE` (an opaque cube or liquid: hides it), a transparent cube's block index
+        (hides it when of the same block), `CULL_BOXES` (look at ``side_full``),
+        `CULL_PLANT` and `CULL_NOTHING` (hide nothing; a plant is drawn as crossed quads).
+    """
+    return _cull_tables(
+        registry.selection_boxes,
+        registry.draw.tobytes(),
+        registry.transparent.tobytes(),
+        registry.block_index.astype(np.int32).tobytes(),
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _cull_tables(
+    selection_boxes: tuple[Shape | None, ...], draw_bytes: bytes, see: bytes, blocks: bytes
+) -> CullTables:
+    draw = np.frombuffer(draw_bytes, dtype=np.uint8)
+    transparent = np.frombuffer(see, dtype=np.bool_)
+    block_index = np.frombuffer(blocks, dtype=np.int32)
+    faces = shape_faces(selection_boxes)
+    cube = (draw == DRAW_CUBE) | (draw == DRAW_LIQUID)
+    sides = np.where(
+        cube[:, None], FULL_SIDE, np.where((draw == DRAW_BOXES)[:, None], faces.sig, 0)
+    )
+    cull = np.where(
+        cube,
+        np.where(transparent, block_index, CULL_OPAQUE),
+        np.where(
+            draw == DRAW_BOXES, CULL_BOXES, np.where(draw == DRAW_PLANT, CULL_PLANT, CULL_NOTHING)
+        ),
+    ).astype(np.int32)
+    return CullTables(faces, sides, faces.cover[0][sides], cull)
+
+
+def mesh_boxes(
+    registry: BlockRegistry,
+    tables: CullTables,
+    padded: NDArray[np.uint16],
+    floor_ly: int,
+) -> tuple[QuadArrays, NDArray[np.bool_]]:
+    """The visible box faces of a padded chunk's shaped voxels, and per quad its transparency.
+
+    Parameters
+    ----------
+    registry : BlockRegistry
+        The world's registry.
+    tables : CullTables
+        Its `cull_tables`.
+    padded : ndarray of uint16, shape (18, 18, 18)
+        The chunk with a one-voxel border from its neighbours.
+    floor_ly : int
+        The local y of the world's lowest layer (any value outside 0..15 when not in the chunk).
+
+    Returns
+    -------
+    tuple of QuadArrays and ndarray of bool
+        The quads, in chunk-local coordinates, and whether each belongs to a transparent block.
+    """
+    faces, sides = tables.faces, tables.sides
+    centre = padded[1:-1, 1:-1, 1:-1]
+    local = np.argwhere(tables.cull[centre] == CULL_BOXES)
+    if not len(local):
+        return _NO_QUADS, np.zeros(0, np.bool_)
+    ids = centre[local[:, 0], local[:, 1], local[:, 2]].astype(np.int64)
+    counts = faces.counts[ids]
+    total = int(counts.sum())
+    owner = np.repeat(np.arange(len(ids)), counts)
+    face = np.repeat(faces.starts[ids] - (np.cumsum(counts) - counts), counts) + np.arange(total)
+    voxel, state, d = local[owner], ids[owner], faces.direction[face]
+    flat = padded.reshape(-1)
+    front = flat[(voxel + 1) @ _STRIDES + _FRONT_OFFSETS[d]]
+    covering = faces.cover[faces.rect[face], sides[front, d ^ 1]]
+    same = registry.block_index[front] == registry.block_index[state]
+    hidden = faces.boundary[face] & covering & (~registry.transparent[front] | same)
+    hidden |= faces.boundary[face] & (d == _DOWN) & (voxel[:, 1] == floor_ly)
+    keep = ~hidden
+    face, voxel, state, d = face[keep], voxel[keep], state[keep], d[keep]
+
+    rects = tile_uv_rects(registry.face_tiles[state, d], inset_px=UV_INSET_PX)
+    origin, extent = rects[:, None, :2], (rects[:, 2:] - rects[:, :2])[:, None, :]
+    uvs = (origin + faces.ab[face] * extent).astype(np.float32)
+    shade = np.repeat(_FACE_SHADE[d][:, None], 4, axis=1)
+    shade[registry.light[state] > 0] = 1.0
+    quads = QuadArrays(
+        positions=voxel[:, None, :] + faces.corners[face],
+        uvs=uvs,
+        shade=shade,
+        triangles=np.broadcast_to(TRIANGLES, (len(face), 6)),
+        normals=np.broadcast_to(NORMALS[d][:, None, :], (len(face), 4, 3)).astype(np.float32),
+    )
+    return quads, registry.transparent[state]
