@@ -314,35 +314,46 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     )
 
     if any_shaped:
-        shaped, shaped_transparent = mesh_boxes(registry, tables, padded, floor_ly)
-    if any_shaped and len(shaped.positions):
+        shaped, opaque_shaped = mesh_boxes(registry, tables, padded, floor_ly)
         parts = [
             _take(cubes, slice(0, opaque_cubes)),
-            _take(shaped, ~shaped_transparent),
+            _take(shaped, slice(0, opaque_shaped)),
             _take(cubes, slice(opaque_cubes, None)),
             below,
-            _take(shaped, shaped_transparent),
+            _take(shaped, slice(opaque_shaped, None)),
         ]
     else:
         parts = [cubes, below]
     is_plant = centre_cull == CULL_PLANT
     if is_plant.any():
         parts.append(_plants(registry, centre, is_plant))
-    parts = [part for part in parts if len(part.positions)]
-    if len(parts) > 1:
-        positions, uvs, shade, triangles, normals = (
-            np.concatenate([part[i] for part in parts]) for i in range(5)
-        )
-    elif parts:
-        positions, uvs, shade, triangles, normals = parts[0]
-    quads = len(positions)
-    indices = (triangles + (np.arange(quads, dtype=np.uint32) * 4)[:, None]).astype(np.uint32)
+    return _assemble(parts)
+
+
+def _assemble(parts: list[QuadArrays]) -> MeshData:
+    """One mesh of the parts' quads, in order: each array written once, as float32."""
+    quads = sum(len(part.positions) for part in parts)
+    vertices = np.empty((quads, 4, 3), np.float32)
+    uvs = np.empty((quads, 4, 2), np.float32)
+    shade = np.empty((quads, 4), np.float32)
+    normals = np.empty((quads, 4, 3), np.float32)
+    indices = np.empty((quads, 6), np.uint32)
+    start = 0
+    for part in parts:
+        end = start + len(part.positions)
+        vertices[start:end] = part.positions
+        uvs[start:end] = part.uvs
+        shade[start:end] = part.shade
+        normals[start:end] = part.normals
+        indices[start:end] = part.triangles
+        start = end
+    indices += (np.arange(quads, dtype=np.uint32) * 4)[:, None]
     return MeshData(
-        vertices=positions.astype(np.float32).reshape(-1),
+        vertices=vertices.reshape(-1),
         indices=indices.reshape(-1),
-        uvs=uvs.astype(np.float32).reshape(-1),
-        normals=normals.astype(np.float32).reshape(-1),
-        shade=shade.astype(np.float32).reshape(-1),
+        uvs=uvs.reshape(-1),
+        normals=normals.reshape(-1),
+        shade=shade.reshape(-1),
     )
 
 

@@ -94,6 +94,7 @@ FACE_CORNERS = (
 )
 _AXIS = np.argmax(np.abs(NORMALS), axis=1)
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
+_NORMALS_F32 = NORMALS.astype(np.float32)
 _DOWN = FACE_NORMALS.index((0, -1, 0))
 _PAD = 18
 _STRIDES = np.array([_PAD * _PAD, _PAD, 1], dtype=np.int64)
@@ -111,17 +112,19 @@ class ShapeFaces(NamedTuple):
     ``starts[id]``, ``counts[id]``: the state's faces in the face arrays. Per face: ``direction``
     (index into FACE_NORMALS), ``corners`` (4, 3) voxel-local positions in drawing order, ``ab``
     (4, 2) where each corner lies in the unit face's (right, up) texture frame, ``boundary`` (on
-    the voxel's side) and ``rect`` (an id for its rectangle on that side). ``sig[id, d]``: an id
-    for the union of the state's faces on side ``d``; ``cover[rect, sig]``: whether that union
-    contains the rectangle. Rect 0 is the whole face, signature `FULL_SIDE` the whole side.
+    the voxel's side), ``front_offset`` (to the neighbour across it in the padded chunk) and
+    ``rect`` (an id for its rectangle on that side). ``sig[id, d]``: an id for the union of the
+    state's faces on side ``d``; ``cover[rect, sig]``: whether that union contains the
+    rectangle. Rect 0 is the whole face, signature `FULL_SIDE` the whole side.
     """
 
     starts: NDArray[np.int64]
     counts: NDArray[np.int64]
     direction: NDArray[np.int64]
-    corners: NDArray[np.float64]
-    ab: NDArray[np.float64]
+    corners: NDArray[np.float32]
+    ab: NDArray[np.float32]
     boundary: NDArray[np.bool_]
+    front_offset: NDArray[np.int64]
     rect: NDArray[np.int64]
     sig: NDArray[np.int64]
     cover: NDArray[np.bool_]
@@ -226,9 +229,10 @@ def shape_faces(selection_boxes: tuple[Shape | None, ...]) -> ShapeFaces:
         starts=np.array(start, dtype=np.int64),
         counts=np.array(count, dtype=np.int64),
         direction=np.array(direction, dtype=np.int64),
-        corners=np.array(corners, dtype=np.float64).reshape(-1, 4, 3),
-        ab=np.array(ab, dtype=np.float64).reshape(-1, 4, 2),
+        corners=np.array(corners, dtype=np.float32).reshape(-1, 4, 3),
+        ab=np.array(ab, dtype=np.float32).reshape(-1, 4, 2),
         boundary=np.array(boundary, dtype=np.bool_),
+        front_offset=_FRONT_OFFSETS[np.array(direction, dtype=np.int64)],
         rect=np.array(rect, dtype=np.int64),
         sig=np.array(sig, dtype=np.int64).reshape(-1, 6),
         cover=cover,
@@ -305,8 +309,8 @@ def mesh_boxes(
     tables: CullTables,
     padded: NDArray[np.uint16],
     floor_ly: int,
-) -> tuple[QuadArrays, NDArray[np.bool_]]:
-    """The visible box faces of a padded chunk's shaped voxels, and per quad its transparency.
+) -> tuple[QuadArrays, int]:
+    """The visible box faces of a padded chunk's shaped voxels, opaque blocks' faces first.
 
     Parameters
     ----------
@@ -321,39 +325,48 @@ def mesh_boxes(
 
     Returns
     -------
-    tuple of QuadArrays and ndarray of bool
-        The quads, in chunk-local coordinates, and whether each belongs to a transparent block.
+    tuple of QuadArrays and int
+        The quads, in chunk-local coordinates, and how many of them (the first) belong to
+        opaque blocks.
     """
     faces, sides = tables.faces, tables.sides
     centre = padded[1:-1, 1:-1, 1:-1]
     local = np.argwhere(tables.cull[centre] == CULL_BOXES)
     if not len(local):
-        return _NO_QUADS, np.zeros(0, np.bool_)
+        return _NO_QUADS, 0
     ids = centre[local[:, 0], local[:, 1], local[:, 2]].astype(np.int64)
     counts = faces.counts[ids]
     total = int(counts.sum())
     owner = np.repeat(np.arange(len(ids)), counts)
     face = np.repeat(faces.starts[ids] - (np.cumsum(counts) - counts), counts) + np.arange(total)
-    voxel, state, d = local[owner], ids[owner], faces.direction[face]
-    flat = padded.reshape(-1)
-    front = flat[(voxel + 1) @ _STRIDES + _FRONT_OFFSETS[d]]
-    covering = faces.cover[faces.rect[face], sides[front, d ^ 1]]
-    same = registry.block_index[front] == registry.block_index[state]
-    hidden = faces.boundary[face] & covering & (~registry.transparent[front] | same)
-    hidden |= faces.boundary[face] & (d == _DOWN) & (voxel[:, 1] == floor_ly)
-    keep = ~hidden
-    face, voxel, state, d = face[keep], voxel[keep], state[keep], d[keep]
+    # Only faces on the voxel's sides can be hidden: test those against their neighbours.
+    edge = np.flatnonzero(faces.boundary[face])
+    edge_face, edge_owner = face[edge], owner[edge]
+    edge_state = ids[edge_owner]
+    voxel_index = (local + 1) @ _STRIDES
+    front = padded.reshape(-1)[voxel_index[edge_owner] + faces.front_offset[edge_face]]
+    opposite = faces.direction[edge_face] ^ 1
+    covering = faces.cover[faces.rect[edge_face], sides[front, opposite]]
+    same = registry.block_index[front] == registry.block_index[edge_state]
+    hidden = covering & (~registry.transparent[front] | same)
+    hidden |= (faces.direction[edge_face] == _DOWN) & (local[edge_owner, 1] == floor_ly)
+    keep = np.ones(total, dtype=np.bool_)
+    keep[edge[hidden]] = False
+    # Opaque blocks' faces first, then the transparent blocks' (as for cubes).
+    see_through = registry.transparent[ids][owner]
+    kept = np.concatenate([np.flatnonzero(keep & ~see_through), np.flatnonzero(keep & see_through)])
+    opaque = int(np.count_nonzero(keep & ~see_through))
+    face, owner = face[kept], owner[kept]
+    state, d = ids[owner], faces.direction[face]
 
     rects = tile_uv_rects(registry.face_tiles[state, d], inset_px=UV_INSET_PX)
     origin, extent = rects[:, None, :2], (rects[:, 2:] - rects[:, :2])[:, None, :]
-    uvs = (origin + faces.ab[face] * extent).astype(np.float32)
-    shade = np.repeat(_FACE_SHADE[d][:, None], 4, axis=1)
-    shade[registry.light[state] > 0] = 1.0
+    shade = np.where(registry.light[state] > 0, np.float32(1.0), _FACE_SHADE[d])
     quads = QuadArrays(
-        positions=voxel[:, None, :] + faces.corners[face],
-        uvs=uvs,
-        shade=shade,
+        positions=local.astype(np.float32)[owner][:, None, :] + faces.corners[face],
+        uvs=origin + faces.ab[face] * extent,
+        shade=np.broadcast_to(shade[:, None], (len(face), 4)),
         triangles=np.broadcast_to(TRIANGLES, (len(face), 6)),
-        normals=np.broadcast_to(NORMALS[d][:, None, :], (len(face), 4, 3)).astype(np.float32),
+        normals=np.broadcast_to(_NORMALS_F32[d][:, None, :], (len(face), 4, 3)),
     )
-    return quads, registry.transparent[state]
+    return quads, opaque
