@@ -128,6 +128,13 @@ _PLANT_CORNERS = (
 )
 # Front side of a quad with right × up = -normal, up = +y: normal = up × right.
 _PLANT_NORMALS = (np.cross(np.array([0, 1, 0]), _PLANT_RIGHTS) / np.sqrt(2.0)).astype(np.float32)
+# A quad's four vertex normals by its normal index (`QuadArrays.normal`): the six face
+# directions, then the four plant planes.
+_QUAD_NORMALS = np.repeat(
+    np.concatenate([_NORMALS.astype(np.float32), _PLANT_NORMALS])[:, None, :], 4, axis=1
+)
+# A quad's six triangle corners, split along 0-2 or (flipped) along 1-3.
+_QUAD_TRIANGLES = np.stack([_TRIANGLES, _TRIANGLES_FLIPPED])
 
 # The 27 (destination, source) slice pairs that copy a chunk and its neighbours' borders into
 # the padded array: offset -1 gives the neighbour's last layer, +1 its first.
@@ -236,7 +243,6 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     registry = world.registry
     transparent = registry.transparent
     tables = cull_tables(registry)
-    side_full = tables.side_full
 
     padded = _padded_blocks(world, cx, cy, cz)
     see_through = transparent[padded]
@@ -248,6 +254,12 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     # (its code is then that block's index): the same code hides.
     cube = centre_cull >= CULL_OPAQUE
     any_shaped = bool((padded_cull == CULL_BOXES).any())
+    if any_shaped:
+        padded_bits = tables.side_bits[padded]
+        any_same = bool((padded_bits >> 6).any())
+        if any_same:
+            padded_block = registry.block_index[padded]
+            centre_block = padded_block[inner]
 
     masks = np.empty((6, _SIZE, _SIZE, _SIZE), dtype=np.bool_)
     for direction, (nx, ny, nz) in enumerate(FACE_NORMALS):
@@ -261,14 +273,13 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
         np.equal(front_cull, centre_cull, out=mask)
         mask |= front_cull == CULL_OPAQUE
         np.greater(cube, mask, out=mask)  # a cube, and not hidden
-        if any_shaped:
-            shaped = front_cull == CULL_BOXES
-            neighbour = padded[front][shaped]
-            hidden = side_full[neighbour, direction ^ 1] & (
-                ~transparent[neighbour]
-                | (registry.block_index[neighbour] == registry.block_index[centre[shaped]])
-            )
-            mask[shaped] = cube[shaped] & ~hidden
+        if any_shaped:  # shaped neighbours hide the face when whole on the shared side
+            front_bits = padded_bits[front]
+            hidden = (front_bits & (1 << (direction ^ 1))).astype(np.bool_)
+            if any_same:
+                same_side = (front_bits & (1 << (6 + (direction ^ 1)))).astype(np.bool_)
+                hidden |= same_side & (padded_block[front] == centre_block)
+            mask &= ~hidden
     # The underside of the world's lowest layer faces the void below the build height, where
     # no player can stand: those faces are never seen (a third of a terrain view's vertices).
     floor_ly = world.build_height[0] - cy * _SIZE
@@ -293,9 +304,7 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     shade = _FACE_SHADE[face][:, None] * _AO_LEVELS[level]
     shade[registry.light[block] > 0] = 1.0
     flip = level[:, 0] + level[:, 2] < level[:, 1] + level[:, 3]
-    triangles = np.where(flip[:, None], _TRIANGLES_FLIPPED, _TRIANGLES)
-    normals = np.broadcast_to(_NORMALS[face][:, None, :], positions.shape)
-    cubes = QuadArrays(positions, uvs, shade, triangles, normals)
+    cubes = QuadArrays(positions, uvs, shade, flip, face)
     opaque_cubes = int(np.count_nonzero(~transparent[block]))
 
     # A liquid's surface is seen from below too (from under water): the same quad reversed.
@@ -308,8 +317,8 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
             positions[surface][:, reverse],
             uvs[surface][:, reverse],
             shade[surface][:, reverse],
-            np.broadcast_to(_TRIANGLES, (len(surface), 6)),
-            np.broadcast_to(-_NORMALS[_UP], (len(surface), 4, 3)),
+            np.zeros(len(surface), np.bool_),
+            np.full(len(surface), _DOWN),
         )
     )
 
@@ -336,18 +345,17 @@ def _assemble(parts: list[QuadArrays]) -> MeshData:
     vertices = np.empty((quads, 4, 3), np.float32)
     uvs = np.empty((quads, 4, 2), np.float32)
     shade = np.empty((quads, 4), np.float32)
-    normals = np.empty((quads, 4, 3), np.float32)
-    indices = np.empty((quads, 6), np.uint32)
     start = 0
     for part in parts:
         end = start + len(part.positions)
         vertices[start:end] = part.positions
         uvs[start:end] = part.uvs
         shade[start:end] = part.shade
-        normals[start:end] = part.normals
-        indices[start:end] = part.triangles
         start = end
+    flip = np.concatenate([part.flip for part in parts])
+    indices = _QUAD_TRIANGLES[flip.view(np.uint8)]
     indices += (np.arange(quads, dtype=np.uint32) * 4)[:, None]
+    normals = _QUAD_NORMALS[np.concatenate([part.normal for part in parts])]
     return MeshData(
         vertices=vertices.reshape(-1),
         indices=indices.reshape(-1),
@@ -374,6 +382,6 @@ def _plants(
         (plants[:, None, None, :] + _PLANT_CORNERS).reshape(-1, 4, 3),
         np.repeat(plant_rects[:, _UV_EDGES], 4, axis=0),
         np.full((count, 4), PLANT_SHADE, np.float32),
-        np.broadcast_to(_TRIANGLES, (count, 6)),
-        np.broadcast_to(_PLANT_NORMALS[None, :, None, :], (len(plants), 4, 4, 3)).reshape(-1, 4, 3),
+        np.zeros(count, np.bool_),
+        np.tile(np.arange(6, 10), len(plants)),
     )

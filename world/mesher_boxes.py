@@ -94,7 +94,6 @@ FACE_CORNERS = (
 )
 _AXIS = np.argmax(np.abs(NORMALS), axis=1)
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
-_NORMALS_F32 = NORMALS.astype(np.float32)
 _DOWN = FACE_NORMALS.index((0, -1, 0))
 _PAD = 18
 _STRIDES = np.array([_PAD * _PAD, _PAD, 1], dtype=np.int64)
@@ -131,22 +130,23 @@ class ShapeFaces(NamedTuple):
 
 
 class QuadArrays(NamedTuple):
-    """Quads ready to concatenate: positions (Q, 4, 3), uvs (Q, 4, 2), shade (Q, 4),
-    triangles (Q, 6) corner indices, normals (Q, 4, 3)."""
+    """Quads ready to assemble: positions (Q, 4, 3), uvs (Q, 4, 2), shade (Q, 4), whether
+    each is split along its 1-3 diagonal (Q,), and its normal (Q,) as an index: 0..5 the
+    FACE_NORMALS, from 6 the mesher's plant normals."""
 
     positions: NDArray[Any]
     uvs: NDArray[Any]
     shade: NDArray[Any]
-    triangles: NDArray[Any]
-    normals: NDArray[Any]
+    flip: NDArray[np.bool_]
+    normal: NDArray[Any]
 
 
 _NO_QUADS = QuadArrays(
-    np.zeros((0, 4, 3)),
+    np.zeros((0, 4, 3), np.float32),
     np.zeros((0, 4, 2), np.float32),
     np.zeros((0, 4), np.float32),
-    np.zeros((0, 6), np.uint32),
-    np.zeros((0, 4, 3), np.float32),
+    np.zeros(0, np.bool_),
+    np.zeros(0, np.int64),
 )
 
 
@@ -246,6 +246,9 @@ class CullTables(NamedTuple):
     sides: NDArray[np.int64]
     side_full: NDArray[np.bool_]
     cull: NDArray[np.int32]
+    side_bits: NDArray[np.uint16]
+    uvs: NDArray[np.float32]
+    shade: NDArray[np.float32]
 
 
 # Codes of `CullTables.cull` (a transparent cube's code is its block index, >= 0).
@@ -272,19 +275,30 @@ def cull_tables(registry: BlockRegistry) -> CullTables:
         whole side; ``cull`` (S,): what a state does to a neighbouring cube's face:
         `CULL_OPAQUE` (an opaque cube or liquid: hides it), a transparent cube's block index
         (hides it when of the same block), `CULL_BOXES` (look at ``side_full``),
-        `CULL_PLANT` and `CULL_NOTHING` (hide nothing; a plant is drawn as crossed quads).
+        `CULL_PLANT` and `CULL_NOTHING` (hide nothing; a plant is drawn as crossed quads);
+        ``side_bits`` (S,): for shaped states, bit ``d`` when the state hides a cube's face on its
+        side ``d`` whatever the cube (opaque and whole there), bit ``6 + d`` when it hides it
+        only for the same block (transparent and whole there);
+        per box face of ``faces``: ``uvs`` (F, 4, 2) and ``shade`` (F, 4).
     """
     return _cull_tables(
         registry.selection_boxes,
         registry.draw.tobytes(),
         registry.transparent.tobytes(),
         registry.block_index.astype(np.int32).tobytes(),
+        registry.face_tiles.astype(np.int32).tobytes(),
+        registry.light.astype(np.uint8).tobytes(),
     )
 
 
 @functools.lru_cache(maxsize=4)
 def _cull_tables(
-    selection_boxes: tuple[Shape | None, ...], draw_bytes: bytes, see: bytes, blocks: bytes
+    selection_boxes: tuple[Shape | None, ...],
+    draw_bytes: bytes,
+    see: bytes,
+    blocks: bytes,
+    tiles: bytes,
+    lights: bytes,
 ) -> CullTables:
     draw = np.frombuffer(draw_bytes, dtype=np.uint8)
     transparent = np.frombuffer(see, dtype=np.bool_)
@@ -301,7 +315,28 @@ def _cull_tables(
             draw == DRAW_BOXES, CULL_BOXES, np.where(draw == DRAW_PLANT, CULL_PLANT, CULL_NOTHING)
         ),
     ).astype(np.int32)
-    return CullTables(faces, sides, faces.cover[0][sides], cull)
+    # Each box face's uvs and shade, fixed by its state: its tile's rectangle scaled to the face.
+    state = np.repeat(np.arange(len(faces.counts)), faces.counts)
+    face_tiles = np.frombuffer(tiles, dtype=np.int32).reshape(-1, 6)
+    rects = tile_uv_rects(face_tiles[state, faces.direction], inset_px=UV_INSET_PX)
+    origin, extent = rects[:, None, :2], (rects[:, 2:] - rects[:, :2])[:, None, :]
+    light = np.frombuffer(lights, dtype=np.uint8)[state]
+    side_full = faces.cover[0][sides] & (draw == DRAW_BOXES)[:, None]
+    bits = np.left_shift(1, np.arange(6))
+    side_bits = (side_full & ~transparent[:, None]) @ bits + (side_full & transparent[:, None]) @ (
+        bits << 6
+    )
+    return CullTables(
+        faces,
+        sides,
+        faces.cover[0][sides],
+        cull,
+        side_bits.astype(np.uint16),
+        uvs=(origin + faces.ab * extent).astype(np.float32),
+        shade=np.repeat(
+            np.where(light > 0, np.float32(1.0), _FACE_SHADE[faces.direction])[:, None], 4, axis=1
+        ),
+    )
 
 
 def mesh_boxes(
@@ -357,16 +392,12 @@ def mesh_boxes(
     kept = np.concatenate([np.flatnonzero(keep & ~see_through), np.flatnonzero(keep & see_through)])
     opaque = int(np.count_nonzero(keep & ~see_through))
     face, owner = face[kept], owner[kept]
-    state, d = ids[owner], faces.direction[face]
 
-    rects = tile_uv_rects(registry.face_tiles[state, d], inset_px=UV_INSET_PX)
-    origin, extent = rects[:, None, :2], (rects[:, 2:] - rects[:, :2])[:, None, :]
-    shade = np.where(registry.light[state] > 0, np.float32(1.0), _FACE_SHADE[d])
     quads = QuadArrays(
         positions=local.astype(np.float32)[owner][:, None, :] + faces.corners[face],
-        uvs=origin + faces.ab[face] * extent,
-        shade=np.broadcast_to(shade[:, None], (len(face), 4)),
-        triangles=np.broadcast_to(TRIANGLES, (len(face), 6)),
-        normals=np.broadcast_to(_NORMALS_F32[d][:, None, :], (len(face), 4, 3)),
+        uvs=tables.uvs[face],
+        shade=tables.shade[face],
+        flip=np.zeros(len(face), np.bool_),
+        normal=faces.direction[face],
     )
     return quads, opaque
