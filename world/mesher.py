@@ -76,6 +76,7 @@ from world.mesher_boxes import (
     QuadArrays,
     cull_tables,
     mesh_boxes,
+    spread_corners,
 )
 from world.mesher_boxes import (
     FACE_CORNERS as _FACE_CORNERS,
@@ -113,7 +114,8 @@ _TRIANGLES_FLIPPED = np.array([1, 2, 3, 1, 3, 0], dtype=np.uint32)
 # corner: side along right, side along up, and the diagonal between them.
 _SIDE_R = (2 * _CORNER_AB[None, :, 0] - 1) * (_RIGHTS @ _STRIDES)[:, None]
 _SIDE_U = (2 * _CORNER_AB[None, :, 1] - 1) * (_UPS @ _STRIDES)[:, None]
-_AO_OFFSETS = np.stack([_SIDE_R, _SIDE_U, _SIDE_R + _SIDE_U], axis=-1)
+_AO_OFFSETS_12 = np.stack([_SIDE_R, _SIDE_U, _SIDE_R + _SIDE_U], axis=-1).reshape(6, 12)
+_FACE_CORNERS_12 = _FACE_CORNERS.reshape(6, 12).astype(np.float32)
 _FRONT_OFFSETS = _NORMALS @ _STRIDES
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
 _AO_LEVELS = np.array(AO_LEVELS, dtype=np.float32)
@@ -292,13 +294,13 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     face, lx, ly, lz, block = face[order], lx[order], ly[order], lz[order], block[order]
     local = np.stack([lx, ly, lz], axis=1)
 
-    positions = local[:, None, :] + _FACE_CORNERS[face]
+    positions = spread_corners(local.astype(np.float32), _FACE_CORNERS_12, face)
     rects = tile_uv_rects(registry.face_tiles[block, face], inset_px=UV_INSET_PX)
     uvs = rects[:, _UV_EDGES]
 
     occludes = (~see_through).ravel().astype(np.int8)
     front_index = (local + 1) @ _STRIDES + _FRONT_OFFSETS[face]
-    near = occludes[front_index[:, None, None] + _AO_OFFSETS[face]]
+    near = occludes[np.take(_AO_OFFSETS_12, face, axis=0) + front_index[:, None]].reshape(-1, 4, 3)
     side_r, side_u, diagonal = near[..., 0], near[..., 1], near[..., 2]
     level = np.where(side_r & side_u, 0, 3 - side_r - side_u - diagonal)
     shade = _FACE_SHADE[face][:, None] * _AO_LEVELS[level]
@@ -353,9 +355,9 @@ def _assemble(parts: list[QuadArrays]) -> MeshData:
         shade[start:end] = part.shade
         start = end
     flip = np.concatenate([part.flip for part in parts])
-    indices = _QUAD_TRIANGLES[flip.view(np.uint8)]
+    indices = np.take(_QUAD_TRIANGLES, flip.view(np.uint8), axis=0)
     indices += (np.arange(quads, dtype=np.uint32) * 4)[:, None]
-    normals = _QUAD_NORMALS[np.concatenate([part.normal for part in parts])]
+    normals = np.take(_QUAD_NORMALS, np.concatenate([part.normal for part in parts]), axis=0)
     return MeshData(
         vertices=vertices.reshape(-1),
         indices=indices.reshape(-1),
