@@ -72,6 +72,7 @@ from world.mesher_boxes import (
     CULL_OPAQUE,
     CULL_PLANT,
     FACE_SHADE,
+    PADDED_INDEX,
     UV_INSET_PX,
     QuadArrays,
     cull_tables,
@@ -287,19 +288,18 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     floor_ly = world.build_height[0] - cy * _SIZE
     if 0 <= floor_ly < _SIZE:
         masks[_DOWN, :, floor_ly, :] = False
-    face, lx, ly, lz = np.nonzero(masks)
-    block = centre[lx, ly, lz]
+    face, voxel = np.nonzero(masks.reshape(6, -1))
+    block = centre.reshape(-1)[voxel]
     # Opaque faces first, then the transparent blocks' (see the module docstring).
     order = np.argsort(transparent[block], kind="stable")
-    face, lx, ly, lz, block = face[order], lx[order], ly[order], lz[order], block[order]
-    local = np.stack([lx, ly, lz], axis=1)
+    face, voxel, block = face[order], voxel[order], block[order]
 
-    positions = spread_corners(local.astype(np.float32), _FACE_CORNERS_12, face)
+    positions = spread_corners(voxel, _FACE_CORNERS_12, face)
     rects = tile_uv_rects(registry.face_tiles[block, face], inset_px=UV_INSET_PX)
     uvs = rects[:, _UV_EDGES]
 
     occludes = (~see_through).ravel().astype(np.int8)
-    front_index = (local + 1) @ _STRIDES + _FRONT_OFFSETS[face]
+    front_index = PADDED_INDEX[voxel] + _FRONT_OFFSETS[face]
     near = occludes[np.take(_AO_OFFSETS_12, face, axis=0) + front_index[:, None]].reshape(-1, 4, 3)
     side_r, side_u, diagonal = near[..., 0], near[..., 1], near[..., 2]
     level = np.where(side_r & side_u, 0, 3 - side_r - side_u - diagonal)

@@ -49,11 +49,13 @@ __all__ = [
     "FACE_SHADE",
     "FULL_SIDE",
     "NORMALS",
+    "PADDED_INDEX",
     "RIGHTS",
     "TRIANGLES",
     "UPS",
     "UV_EDGES",
     "UV_INSET_PX",
+    "VOXEL_CORNERS",
     "CullTables",
     "QuadArrays",
     "ShapeFaces",
@@ -93,7 +95,13 @@ FACE_CORNERS = (
     + CORNER_AB[None, :, :1] * RIGHTS[:, None, :]
     + CORNER_AB[None, :, 1:] * UPS[:, None, :]
 )
-_SPREAD = np.tile(np.eye(3, dtype=np.float32), (1, 4))  # (x, y, z) -> (x, y, z) four times
+_SIZE = 16
+# Each chunk-local voxel's origin four times over, (4096, 12), flat index lx * 256 + ly * 16 + lz.
+VOXEL_CORNERS = np.tile(np.indices((_SIZE,) * 3, dtype=np.float32).reshape(3, -1).T, (1, 4))
+# Each voxel's flat index in the padded (18³) chunk.
+PADDED_INDEX = (np.indices((_SIZE,) * 3).reshape(3, -1).T + 1) @ np.array(
+    [(_SIZE + 2) ** 2, _SIZE + 2, 1]
+)
 _AXIS = np.argmax(np.abs(NORMALS), axis=1)
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
 _DOWN = FACE_NORMALS.index((0, -1, 0))
@@ -153,16 +161,18 @@ _NO_QUADS = QuadArrays(
 
 
 def spread_corners(
-    origins: NDArray[np.float32], corners: NDArray[np.float32], which: NDArray[np.int64]
+    voxels: NDArray[np.int64], corners: NDArray[np.float32], which: NDArray[np.int64]
 ) -> NDArray[np.float32]:
-    """Quad corner positions, shape (Q, 4, 3): each quad's origin plus its table corners.
+    """Quad corner positions, shape (Q, 4, 3): each quad's voxel plus its table corners.
 
-    ``origins`` (Q, 3) voxel positions, ``corners`` (N, 12) the table's four corners flattened,
-    ``which`` (Q,) rows of it. A matrix product spreads the origins over the four corners:
-    broadcasting (Q, 1, 3) against (Q, 4, 3) runs numpy's inner loop three elements at a time,
-    ten times slower.
+    ``voxels`` (Q,) flat chunk-local voxel indices (``lx * 256 + ly * 16 + lz``), ``corners``
+    (N, 12) a table's four corners flattened, ``which`` (Q,) rows of it. Both terms are row
+    gathers of 12 floats: broadcasting (Q, 1, 3) against (Q, 4, 3) would run numpy's inner loop
+    three elements at a time, ten times slower.
     """
-    return (np.take(corners, which, axis=0) + origins @ _SPREAD).reshape(-1, 4, 3)
+    return (np.take(VOXEL_CORNERS, voxels, axis=0) + np.take(corners, which, axis=0)).reshape(
+        -1, 4, 3
+    )
 
 
 def _covers(rect: Rect, union: tuple[Rect, ...]) -> bool:
@@ -381,10 +391,10 @@ def mesh_boxes(
     """
     faces, sides = tables.faces, tables.sides
     centre = padded[1:-1, 1:-1, 1:-1]
-    local = np.argwhere(tables.cull[centre] == CULL_BOXES)
-    if not len(local):
+    voxel = np.flatnonzero(tables.cull[centre] == CULL_BOXES)
+    if not len(voxel):
         return _NO_QUADS, 0
-    ids = centre[local[:, 0], local[:, 1], local[:, 2]].astype(np.int64)
+    ids = centre.reshape(-1)[voxel].astype(np.int64)
     counts = faces.counts[ids]
     total = int(counts.sum())
     owner = np.repeat(np.arange(len(ids)), counts)
@@ -393,13 +403,13 @@ def mesh_boxes(
     edge = np.flatnonzero(faces.boundary[face])
     edge_face, edge_owner = face[edge], owner[edge]
     edge_state = ids[edge_owner]
-    voxel_index = (local + 1) @ _STRIDES
-    front = padded.reshape(-1)[voxel_index[edge_owner] + faces.front_offset[edge_face]]
+    front = padded.reshape(-1)[PADDED_INDEX[voxel][edge_owner] + faces.front_offset[edge_face]]
     opposite = faces.direction[edge_face] ^ 1
     covering = faces.cover[faces.rect[edge_face], sides[front, opposite]]
     same = registry.block_index[front] == registry.block_index[edge_state]
     hidden = covering & (~registry.transparent[front] | same)
-    hidden |= (faces.direction[edge_face] == _DOWN) & (local[edge_owner, 1] == floor_ly)
+    on_floor = (voxel[edge_owner] >> 4) % _SIZE == floor_ly
+    hidden |= (faces.direction[edge_face] == _DOWN) & on_floor
     keep = np.ones(total, dtype=np.bool_)
     keep[edge[hidden]] = False
     # Opaque blocks' faces first, then the transparent blocks' (as for cubes).
@@ -409,9 +419,7 @@ def mesh_boxes(
     face, owner = face[kept], owner[kept]
 
     quads = QuadArrays(
-        positions=spread_corners(
-            np.take(local.astype(np.float32), owner, axis=0), faces.corners.reshape(-1, 12), face
-        ),
+        positions=spread_corners(voxel[owner], faces.corners.reshape(-1, 12), face),
         uvs=np.take(tables.uvs, face, axis=0),
         shade=np.take(tables.shade, face, axis=0),
         flip=np.zeros(len(face), np.bool_),
