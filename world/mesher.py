@@ -60,27 +60,28 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from world.atlas import tile_uv_rects
-from world.blocks import DRAW_LIQUID, BlockRegistry
+from world.blocks import DRAW_LIQUID
 from world.chunks import CHUNK, World
 from world.geometry import FACE_NORMALS
 from world.mesher_boxes import (
     CORNER_AB as _CORNER_AB,
 )
 from world.mesher_boxes import (
+    CORNER_CUBE,
+    CORNER_PLANT,
+    CORNER_REVERSED,
     CULL_BOXES,
     CULL_OPAQUE,
     CULL_PLANT,
     FACE_SHADE,
     PADDED_INDEX,
+    PLANT_RIGHTS,
     UV_INSET_PX,
+    VOXEL_CORNERS,
+    CullTables,
     QuadArrays,
     cull_tables,
     mesh_boxes,
-    spread_corners,
-)
-from world.mesher_boxes import (
-    FACE_CORNERS as _FACE_CORNERS,
 )
 from world.mesher_boxes import (
     NORMALS as _NORMALS,
@@ -93,9 +94,6 @@ from world.mesher_boxes import (
 )
 from world.mesher_boxes import (
     UPS as _UPS,
-)
-from world.mesher_boxes import (
-    UV_EDGES as _UV_EDGES,
 )
 from world.validate import chunk_coord
 
@@ -116,21 +114,12 @@ _TRIANGLES_FLIPPED = np.array([1, 2, 3, 1, 3, 0], dtype=np.uint32)
 _SIDE_R = (2 * _CORNER_AB[None, :, 0] - 1) * (_RIGHTS @ _STRIDES)[:, None]
 _SIDE_U = (2 * _CORNER_AB[None, :, 1] - 1) * (_UPS @ _STRIDES)[:, None]
 _AO_OFFSETS_12 = np.stack([_SIDE_R, _SIDE_U, _SIDE_R + _SIDE_U], axis=-1).reshape(6, 12)
-_FACE_CORNERS_12 = _FACE_CORNERS.reshape(6, 12).astype(np.float32)
 _FRONT_OFFSETS = _NORMALS @ _STRIDES
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
 _AO_LEVELS = np.array(AO_LEVELS, dtype=np.float32)
 
-# Plants: two diagonal planes, each as two quads facing opposite ways: (start corner, right).
-_PLANT_STARTS = np.array([(0, 0, 0), (1, 0, 1), (1, 0, 0), (0, 0, 1)], dtype=np.int64)
-_PLANT_RIGHTS = np.array([(1, 0, 1), (-1, 0, -1), (-1, 0, 1), (1, 0, -1)], dtype=np.int64)
-_PLANT_CORNERS = (
-    _PLANT_STARTS[:, None, :]
-    + _CORNER_AB[None, :, :1] * _PLANT_RIGHTS[:, None, :]
-    + _CORNER_AB[None, :, 1:] * np.array([0, 1, 0])
-)
 # Front side of a quad with right × up = -normal, up = +y: normal = up × right.
-_PLANT_NORMALS = (np.cross(np.array([0, 1, 0]), _PLANT_RIGHTS) / np.sqrt(2.0)).astype(np.float32)
+_PLANT_NORMALS = (np.cross(np.array([0, 1, 0]), PLANT_RIGHTS) / np.sqrt(2.0)).astype(np.float32)
 # A quad's four vertex normals by its normal index (`QuadArrays.normal`): the six face
 # directions, then the four plant planes.
 _QUAD_NORMALS = np.repeat(
@@ -294,9 +283,7 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     order = np.argsort(transparent[block], kind="stable")
     face, voxel, block = face[order], voxel[order], block[order]
 
-    positions = spread_corners(voxel, _FACE_CORNERS_12, face)
-    rects = tile_uv_rects(registry.face_tiles[block, face], inset_px=UV_INSET_PX)
-    uvs = rects[:, _UV_EDGES]
+    uv = block.astype(np.int64) * 6 + face
 
     occludes = (~see_through).ravel().astype(np.int8)
     front_index = PADDED_INDEX[voxel] + _FRONT_OFFSETS[face]
@@ -306,7 +293,7 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     shade = _FACE_SHADE[face][:, None] * _AO_LEVELS[level]
     shade[registry.light[block] > 0] = 1.0
     flip = level[:, 0] + level[:, 2] < level[:, 1] + level[:, 3]
-    cubes = QuadArrays(positions, uvs, shade, flip, face)
+    cubes = QuadArrays(voxel, face + CORNER_CUBE, uv, shade, flip, face)
     opaque_cubes = int(np.count_nonzero(~transparent[block]))
 
     # A liquid's surface is seen from below too (from under water): the same quad reversed.
@@ -316,8 +303,9 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
         _take(cubes, slice(0, 0))
         if not len(surface)
         else QuadArrays(
-            positions[surface][:, reverse],
-            uvs[surface][:, reverse],
+            voxel[surface],
+            np.full(len(surface), CORNER_REVERSED + _UP),
+            uv[surface] + 6 * len(registry),
             shade[surface][:, reverse],
             np.zeros(len(surface), np.bool_),
             np.full(len(surface), _DOWN),
@@ -337,32 +325,27 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
         parts = [cubes, below]
     is_plant = centre_cull == CULL_PLANT
     if is_plant.any():
-        parts.append(_plants(registry, centre, is_plant))
-    return _assemble(parts)
+        parts.append(_plants(centre, is_plant))
+    return _assemble(tables, parts)
 
 
-def _assemble(parts: list[QuadArrays]) -> MeshData:
-    """One mesh of the parts' quads, in order: each array written once, as float32."""
-    quads = sum(len(part.positions) for part in parts)
-    vertices = np.empty((quads, 4, 3), np.float32)
-    uvs = np.empty((quads, 4, 2), np.float32)
-    shade = np.empty((quads, 4), np.float32)
-    start = 0
-    for part in parts:
-        end = start + len(part.positions)
-        vertices[start:end] = part.positions
-        uvs[start:end] = part.uvs
-        shade[start:end] = part.shade
-        start = end
-    flip = np.concatenate([part.flip for part in parts])
+def _assemble(tables: CullTables, parts: list[QuadArrays]) -> MeshData:
+    """One mesh of the parts' quads, in order: each output array made by one table gather."""
+    voxel, corner, uv, flip, normal = (
+        np.concatenate([part[i] for part in parts]) for i in (0, 1, 2, 4, 5)
+    )
+    shade = np.concatenate([part.shade for part in parts]).astype(np.float32)
+    # Corner positions: the voxel's origin plus the table's corners, as two gathers of 12-float
+    # rows (broadcasting (Q, 1, 3) against (Q, 4, 3) runs numpy's inner loop three wide).
+    vertices = np.take(VOXEL_CORNERS, voxel, axis=0)
+    vertices += np.take(tables.corners, corner, axis=0)
     indices = np.take(_QUAD_TRIANGLES, flip.view(np.uint8), axis=0)
-    indices += (np.arange(quads, dtype=np.uint32) * 4)[:, None]
-    normals = np.take(_QUAD_NORMALS, np.concatenate([part.normal for part in parts]), axis=0)
+    indices += (np.arange(len(voxel), dtype=np.uint32) * 4)[:, None]
     return MeshData(
         vertices=vertices.reshape(-1),
         indices=indices.reshape(-1),
-        uvs=uvs.reshape(-1),
-        normals=normals.reshape(-1),
+        uvs=np.take(tables.uvs, uv, axis=0).reshape(-1),
+        normals=np.take(_QUAD_NORMALS, normal, axis=0).reshape(-1),
         shade=shade.reshape(-1),
     )
 
@@ -372,18 +355,15 @@ def _take(quads: QuadArrays, which: slice | NDArray[np.bool_]) -> QuadArrays:
     return QuadArrays(*(array[which] for array in quads))
 
 
-def _plants(
-    registry: BlockRegistry, centre: NDArray[np.uint16], is_plant: NDArray[np.bool_]
-) -> QuadArrays:
-    """Plants' crossed quads (4 per plant: two planes, both sides)."""
-    plants = np.argwhere(is_plant)
-    plant_ids = centre[plants[:, 0], plants[:, 1], plants[:, 2]]
-    plant_rects = tile_uv_rects(registry.face_tiles[plant_ids, 0], inset_px=UV_INSET_PX)
-    count = len(plants) * 4
+def _plants(centre: NDArray[np.uint16], is_plant: NDArray[np.bool_]) -> QuadArrays:
+    """Plants' crossed quads (4 per plant: two planes, both sides), their tile as face 0's."""
+    voxel = np.repeat(np.flatnonzero(is_plant), 4)
+    count = len(voxel)
     return QuadArrays(
-        (plants[:, None, None, :] + _PLANT_CORNERS).reshape(-1, 4, 3),
-        np.repeat(plant_rects[:, _UV_EDGES], 4, axis=0),
+        voxel,
+        np.tile(np.arange(CORNER_PLANT, CORNER_PLANT + 4), count // 4),
+        centre.reshape(-1)[voxel].astype(np.int64) * 6,
         np.full((count, 4), PLANT_SHADE, np.float32),
         np.zeros(count, np.bool_),
-        np.tile(np.arange(6, 10), len(plants)),
+        np.tile(np.arange(6, 10), count // 4),
     )

@@ -41,6 +41,10 @@ from world.shapes import FULL, Shape
 
 __all__ = [
     "CORNER_AB",
+    "CORNER_BOX",
+    "CORNER_CUBE",
+    "CORNER_PLANT",
+    "CORNER_REVERSED",
     "CULL_BOXES",
     "CULL_NOTHING",
     "CULL_OPAQUE",
@@ -50,6 +54,8 @@ __all__ = [
     "FULL_SIDE",
     "NORMALS",
     "PADDED_INDEX",
+    "PLANT_CORNERS",
+    "PLANT_RIGHTS",
     "RIGHTS",
     "TRIANGLES",
     "UPS",
@@ -62,7 +68,6 @@ __all__ = [
     "cull_tables",
     "mesh_boxes",
     "shape_faces",
-    "spread_corners",
 ]
 
 # Brightness per face direction, in FACE_NORMALS order (+x, -x, +y, -y, +z, -z): Minecraft's.
@@ -96,6 +101,16 @@ FACE_CORNERS = (
     + CORNER_AB[None, :, 1:] * UPS[:, None, :]
 )
 _SIZE = 16
+# Plants: two diagonal planes, each as two quads facing opposite ways: (start corner, right).
+_PLANT_STARTS = np.array([(0, 0, 0), (1, 0, 1), (1, 0, 0), (0, 0, 1)], dtype=np.int64)
+PLANT_RIGHTS = np.array([(1, 0, 1), (-1, 0, -1), (-1, 0, 1), (1, 0, -1)], dtype=np.int64)
+PLANT_CORNERS = (
+    _PLANT_STARTS[:, None, :]
+    + CORNER_AB[None, :, :1] * PLANT_RIGHTS[:, None, :]
+    + CORNER_AB[None, :, 1:] * np.array([0, 1, 0])
+)
+# First rows of `CullTables.corners`.
+CORNER_CUBE, CORNER_REVERSED, CORNER_PLANT, CORNER_BOX = 0, 6, 12, 16
 # Each chunk-local voxel's origin four times over, (4096, 12), flat index lx * 256 + ly * 16 + lz.
 VOXEL_CORNERS = np.tile(np.indices((_SIZE,) * 3, dtype=np.float32).reshape(3, -1).T, (1, 4))
 # Each voxel's flat index in the padded (18³) chunk.
@@ -140,39 +155,27 @@ class ShapeFaces(NamedTuple):
 
 
 class QuadArrays(NamedTuple):
-    """Quads ready to assemble: positions (Q, 4, 3), uvs (Q, 4, 2), shade (Q, 4), whether
-    each is split along its 1-3 diagonal (Q,), and its normal (Q,) as an index: 0..5 the
-    FACE_NORMALS, from 6 the mesher's plant normals."""
+    """Quads as rows of the registry's tables (`CullTables`), ready to assemble: per quad its
+    voxel (flat chunk-local index), its row of ``corners`` and of ``uvs``, its shade (Q, 4),
+    whether it is split along its 1-3 diagonal, and its normal as an index (0..5 the
+    FACE_NORMALS, 6..9 the plant planes)."""
 
-    positions: NDArray[Any]
-    uvs: NDArray[Any]
+    voxel: NDArray[Any]
+    corner: NDArray[Any]
+    uv: NDArray[Any]
     shade: NDArray[Any]
     flip: NDArray[np.bool_]
     normal: NDArray[Any]
 
 
 _NO_QUADS = QuadArrays(
-    np.zeros((0, 4, 3), np.float32),
-    np.zeros((0, 4, 2), np.float32),
+    np.zeros(0, np.int64),
+    np.zeros(0, np.int64),
+    np.zeros(0, np.int64),
     np.zeros((0, 4), np.float32),
     np.zeros(0, np.bool_),
     np.zeros(0, np.int64),
 )
-
-
-def spread_corners(
-    voxels: NDArray[np.int64], corners: NDArray[np.float32], which: NDArray[np.int64]
-) -> NDArray[np.float32]:
-    """Quad corner positions, shape (Q, 4, 3): each quad's voxel plus its table corners.
-
-    ``voxels`` (Q,) flat chunk-local voxel indices (``lx * 256 + ly * 16 + lz``), ``corners``
-    (N, 12) a table's four corners flattened, ``which`` (Q,) rows of it. Both terms are row
-    gathers of 12 floats: broadcasting (Q, 1, 3) against (Q, 4, 3) would run numpy's inner loop
-    three elements at a time, ten times slower.
-    """
-    return (np.take(VOXEL_CORNERS, voxels, axis=0) + np.take(corners, which, axis=0)).reshape(
-        -1, 4, 3
-    )
 
 
 def _covers(rect: Rect, union: tuple[Rect, ...]) -> bool:
@@ -272,8 +275,10 @@ class CullTables(NamedTuple):
     side_full: NDArray[np.bool_]
     cull: NDArray[np.int32]
     side_bits: NDArray[np.uint16]
+    corners: NDArray[np.float32]
     uvs: NDArray[np.float32]
-    shade: NDArray[np.float32]
+    box_shade: NDArray[np.float32]
+    box_uv: int
 
 
 # Codes of `CullTables.cull` (a transparent cube's code is its block index, >= 0).
@@ -304,7 +309,11 @@ def cull_tables(registry: BlockRegistry) -> CullTables:
         ``side_bits`` (S,): for shaped states, bit ``d`` when the state hides a cube's face on its
         side ``d`` whatever the cube (opaque and whole there), bit ``6 + d`` when it hides it
         only for the same block (transparent and whole there);
-        per box face of ``faces``: ``uvs`` (F, 4, 2) and ``shade`` (F, 4).
+        ``corners`` (rows, 12): quad corners in a voxel, rows from `CORNER_CUBE` the cube
+        faces, `CORNER_REVERSED` the same seen from behind, `CORNER_PLANT` the plant quads,
+        `CORNER_BOX` the box faces of ``faces``; ``uvs`` (rows, 4, 2): rows ``6 * id + d``
+        the state's cube face ``d``, ``6 * S`` further the same reversed, ``box_uv + f`` the
+        box faces; ``box_shade`` (F, 4): the box faces' shade.
     """
     return _cull_tables(
         registry.selection_boxes,
@@ -351,16 +360,28 @@ def _cull_tables(
     side_bits = (side_full & ~transparent[:, None]) @ bits + (side_full & transparent[:, None]) @ (
         bits << 6
     )
+    cube_uvs = tile_uv_rects(face_tiles.reshape(-1), inset_px=UV_INSET_PX)[:, UV_EDGES]
     return CullTables(
         faces,
         sides,
         faces.cover[0][sides],
         cull,
         side_bits.astype(np.uint16),
-        uvs=(origin + faces.ab * extent).astype(np.float32),
-        shade=np.repeat(
+        corners=np.concatenate(
+            [
+                FACE_CORNERS.reshape(6, 12),
+                FACE_CORNERS[:, ::-1].reshape(6, 12),
+                PLANT_CORNERS.reshape(4, 12),
+                faces.corners.reshape(-1, 12),
+            ]
+        ).astype(np.float32),
+        uvs=np.concatenate(
+            [cube_uvs, cube_uvs[:, ::-1], (origin + faces.ab * extent).reshape(-1, 4, 2)]
+        ).astype(np.float32),
+        box_shade=np.repeat(
             np.where(light > 0, np.float32(1.0), _FACE_SHADE[faces.direction])[:, None], 4, axis=1
         ),
+        box_uv=2 * len(cube_uvs),
     )
 
 
@@ -419,9 +440,10 @@ def mesh_boxes(
     face, owner = face[kept], owner[kept]
 
     quads = QuadArrays(
-        positions=spread_corners(voxel[owner], faces.corners.reshape(-1, 12), face),
-        uvs=np.take(tables.uvs, face, axis=0),
-        shade=np.take(tables.shade, face, axis=0),
+        voxel=voxel[owner],
+        corner=face + CORNER_BOX,
+        uv=face + tables.box_uv,
+        shade=np.take(tables.box_shade, face, axis=0),
         flip=np.zeros(len(face), np.bool_),
         normal=faces.direction[face],
     )
