@@ -11,7 +11,9 @@ the lower half of the side tile, its top the whole top tile.
 
 Culling, for every drawn kind (`world.mesher` applies the same rule to cubes):
 
-- A box face strictly inside its voxel is always drawn (stairs' step, a torch's sides).
+- A box face strictly inside its voxel is drawn (a torch's sides, the step of stairs) unless the
+  state's own other boxes cover it from the far side (the underside of the step of stairs, a
+  fence arm's end against its post): such a face is inside the block.
 - A box face on its voxel's boundary (a slab's bottom, a fence post's top and bottom, the
   arms' ends) is hidden only when the neighbour across it covers the WHOLE face: the union of
   the neighbour's box faces lying on the shared plane contains the face. A cube or a liquid
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -178,7 +181,7 @@ _NO_QUADS = QuadArrays(
 )
 
 
-def _covers(rect: Rect, union: tuple[Rect, ...]) -> bool:
+def _covers(rect: Rect, union: Sequence[Rect]) -> bool:
     """Whether the union of rectangles contains ``rect`` (exact: cells of the compressed grid)."""
     a0, b0, a1, b1 = rect
     cuts_a = sorted({a0, a1, *(v for r in union for v in (r[0], r[2]) if a0 < v < a1)})
@@ -219,9 +222,8 @@ def shape_faces(selection_boxes: tuple[Shape | None, ...]) -> ShapeFaces:
     for boxes in selection_boxes:
         start.append(len(direction))
         shape = FULL if boxes is None else boxes
-        count.append(6 * len(shape))
         sides: list[set[Rect]] = [set() for _ in FACE_NORMALS]
-        for box in shape:
+        for index, box in enumerate(shape):
             lo, hi = np.array(box[:3]), np.array(box[3:])
             for d, normal in enumerate(FACE_NORMALS):
                 axis = int(_AXIS[d])
@@ -233,6 +235,14 @@ def shape_faces(selection_boxes: tuple[Shape | None, ...]) -> ShapeFaces:
                     float(hi[others[1]]),
                 )
                 on_side = hi[axis] == 1.0 if normal[axis] > 0 else lo[axis] == 0.0
+                plane, far = (hi[axis], 0) if normal[axis] > 0 else (lo[axis], 3)
+                touching = [
+                    (b[others[0]], b[others[1]], b[3 + others[0]], b[3 + others[1]])
+                    for j, b in enumerate(shape)
+                    if j != index and b[far + axis] == plane
+                ]
+                if touching and _covers(face_rect, touching):
+                    continue  # against the state's own box: inside the block, never seen
                 position = lo + FACE_CORNERS[d] * (hi - lo)
                 direction.append(d)
                 corners.append(position)
@@ -249,6 +259,7 @@ def shape_faces(selection_boxes: tuple[Shape | None, ...]) -> ShapeFaces:
                 rect.append(rect_ids.setdefault(face_rect, len(rect_ids)))
                 if on_side:
                     sides[d].add(face_rect)
+        count.append(len(direction) - start[-1])
         sig.append([sig_ids.setdefault(tuple(sorted(s)), len(sig_ids)) for s in sides])
     rects = sorted(rect_ids, key=rect_ids.__getitem__)
     unions = sorted(sig_ids, key=sig_ids.__getitem__)

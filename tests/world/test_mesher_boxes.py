@@ -141,6 +141,14 @@ def test_box_faces_are_shaded_by_direction_and_a_torch_at_full_brightness():
     assert mesh.face_count == 6 + 6
 
 
+def test_faces_against_the_blocks_own_boxes_are_not_drawn():
+    # The step's underside lies on the slab part's top; the slab part's top is half visible.
+    faces = drawn_faces(mesh_chunk(world_with((5, 5, 5, STAIRS)), 0, 0, 0))
+    assert not any(d == DOWN and lo[1] == 5.5 for d, lo, _ in faces)
+    assert faces[face_at(UP, (5, 5.5, 5), (6, 5.5, 6))] == 1
+    assert sum(faces.values()) == 11
+
+
 def test_box_faces_face_outward_with_the_cube_faces_winding():
     blocks = [(5, 5, 5, STAIRS), (7, 5, 5, TORCH), (9, 5, 5, TOP_SLAB), (9, 6, 5, GLASS)]
     mesh = mesh_chunk(world_with(*blocks), 0, 0, 0)
@@ -213,7 +221,12 @@ def reference(world: World, chunk: tuple[int, int, int]) -> Counter[tuple]:
                 plane = hi[axis] if positive else lo[axis]
                 face_lo, face_hi = lo.copy(), hi.copy()
                 face_lo[axis] = face_hi[axis] = plane
-                drawn = True
+                own = [
+                    (b[i], b[j], b[3 + i], b[3 + j])
+                    for b in boxes_of(state)
+                    if b != box and (b[axis] if positive else b[3 + axis]) == plane
+                ]
+                drawn = not (own and covered((lo[i], lo[j], hi[i], hi[j]), own))
                 if plane == (1.0 if positive else 0.0):
                     neighbour = world.get_block(*(voxel + np.array(normal)))
                     union = [
