@@ -56,6 +56,7 @@ in index order blends water over the ground already drawn.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -337,17 +338,28 @@ def _assemble(tables: CullTables, parts: list[QuadArrays]) -> MeshData:
     shade = np.concatenate([part.shade for part in parts]).astype(np.float32)
     # Corner positions: the voxel's origin plus the table's corners, as two gathers of 12-float
     # rows (broadcasting (Q, 1, 3) against (Q, 4, 3) runs numpy's inner loop three wide).
-    vertices = np.take(VOXEL_CORNERS, voxel, axis=0)
-    vertices += np.take(tables.corners, corner, axis=0)
-    indices = np.take(_QUAD_TRIANGLES, flip.view(np.uint8), axis=0)
+    vertices = _gather(VOXEL_CORNERS, voxel)
+    vertices += _gather(tables.corners, corner)
+    indices = _gather(_QUAD_TRIANGLES, flip.view(np.uint8))
     indices += (np.arange(len(voxel), dtype=np.uint32) * 4)[:, None]
     return MeshData(
         vertices=vertices.reshape(-1),
         indices=indices.reshape(-1),
-        uvs=np.take(tables.uvs, uv, axis=0).reshape(-1),
-        normals=np.take(_QUAD_NORMALS, normal, axis=0).reshape(-1),
+        uvs=_gather(tables.uvs, uv).reshape(-1),
+        normals=_gather(_QUAD_NORMALS, normal).reshape(-1),
         shade=shade.reshape(-1),
     )
+
+
+def _gather(table: NDArray[Any], rows: NDArray[Any]) -> NDArray[Any]:
+    """``table[rows]`` for a C-contiguous table, each row taken as one block of bytes.
+
+    numpy's 1-D ``take`` copies fixed-size items in a tight loop, two to four times faster than
+    fancy indexing or ``take(axis=0)`` of rows of a few floats.
+    """
+    row_bytes = table.itemsize * (table.size // len(table))
+    blocks = table.reshape(len(table), -1).view(np.dtype((np.void, row_bytes))).reshape(-1)
+    return np.take(blocks, rows).view(table.dtype).reshape(-1, *table.shape[1:])
 
 
 def _take(quads: QuadArrays, which: slice | NDArray[np.bool_]) -> QuadArrays:

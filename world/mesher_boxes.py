@@ -145,14 +145,14 @@ class ShapeFaces(NamedTuple):
     rectangle. Rect 0 is the whole face, signature `FULL_SIDE` the whole side.
     """
 
-    starts: NDArray[np.int64]
-    counts: NDArray[np.int64]
-    direction: NDArray[np.int64]
+    starts: NDArray[np.int32]
+    counts: NDArray[np.int32]
+    direction: NDArray[np.int32]
     corners: NDArray[np.float32]
     ab: NDArray[np.float32]
     boundary: NDArray[np.bool_]
-    front_offset: NDArray[np.int64]
-    rect: NDArray[np.int64]
+    front_offset: NDArray[np.int32]
+    rect: NDArray[np.int32]
     sig: NDArray[np.int64]
     cover: NDArray[np.bool_]
 
@@ -265,14 +265,14 @@ def shape_faces(selection_boxes: tuple[Shape | None, ...]) -> ShapeFaces:
     unions = sorted(sig_ids, key=sig_ids.__getitem__)
     cover = np.array([[_covers(r, u) for u in unions] for r in rects], dtype=np.bool_)
     return ShapeFaces(
-        starts=np.array(start, dtype=np.int64),
-        counts=np.array(count, dtype=np.int64),
-        direction=np.array(direction, dtype=np.int64),
+        starts=np.array(start, dtype=np.int32),
+        counts=np.array(count, dtype=np.int32),
+        direction=np.array(direction, dtype=np.int32),
         corners=np.array(corners, dtype=np.float32).reshape(-1, 4, 3),
         ab=np.array(ab, dtype=np.float32).reshape(-1, 4, 2),
         boundary=np.array(boundary, dtype=np.bool_),
-        front_offset=_FRONT_OFFSETS[np.array(direction, dtype=np.int64)],
-        rect=np.array(rect, dtype=np.int64),
+        front_offset=_FRONT_OFFSETS[np.array(direction, dtype=np.int64)].astype(np.int32),
+        rect=np.array(rect, dtype=np.int32),
         sig=np.array(sig, dtype=np.int64).reshape(-1, 6),
         cover=cover,
     )
@@ -426,11 +426,13 @@ def mesh_boxes(
     voxel = np.flatnonzero(tables.cull[centre] == CULL_BOXES)
     if not len(voxel):
         return _NO_QUADS, 0
-    ids = centre.reshape(-1)[voxel].astype(np.int64)
+    voxel = voxel.astype(np.int32)  # (indices kept small: faster, and below malloc's mmap size)
+    ids = centre.reshape(-1)[voxel].astype(np.int32)
     counts = faces.counts[ids]
     total = int(counts.sum())
-    owner = np.repeat(np.arange(len(ids)), counts)
-    face = np.repeat(faces.starts[ids] - (np.cumsum(counts) - counts), counts) + np.arange(total)
+    owner = np.repeat(np.arange(len(ids), dtype=np.int32), counts)
+    first = faces.starts[ids] - (np.cumsum(counts, dtype=np.int32) - counts)
+    face = np.repeat(first, counts) + np.arange(total, dtype=np.int32)
     # Only faces on the voxel's sides can be hidden: test those against their neighbours.
     edge = np.flatnonzero(faces.boundary[face])
     edge_face, edge_owner = face[edge], owner[edge]
