@@ -65,36 +65,28 @@ from world.blocks import DRAW_LIQUID
 from world.chunks import CHUNK, World
 from world.geometry import FACE_NORMALS
 from world.mesher_boxes import (
-    CORNER_AB as _CORNER_AB,
-)
-from world.mesher_boxes import (
-    CORNER_CUBE,
-    CORNER_PLANT,
-    CORNER_REVERSED,
     CULL_BOXES,
     CULL_OPAQUE,
     CULL_PLANT,
-    FACE_SHADE,
-    PADDED_INDEX,
-    PLANT_RIGHTS,
-    UV_INSET_PX,
-    VOXEL_CORNERS,
     CullTables,
     QuadArrays,
     cull_tables,
     mesh_boxes,
 )
-from world.mesher_boxes import (
-    NORMALS as _NORMALS,
-)
-from world.mesher_boxes import (
-    RIGHTS as _RIGHTS,
-)
-from world.mesher_boxes import (
-    TRIANGLES as _TRIANGLES,
-)
-from world.mesher_boxes import (
-    UPS as _UPS,
+from world.mesher_shapes import (
+    CORNER_AB,
+    CORNER_CUBE,
+    CORNER_PLANT,
+    CORNER_REVERSED,
+    FACE_SHADE,
+    NORMALS,
+    PADDED_INDEX,
+    PLANT_RIGHTS,
+    RIGHTS,
+    TRIANGLES,
+    UPS,
+    UV_INSET_PX,
+    VOXEL_CORNERS,
 )
 from world.validate import chunk_coord
 
@@ -112,10 +104,10 @@ _TRIANGLES_FLIPPED = np.array([1, 2, 3, 1, 3, 0], dtype=np.uint32)
 
 # (6, 4, 3) padded flat offsets, from the voxel in front of a face, of the voxels that shade each
 # corner: side along right, side along up, and the diagonal between them.
-_SIDE_R = (2 * _CORNER_AB[None, :, 0] - 1) * (_RIGHTS @ _STRIDES)[:, None]
-_SIDE_U = (2 * _CORNER_AB[None, :, 1] - 1) * (_UPS @ _STRIDES)[:, None]
+_SIDE_R = (2 * CORNER_AB[None, :, 0] - 1) * (RIGHTS @ _STRIDES)[:, None]
+_SIDE_U = (2 * CORNER_AB[None, :, 1] - 1) * (UPS @ _STRIDES)[:, None]
 _AO_OFFSETS_12 = np.stack([_SIDE_R, _SIDE_U, _SIDE_R + _SIDE_U], axis=-1).reshape(6, 12)
-_FRONT_OFFSETS = _NORMALS @ _STRIDES
+_FRONT_OFFSETS = NORMALS @ _STRIDES
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
 _AO_LEVELS = np.array(AO_LEVELS, dtype=np.float32)
 
@@ -124,10 +116,10 @@ _PLANT_NORMALS = (np.cross(np.array([0, 1, 0]), PLANT_RIGHTS) / np.sqrt(2.0)).as
 # A quad's four vertex normals by its normal index (`QuadArrays.normal`): the six face
 # directions, then the four plant planes.
 _QUAD_NORMALS = np.repeat(
-    np.concatenate([_NORMALS.astype(np.float32), _PLANT_NORMALS])[:, None, :], 4, axis=1
+    np.concatenate([NORMALS.astype(np.float32), _PLANT_NORMALS])[:, None, :], 4, axis=1
 )
 # A quad's six triangle corners, split along 0-2 or (flipped) along 1-3.
-_QUAD_TRIANGLES = np.stack([_TRIANGLES, _TRIANGLES_FLIPPED])
+_QUAD_TRIANGLES = np.stack([TRIANGLES, _TRIANGLES_FLIPPED])
 
 # The 27 (destination, source) slice pairs that copy a chunk and its neighbours' borders into
 # the padded array: offset -1 gives the neighbour's last layer, +1 its first.
