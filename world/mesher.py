@@ -13,19 +13,28 @@ voxel or per face.
 
 Which faces
 -----------
-A cube face is emitted when the block is drawn as a cube and its neighbour across the face is
-transparent and a DIFFERENT block: stone beside air, glass or water shows that face; a
-transparent block beside an opaque one does not; two identical transparent blocks (water-water,
-glass-glass, leaves-leaves) hide the face between them. Leaves follow that rule like glass (as
+Each state is drawn as its ``registry.draw`` kind: cubes (``DRAW_CUBE``) and liquids
+(``DRAW_LIQUID``) as unit cubes, shaped states (``DRAW_BOXES``: slabs, stairs, fences, torches,
+doors) as their selection boxes (`world.mesher_boxes`), plants (``DRAW_PLANT``) as crossed
+quads, and ``DRAW_NONE`` (air) not at all.
+
+A face is hidden only by a neighbour face that covers it whole. A cube face is emitted unless
+its neighbour shows a whole face on the shared side and is opaque, or transparent and the SAME
+block: stone beside air, glass or water shows that face; a transparent block beside an opaque
+cube does not; two identical transparent blocks (water-water, glass-glass, leaves-leaves) hide
+the face between them. Cubes and liquids show whole faces on every side, shaped states where the
+union of their boxes' faces on that side is the whole side (a bottom slab below, the back of
+stairs), plants and air nowhere: a slab beside stone leaves stone's side face drawn, a bottom
+slab hides the top of the stone under it. Box faces follow the same rule against their
+neighbours' faces (`world.mesher_boxes`). Leaves follow the cube rule like glass (as
 Minecraft's "fast" leaves: the canopy is a shell), which keeps forests cheap; the leaf texture is
 mostly opaque so the shell reads as foliage. The one exception: the downward faces of the world's
 lowest layer (``wy == world.build_height[0]``, the bedrock) are never emitted, since nobody can
 stand below the build height to see them.
 
 Plants (tall grass) are drawn as two crossed, double-sided quads (4 quads per plant, as
-Minecraft's). A block is a plant when it is not solid, transparent and not in the ``"liquid"``
-group: the registry has no draw-type field, and this reads what the base blocks already say.
-Water is drawn as cubes (it is not pointable, but visible).
+Minecraft's). A liquid's top face, where drawn (under air, glass, a plant...), is drawn twice:
+once facing up and once reversed, facing down, so the surface is seen from under water.
 
 Winding, uvs, shade
 -------------------
@@ -49,8 +58,14 @@ front of the face (two sides and the diagonal; opaque voxels occlude). Light-emi
 (``registry.light > 0``) are drawn at full brightness. Each quad is split along the diagonal that
 keeps a corner's shadow in its corner (the brighter diagonal), so occlusion does not streak.
 
-Faces of transparent blocks come after all opaque faces in ``indices``, so a renderer that draws
-in index order blends water over the ground already drawn.
+Box faces have no ambient occlusion: each takes `FACE_SHADE` of its direction (full brightness
+for light sources). Faces of transparent blocks come after all opaque faces in ``indices``, so a
+renderer that draws in index order blends water over the ground already drawn: opaque cubes,
+opaque box faces, transparent cubes, the liquid surfaces seen from below, transparent box faces,
+then plants.
+
+Cost: per-registry tables (`world.mesher_boxes.cull_tables`) turn every quad into rows of a
+corner table and a uv table, so the output arrays are each one gather; see ``bench.terrain``.
 """
 
 from __future__ import annotations

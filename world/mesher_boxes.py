@@ -22,9 +22,10 @@ Culling, for every drawn kind (`world.mesher` applies the same rule to cubes):
   (glass beside glass, water beside water, a fence's arm meeting the next fence's arm).
 - The downward faces of the world's lowest layer are never drawn (as for cubes).
 
-Cost: the shapes' faces, side coverage and the face-by-side coverage table are computed once per
-distinct ``selection_boxes`` table (a small memo of a pure function, keyed by that tuple); a
-chunk then costs a fixed number of array operations over its shaped voxels' faces.
+Cost: the tables (`cull_tables`: shape faces, side coverage, per-face uvs and shade, corner and
+uv rows for every quad kind) are computed once per distinct registry content (a small memo of a
+pure function, keyed by its tables); a chunk then costs a fixed number of array operations over
+its shaped voxels' faces, and the output rows come from the tables by one gather each.
 """
 
 from __future__ import annotations
