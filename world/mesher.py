@@ -342,7 +342,7 @@ def _assemble(tables: CullTables, parts: list[QuadArrays]) -> MeshData:
     voxel, corner, uv, flip, normal = (
         np.concatenate([part[i] for part in parts]) for i in (0, 1, 2, 4, 5)
     )
-    shade = np.concatenate([part.shade for part in parts]).astype(np.float32)
+    shade = np.concatenate([part.shade for part in parts]).astype(np.float32, copy=False)
     # Corner positions: the voxel's origin plus the table's corners, as two gathers of 12-float
     # rows (broadcasting (Q, 1, 3) against (Q, 4, 3) runs numpy's inner loop three wide).
     vertices = _gather(VOXEL_CORNERS, voxel)
