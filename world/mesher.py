@@ -290,8 +290,7 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     # Opaque faces first, then the transparent blocks' (see the module docstring).
     order = np.argsort(transparent[block], kind="stable")
     face, voxel, block = face[order], voxel[order], block[order]
-
-    uv = block.astype(np.int64) * 6 + face
+    uv = block.astype(np.int64) * 6 + face  # the uv table's row of the state's face
 
     occludes = (~see_through).ravel().astype(np.int8)
     front_index = PADDED_INDEX[voxel] + _FRONT_OFFSETS[face]
@@ -306,7 +305,6 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
 
     # A liquid's surface is seen from below too (from under water): the same quad reversed.
     surface = np.flatnonzero((face == _UP) & (registry.draw[block] == DRAW_LIQUID))
-    reverse = _REVERSED
     below = (
         _take(cubes, slice(0, 0))
         if not len(surface)
@@ -314,7 +312,7 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
             voxel[surface],
             np.full(len(surface), CORNER_REVERSED + _UP),
             uv[surface] + 6 * len(registry),
-            shade[surface][:, reverse],
+            shade[surface][:, _REVERSED],
             np.zeros(len(surface), np.bool_),
             np.full(len(surface), _DOWN),
         )
