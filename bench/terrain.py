@@ -7,6 +7,9 @@ Figures (medians over 200 chunks unless said otherwise):
   chunks of a column reuse its cached height map);
 - mesh one chunk of generated terrain (its neighbours already generated, so only meshing is
   timed), and the faces and vertices in such a mesh;
+- mesh one chunk of generated terrain where a quarter of the voxels (chosen at random, ground
+  and air alike) were replaced by random slab, stairs and fence states (the shaped blocks'
+  path: their boxes, culled by face coverage), over `SHAPED_SAMPLES` chunks;
 - remesh a chunk after one ``set_block`` (the block broken and put back in turn);
 - bytes of block storage per voxel for a region of 16×16×16 chunks from bedrock up (air chunks
   included: they cost nothing), counting the numpy arrays, and with Python's per-chunk objects.
@@ -25,7 +28,7 @@ import numpy as np
 
 from bench.common import median_seconds, print_table
 from world import World
-from world.blocks import default_registry
+from world.blocks import BlockRegistry, default_registry
 from world.generators import TerrainGenerator
 from world.mesher import mesh_chunk
 from world.terrain import clear_cache, generate_chunk, surface_height
@@ -35,6 +38,9 @@ SAMPLES = 200
 REGION = 16  # chunks per side of the storage region
 GENERATE_TARGET_MS = 5.0
 MESH_TARGET_MS = 1.0
+SHAPED_SAMPLES = 50
+SHAPED_SHARE = 0.25
+SHAPED_MESH_TARGET_MS = 2.0
 BYTES_TARGET = 2.0
 
 
@@ -45,6 +51,31 @@ def surface_chunks(n: int) -> list[tuple[int, int, int]]:
         cx, cz = (i % 20) * 3 - 30, (i // 20) * 3 - 15
         keys.append((cx, surface_height(SEED, cx * 16 + 8, cz * 16 + 8) // 16, cz))
     return keys
+
+
+def shaped_mesh_times(
+    registry: BlockRegistry, keys: list[tuple[int, int, int]]
+) -> tuple[list[float], list[int]]:
+    """Seconds to mesh each chunk after a quarter of its voxels became slabs, stairs or fences,
+    and the faces of each mesh."""
+    names = ("base:stone_slab", "base:planks_slab", "base:stone_stairs", "base:fence")
+    states = np.array(
+        [s for s in range(len(registry)) if registry.block_of(s).name in names], dtype=np.uint16
+    )
+    rng = np.random.default_rng(SEED)
+    world = World(registry, generator=TerrainGenerator(registry, SEED))
+    local = np.stack(np.meshgrid(*[np.arange(16)] * 3, indexing="ij"), -1).reshape(-1, 3)
+    for cx, cy, cz in keys:
+        chosen = local[rng.random(len(local)) < SHAPED_SHARE] + 16 * np.array((cx, cy, cz))
+        world.set_blocks(chosen, rng.choice(states, len(chosen)))
+        mesh_chunk(world, cx, cy, cz)  # generates the neighbours
+    times, faces = [], []
+    for key in keys:
+        start = time.perf_counter()
+        mesh = mesh_chunk(world, *key)
+        times.append(time.perf_counter() - start)
+        faces.append(mesh.face_count)
+    return times, faces
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -75,6 +106,9 @@ def main() -> int:
         mesh = mesh_chunk(world, *key)
         mesh_times.append(time.perf_counter() - start)
         faces.append(mesh.face_count)
+
+    shaped_times, shaped_faces = shaped_mesh_times(registry, keys[:SHAPED_SAMPLES])
+    shaped_ms = statistics.median(shaped_times) * 1e3
 
     cx, _, cz = keys[0]
     wx, wz = cx * 16 + 8, cz * 16 + 8
@@ -120,6 +154,13 @@ def main() -> int:
                 f"<= {MESH_TARGET_MS} ms",
                 f"{mesh_ms / MESH_TARGET_MS:.2f} of target",
             ),
+            (
+                f"mesh chunk, {SHAPED_SHARE:.0%} shaped blocks ({SHAPED_SAMPLES} chunks)",
+                f"{shaped_ms:.3f} ms",
+                f"<= {SHAPED_MESH_TARGET_MS} ms",
+                f"{shaped_ms / SHAPED_MESH_TARGET_MS:.2f} of target",
+            ),
+            ("  faces per shaped chunk (median)", f"{statistics.median(shaped_faces):.0f}", "", ""),
             (
                 "faces per chunk (median / mean / max)",
                 f"{statistics.median(faces):.0f} / {statistics.mean(faces):.0f} / {max(faces)}",
