@@ -182,6 +182,22 @@ class World:
         self.chunks[key] = chunk
         return chunk
 
+    def install_loaded(self, key: ChunkKey, blocks: NDArray[np.uint16] | None) -> bool:
+        """Take a chunk a loader read or generated off the main thread, as a first read would.
+
+        Nothing changes (returns False) when the chunk is already in memory: an array made
+        meanwhile, and perhaps edited, is never replaced. Not marked dirty nor modified.
+        """
+        key = _key_of(key, "key")
+        if key in self.chunks or key in self._air:
+            return False
+        if blocks is None or not blocks.any():
+            self._air.add(key)
+            return True
+        self._check_ids(blocks, "blocks")
+        self.chunks[key] = Chunk(key, blocks.astype(np.uint16, copy=False))
+        return True
+
     def is_loaded(self, cx: int, cy: int, cz: int) -> bool:
         """True when the chunk is in memory (or known air): reading it costs no generation."""
         key = _key(cx, cy, cz)

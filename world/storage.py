@@ -130,6 +130,17 @@ class _SavedChunks:
             return blocks
         return None if self.base is None else self.base(cx, cy, cz)
 
+    def load_many(self, keys: list[ChunkKey]) -> dict[ChunkKey, NDArray[np.uint16] | None]:
+        """Several chunks at once (a loader thread's batch): saved rows in one query, the rest
+        generated."""
+        saved: dict[ChunkKey, NDArray[np.uint16] | None] = dict(
+            self.store._read_chunks(keys, self.registry)
+        )
+        for key in keys:
+            if key not in saved:
+                saved[key] = None if self.base is None else self.base(*key)
+        return saved
+
 
 class WorldStore(SaveFile):
     """One world's save file: open or create it, load a lazily filled `World`, save changes.
