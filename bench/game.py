@@ -310,7 +310,7 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
             for dz in range(-view_distance, view_distance + 1)
             if dx * dx + dz * dz <= (view_distance - 1) ** 2 and dx >= 0
         ]
-        holes, python_s, frame_s, most_missing = 0, [], [], 0
+        holes, python_s, frame_s, most_missing, work_s, work_cpu_s = 0, [], [], 0, [], []
         for _ in range(FLIGHT_SECONDS * 60):
             x += FLIGHT_SPEED / 60.0
             game.player.teleport((x, y, z))
@@ -319,6 +319,8 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
             finish()
             frame_s.append(time.perf_counter() - began)
             python_s.append(sum(t.getDt() for t in tasks))
+            work_s.append(game.chunks.work_s)
+            work_cpu_s.append(game.chunks.work_cpu_s)
             cx, cz = math.floor(x) // 16, math.floor(z) // 16
             missing = sum(
                 1
@@ -340,6 +342,11 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
             "frame_s": statistics.median(frame_s),
             "python_s": statistics.median(python_s),
             "worst_python_s": max(python_s),
+            "worst_frame_work_s": work_s[int(np.argmax(python_s))],
+            "worst_frame_work_cpu_s": work_cpu_s[int(np.argmax(python_s))],
+            "worst_frame": int(np.argmax(python_s)),
+            "python_p99_s": float(np.percentile(python_s, 99)),
+            "over_16ms": sum(s > 0.016 for s in python_s),
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
         game.destroy()
