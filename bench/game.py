@@ -21,6 +21,14 @@ Figures (medians):
   ``igLoop``) and its chunk work (recentring, meshing, generating: wall clock and the main
   thread's CPU time).
 
+- flight: sprint-flight at 21.8 blocks/s (Minecraft's creative sprint-flight) along +x for
+  60 s of game time over a *saved* world (every non-air chunk of the route is a saved row, made
+  once in the temporary folder), at view distance 8 and 12: "hole frames", in which a chunk
+  column within view distance − 1 of the player and ahead of it is not drawn (not every layer
+  meshed), the queue at the end, Python-side frame times and peak RSS;
+- memory: a headless game standing still (what a ``wait`` script does) for MEMORY_FRAMES
+  frames: RSS and its growth a frame over the second half, extrapolated to an hour of frames.
+
 The measurements run in child processes (ursina is one per process). Run:
 ``python -m bench.game``.
 """
@@ -298,7 +306,7 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
         if not threaded:  # the loads run in the frame's budget, as before the loader thread
             streamer = game.chunks.streamer
             streamer.loader.close()
-            streamer.loader = ChunkLoader(game.world.generator, threaded=False)
+            streamer.loader = ChunkLoader(game.world.generator, threaded=False, batch=1)
             streamer.center = None
         freeze_startup_heap()
         tasks = [t for t in app.taskMgr.getAllTasks() if t.name not in _NOT_PYTHON]
@@ -443,6 +451,8 @@ def main() -> None:
     """Run the children and print the table."""
     turns = [_child("--measure", str(distance)) for distance in VIEW_DISTANCES]
     walks = [_child("--walk", str(distance)) for distance in VIEW_DISTANCES]
+    flights = [_child("--flight", str(distance)) for distance in FLIGHT_VIEW_DISTANCES]
+    memory = _child("--memory")
     first = statistics.median(_first_frame_seconds() for _ in range(FIRST_FRAME_RUNS))
     rows: list[tuple[str, str, str, str]] = [
         (
@@ -538,6 +548,49 @@ def main() -> None:
                 "",
             ),
         ]
+    for f in flights:
+        distance = f["view_distance"]
+        target = distance == TARGET_VIEW_DISTANCE["worst"]
+        rows += [
+            (
+                f"sprint-flight over a saved world, view distance {distance}: hole frames",
+                f"{f['hole_frames']} of {f['frames']} (most columns missing "
+                f"{f['most_missing_columns']}; queue at the end {f['queue_end']})",
+                f"{HOLE_TARGET}" if target else "reported",
+                ("ok" if f["hole_frames"] <= HOLE_TARGET else "MISSED") if target else "",
+            ),
+            (
+                "  Python-side per frame: median / p99",
+                f"{f['python_s'] * 1000:.2f} / {f['python_p99_s'] * 1000:.2f} ms "
+                f"(FPS {1.0 / f['frame_s']:.1f}, {f['loaded_by_thread']} chunks loaded "
+                f"by the thread, {f['cancelled']} cancelled)",
+                "",
+                "",
+            ),
+            (
+                "  worst frame, Python-side",
+                f"{f['worst_python_s'] * 1000:.2f} ms (chunk work "
+                f"{f['worst_frame_work_s'] * 1000:.2f} ms; {f['over_16ms']} frames over 16 ms)",
+                f"<= {WORST_STREAMING_TARGET_MS:.0f} ms" if target else "reported",
+                _ok(WORST_STREAMING_TARGET_MS / (f["worst_python_s"] * 1000)) if target else "",
+            ),
+            ("  peak RSS", f"{f['peak_rss_mb']:.0f} MB", "", ""),
+        ]
+    rows += [
+        (
+            f"standing still headless, {memory['frames']} frames: RSS / growth a frame",
+            f"{memory['rss_mb']:.0f} MB / {memory['per_frame_mb'] * 1024:.1f} KiB "
+            f"(peak {memory['peak_rss_mb']:.0f} MB)",
+            "",
+            "",
+        ),
+        (
+            "  one hour of `wait` (216,000 frames), extrapolated",
+            f"{memory['hour_mb']:.0f} MB",
+            f"< {MEMORY_TARGET_MB:.0f} MB",
+            _ok(MEMORY_TARGET_MB / memory["hour_mb"]),
+        ),
+    ]
     print_table("game: offscreen 800×600, Mesa software GL, one glFinish per frame", rows)
 
 

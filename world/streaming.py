@@ -1,31 +1,50 @@
 """Chunk streaming: which chunks to load, mesh and drop around the player, under a time budget.
 
-The game calls `ChunkStreamer.update` with the player's position each frame and then
-`ChunkStreamer.work` with a few milliseconds of budget. Work is done nearest-first, one chunk per
-job, so no frame stalls on a whole column:
+The game calls `ChunkStreamer.update` with the player's position and view direction each frame
+and then `ChunkStreamer.work` with a few milliseconds of budget:
 
-1. *load*: read the chunk (the world generates it, or the store loads it) — for every chunk of
-   every column within ``view_distance + 1.5`` (so every neighbour of a shown chunk, diagonal
-   ones included, is loaded before it is meshed);
+1. *load*: every chunk of every column within ``view_distance + 1.5`` (so every neighbour of a
+   shown chunk, diagonal ones included, is loaded before it is meshed) is requested from a
+   `world.streaming_loader.ChunkLoader`, which reads saved chunks in batches (one SQLite query
+   per group) and generates the others in a worker thread; `work` swaps the finished arrays in
+   (`World.install_loaded`: the world's dict is only touched by the main thread). Requests for
+   columns that left the range are cancelled (a re-plan replaces the list; late results are
+   thrown away), and a result read before its chunk was saved and forgotten is stale and
+   thrown away too (loader epochs);
 2. *mesh*: hand the chunk to ``on_mesh`` — for chunks within ``view_distance`` whose 26
-   neighbours are loaded, so meshing never triggers a generation inside the same job;
+   neighbours are loaded, so meshing never triggers a generation; the main thread meshes while
+   the budget has room;
 3. *drop*: a chunk leaving ``view_distance`` is un-shown (``on_drop``: the game removes its
    entity); a chunk leaving ``view_distance + 1.5`` is forgotten by the world, after chunks with
    unsaved changes are handed to ``on_save`` (a chunk that still has unsaved changes is kept:
    no block is ever lost to streaming).
 
-So what is shown stays within the view distance, and what is loaded within 1.5 columns more.
+Order: nearest first, and in front of the camera first — a column's rank is its distance times
+``1 - 0.5 cos(angle to the view)`` (the view direction in 16 sectors; turning into another
+sector re-plans), so a column straight ahead at distance 6 comes with one at 2 behind.
 
 Distances are horizontal, in chunk columns (Euclidean, as Minecraft's render distance is a
 circle); every column spans ``cy_range`` vertically. Recentring works column by column (the
-columns in range come from a cached nearest-first list of offsets, and per-column counts of
-loaded and meshed chunks skip complete columns), so it costs about 1 ms at view distance 8 and
-3 ms at 16 (16 layers of terrain chunks), rather than a walk over every chunk in range (4 ms and
-20 ms).
+columns in range come from a cached ordered list of offsets, and per-column counts of loaded
+and meshed chunks skip complete columns), so it costs about 1 ms at view distance 8 and 3 ms at
+16, rather than a walk over every chunk in range (4 ms and 20 ms).
 
-A job's cost is estimated from the average of past jobs of its kind; a job runs only while the
-frame's budget has room for it, and at least one job runs per call so streaming never starves
-at low frame rates.
+A mesh job's cost is estimated from the average of past jobs; a job runs only while the frame's
+budget has room for it, and at least one job runs per call so streaming never starves at low
+frame rates. ``threaded=False`` (the default here; the game's `game.chunk_view` threads) loads
+in `work` as jobs of the budget, one chunk each: deterministic, for tests.
+
+Why a thread, not a process pool (measured on the 2-core machine, shared, issue 13): the worker's
+cost per chunk is small — a saved chunk read in batches of 16 costs 0.031 ms (0.040 ms with one
+query each), a generated chunk 0.055 ms — so shipping arrays to and from processes would cost
+more than it saves; what hurt was the GIL: at Python's default switch interval (5 ms) the
+main thread waited for the worker and the worst frame of a 60 s flight at view distance 8 was
+37 ms (11 frames over 16 ms); `game.engine` sets 0.5 ms: worst 14.1 ms, none over 16 ms,
+median Python-side 0.8 ms (loading in the frame instead: median 3.1 ms, worst 24 ms). Meshing
+stays on the main thread: `mesh_chunk` costs 0.4 ms median per non-air chunk and holds the GIL
+most of the time (meshing 56 chunks beside a spinning Python thread took 111 ms instead of
+64 ms), so a meshing thread would compete with the frame rather than run beside it, and the
+flight at view distance 8 has no hole frame with meshing in the frame's 3 ms.
 """
 
 from __future__ import annotations
@@ -107,7 +126,8 @@ class ChunkStreamer:
         self.sector: int | None = None  # the view direction, in 1/_SECTORS turns
         self.loaded: set[ChunkKey] = set()
         self.meshed: set[ChunkKey] = set()
-        self.loader = ChunkLoader(world.generator, threaded=threaded)
+        # In the frame, one chunk a job (a job must fit a budget); in the thread, batches.
+        self.loader = ChunkLoader(world.generator, threaded=threaded, batch=16 if threaded else 1)
         self._mesh_queue: deque[ChunkKey] = deque()
         self._keep_load: set[Column] = set()
         # Per column, how many of its chunks are in `loaded` / `meshed` (no entry: none).
