@@ -18,11 +18,11 @@ data, which is why the geoms are built here with Panda3D's API.
 
 Which chunks: `world.streaming.ChunkStreamer` decides. Chunk columns within ``view_distance`` of
 the player's column (a circle, as Minecraft's render distance) are loaded by a worker thread (saved
-rows read in batches, the rest generated: `world.streaming_loader`) and meshed here nearest and in-
-front-of-the-camera first, one chunk per job, under a per-frame time budget; columns beyond it lose
-their nodes, and beyond ``view_distance + 1.5`` the world forgets them, handing chunks with unsaved
-edits to ``on_save`` first. Time spent on chunks in a frame (recentring, remeshing, jobs) is
-measured both by the wall clock and as the main thread's CPU time (`work_cpu_s`, what the Python
+rows read in batches, the rest generated: `world.streaming_loader`) and meshed here nearest and
+in-front-of-the-camera first, one chunk per job, under a per-frame time budget; columns beyond it
+lose their nodes, and beyond ``view_distance + 1.5`` the world forgets them, handing chunks with
+unsaved edits to ``on_save`` first. Time spent on chunks in a frame (recentring, remeshing, jobs)
+is measured both by the wall clock and as the main thread's CPU time (`work_cpu_s`, what the Python
 side spent, whatever else the machine runs). Dirty chunks (`World.pop_dirty`) are remeshed at once,
 budget or not, so an edit shows in the frame drawn right after it.
 """
