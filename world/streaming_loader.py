@@ -22,6 +22,8 @@ deterministic replays).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from collections import deque
 from collections.abc import Iterable
@@ -36,6 +38,7 @@ __all__ = ["ChunkLoader", "Loaded"]
 
 Blocks = NDArray[np.uint16] | None
 Loaded = tuple[ChunkKey, Blocks, int]  # key, blocks (None: all air), the batch's epoch
+_WORKER_NICENESS = 5  # Linux: a thread's own nice value (os.setpriority on its native id)
 
 
 class ChunkLoader:
@@ -156,6 +159,9 @@ class ChunkLoader:
         return keys
 
     def _run(self) -> None:
+        # Below the main thread for the OS scheduler: when the cores are busy, the frame first.
+        with contextlib.suppress(AttributeError, OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _WORKER_NICENESS)
         while True:
             with self._cond:
                 self._cond.wait_for(lambda: self._closed or bool(self._queue))
