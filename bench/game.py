@@ -21,6 +21,14 @@ Figures (medians):
   ``igLoop``) and its chunk work (recentring, meshing, generating: wall clock and the main
   thread's CPU time).
 
+- flight: sprint-flight at 21.8 blocks/s (Minecraft's creative sprint-flight) along +x for
+  60 s of game time over a *saved* world (every non-air chunk of the route is a saved row, made
+  once in the temporary folder), at view distance 8 and 12: "hole frames", in which a chunk
+  column within view distance − 1 of the player and ahead of it is not drawn (not every layer
+  meshed), the queue at the end, Python-side frame times and peak RSS;
+- memory: a headless game standing still (what a ``wait`` script does) for MEMORY_FRAMES
+  frames: RSS and its growth a frame over the second half, extrapolated to an hour of frames.
+
 The measurements run in child processes (ursina is one per process). Run:
 ``python -m bench.game``.
 """
@@ -56,6 +64,16 @@ PYTHON_TARGET_MS = 4.0
 WORST_STREAMING_TARGET_MS = 16.0  # the worst frame's Python-side time, streaming at distance 8
 FIRST_FRAME_TARGET_S = 3.0
 RATIO_TARGET = 10.0
+# Engine tasks that are not Python-side work: Panda3D's cull and draw, and the wait for GL.
+_NOT_PYTHON = ("igLoop", "blockpick-gl-finish")
+FLIGHT_SPEED = 21.8  # blocks/s: Minecraft's creative sprint-flight
+FLIGHT_SECONDS = 60  # of game time, 60 frames a second
+FLIGHT_HEIGHT = 100.0  # above nearly every hill
+FLIGHT_VIEW_DISTANCES = (8, 12)
+FLIGHT_MAX_VIEW_DISTANCE = 12
+HOLE_TARGET = 0  # at view distance 8
+MEMORY_FRAMES = 1800  # 30 s standing still; the hour is extrapolated from the second half
+MEMORY_TARGET_MB = 500.0
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -106,7 +124,7 @@ def child_measure(view_distance: int) -> dict[str, Any]:
     freeze_startup_heap()  # as the game's runner does
     keys = list(game.chunks.entities)
     vertices = sum(game.chunks.vertex_count(key) for key in keys)
-    tasks = [t for t in app.taskMgr.getAllTasks() if t.name != "igLoop"]
+    tasks = [t for t in app.taskMgr.getAllTasks() if t.name not in _NOT_PYTHON]
 
     def turn(i: int) -> None:
         game.player.look(i * 360.0 / FRAMES, 12.0)
@@ -194,7 +212,7 @@ def child_walk(view_distance: int) -> dict[str, Any]:
     finish = gl_finisher()
     game = Game(Options(view_distance=view_distance))
     freeze_startup_heap()  # as the game's runner does
-    tasks = [t for t in app.taskMgr.getAllTasks() if t.name != "igLoop"]
+    tasks = [t for t in app.taskMgr.getAllTasks() if t.name not in _NOT_PYTHON]
     x, _, z = game.player.body.pos
     game.player.look(90.0, 10.0)  # +x, a little down: the ground ahead and the horizon
     _frames(app, finish, lambda _: None, WARMUP)
@@ -224,6 +242,158 @@ def child_walk(view_distance: int) -> dict[str, Any]:
         "worst_frame_work_s": work_s[worst],
         "worst_work_s": max(work_s),
         "worst_work_cpu_s": max(work_cpu_s),
+    }
+
+
+def _flight_world(view_distance: int) -> Path:
+    """A saved world holding every non-air chunk along the flight (made once, then reused)."""
+    from game.options import DEFAULT_SEED
+    from game.session import DEFAULT_GENERATOR
+    from world.generators import make_generator
+    from world.mod_loader import DEFAULT_MODS_DIR, load_mods
+    from world.registration import make_registry
+    from world.storage import WorldStore
+
+    reach = FLIGHT_MAX_VIEW_DISTANCE + 3
+    columns = math.ceil(FLIGHT_SPEED * FLIGHT_SECONDS / 16) + 2 * reach
+    path = Path(tempfile.gettempdir()) / f"blockpick-bench-flight-{DEFAULT_SEED}-{columns}.sqlite"
+    if path.exists():
+        return path
+    partial = path.with_suffix(".partial.sqlite")
+    partial.unlink(missing_ok=True)
+    with WorldStore.create(partial, seed=DEFAULT_SEED, generator=DEFAULT_GENERATOR) as store:
+        world = store.load(
+            make_registry(load_mods((DEFAULT_MODS_DIR,))), generator_factory=make_generator
+        )
+        low, high = world.build_height
+        for cx in range(-reach, columns - reach):
+            for cz in range(-reach, reach + 1):
+                for cy in range(low // 16, high // 16):
+                    world.chunk(cx, cy, cz)
+            world.modified.update(world.chunks)  # every chunk comes from the save
+            store.save(world)
+            for key in list(world.chunks):
+                world.unload_chunk(*key)
+    partial.rename(path)
+    return path
+
+
+def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]:
+    """Sprint-fly along +x over a saved world (run in a child process)."""
+    import resource
+
+    from game.engine import fixed_frame_rate, freeze_startup_heap, gl_finisher, start
+    from game.options import Options
+    from game.play import Game
+    from game.session import Session
+    from world.storage import WorldStore
+    from world.streaming_loader import ChunkLoader
+
+    path = _flight_world(view_distance)
+    with tempfile.TemporaryDirectory() as scratch:
+        world_path = Path(scratch) / "flight.sqlite"
+        world_path.write_bytes(path.read_bytes())
+        app = start(headless=True, size=SIZE)
+        fixed_frame_rate(60)
+        finish = gl_finisher()
+        session = Session(WorldStore(world_path), creative=True, data_dir=Path(scratch))
+        game = Game(Options(view_distance=view_distance, creative=True), session=session)
+        game.player.set_flying(True)
+        x, y, z = 8.0, FLIGHT_HEIGHT, 8.0
+        game.player.teleport((x, y, z))
+        game.player.look(90.0, 10.0)  # +x, a little down
+        game.chunks.load_all(game.player.eye)
+        if not threaded:  # the loads run in the frame's budget, as before the loader thread
+            streamer = game.chunks.streamer
+            streamer.loader.close()
+            streamer.loader = ChunkLoader(game.world.generator, threaded=False, batch=1)
+            streamer.center = None
+        freeze_startup_heap()
+        tasks = [t for t in app.taskMgr.getAllTasks() if t.name not in _NOT_PYTHON]
+        streamer = game.chunks.streamer
+        layers = range(*streamer.cy_range)
+        ahead = [
+            (dx, dz)
+            for dx in range(-view_distance, view_distance + 1)
+            for dz in range(-view_distance, view_distance + 1)
+            if dx * dx + dz * dz <= (view_distance - 1) ** 2 and dx >= 0
+        ]
+        holes, python_s, frame_s, most_missing, work_s, work_cpu_s = 0, [], [], 0, [], []
+        for _ in range(FLIGHT_SECONDS * 60):
+            x += FLIGHT_SPEED / 60.0
+            game.player.teleport((x, y, z))
+            began = time.perf_counter()
+            app.step()
+            finish()
+            frame_s.append(time.perf_counter() - began)
+            python_s.append(sum(t.getDt() for t in tasks))
+            work_s.append(game.chunks.work_s)
+            work_cpu_s.append(game.chunks.work_cpu_s)
+            cx, cz = math.floor(x) // 16, math.floor(z) // 16
+            missing = sum(
+                1
+                for dx, dz in ahead
+                if any((cx + dx, cy, cz + dz) not in streamer.meshed for cy in layers)
+            )
+            holes += missing > 0
+            most_missing = max(most_missing, missing)
+        result = {
+            "view_distance": view_distance,
+            "threaded": threaded,
+            "blocks": FLIGHT_SPEED * FLIGHT_SECONDS,
+            "hole_frames": holes,
+            "frames": len(python_s),
+            "most_missing_columns": most_missing,
+            "queue_end": streamer.pending,
+            "loaded_by_thread": streamer.loader.loaded_count,
+            "cancelled": streamer.cancelled,
+            "frame_s": statistics.median(frame_s),
+            "python_s": statistics.median(python_s),
+            "worst_python_s": max(python_s),
+            "worst_frame_work_s": work_s[int(np.argmax(python_s))],
+            "worst_frame_work_cpu_s": work_cpu_s[int(np.argmax(python_s))],
+            "worst_frame": int(np.argmax(python_s)),
+            "python_p99_s": float(np.percentile(python_s, 99)),
+            "over_16ms": sum(s > 0.016 for s in python_s),
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        }
+        game.destroy()
+        game.close()
+    return result
+
+
+def child_memory() -> dict[str, Any]:
+    """Native memory of a headless game standing still (a ``wait`` script's frames)."""
+    import resource
+
+    from game.engine import fixed_frame_rate, freeze_startup_heap, start
+    from game.options import Options
+    from game.play import Game
+
+    def rss_mb() -> float:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+    app = start(headless=True, size=SIZE)
+    fixed_frame_rate(60)
+    Game(Options(view_distance=8))
+    freeze_startup_heap()
+    for _ in range(WARMUP):
+        app.step()
+    half = MEMORY_FRAMES // 2
+    for _ in range(half):
+        app.step()
+    middle = rss_mb()
+    for _ in range(MEMORY_FRAMES - half):
+        app.step()
+    end = rss_mb()
+    per_frame = (end - middle) / (MEMORY_FRAMES - half)
+    return {
+        "frames": MEMORY_FRAMES + WARMUP,
+        "rss_mb": end,
+        "per_frame_mb": per_frame,
+        "hour_mb": end + max(per_frame, 0.0) * (3600 * 60 - MEMORY_FRAMES - WARMUP),
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
 
@@ -281,6 +451,8 @@ def main() -> None:
     """Run the children and print the table."""
     turns = [_child("--measure", str(distance)) for distance in VIEW_DISTANCES]
     walks = [_child("--walk", str(distance)) for distance in VIEW_DISTANCES]
+    flights = [_child("--flight", str(distance)) for distance in FLIGHT_VIEW_DISTANCES]
+    memory = _child("--memory")
     first = statistics.median(_first_frame_seconds() for _ in range(FIRST_FRAME_RUNS))
     rows: list[tuple[str, str, str, str]] = [
         (
@@ -376,6 +548,49 @@ def main() -> None:
                 "",
             ),
         ]
+    for f in flights:
+        distance = f["view_distance"]
+        target = distance == TARGET_VIEW_DISTANCE["worst"]
+        rows += [
+            (
+                f"sprint-flight over a saved world, view distance {distance}: hole frames",
+                f"{f['hole_frames']} of {f['frames']} (most columns missing "
+                f"{f['most_missing_columns']}; queue at the end {f['queue_end']})",
+                f"{HOLE_TARGET}" if target else "reported",
+                ("ok" if f["hole_frames"] <= HOLE_TARGET else "MISSED") if target else "",
+            ),
+            (
+                "  Python-side per frame: median / p99",
+                f"{f['python_s'] * 1000:.2f} / {f['python_p99_s'] * 1000:.2f} ms "
+                f"(FPS {1.0 / f['frame_s']:.1f}, {f['loaded_by_thread']} chunks loaded "
+                f"by the thread, {f['cancelled']} cancelled)",
+                "",
+                "",
+            ),
+            (
+                "  worst frame, Python-side",
+                f"{f['worst_python_s'] * 1000:.2f} ms (chunk work "
+                f"{f['worst_frame_work_s'] * 1000:.2f} ms; {f['over_16ms']} frames over 16 ms)",
+                f"<= {WORST_STREAMING_TARGET_MS:.0f} ms" if target else "reported",
+                _ok(WORST_STREAMING_TARGET_MS / (f["worst_python_s"] * 1000)) if target else "",
+            ),
+            ("  peak RSS", f"{f['peak_rss_mb']:.0f} MB", "", ""),
+        ]
+    rows += [
+        (
+            f"standing still headless, {memory['frames']} frames: RSS / growth a frame",
+            f"{memory['rss_mb']:.0f} MB / {memory['per_frame_mb'] * 1024:.1f} KiB "
+            f"(peak {memory['peak_rss_mb']:.0f} MB)",
+            "",
+            "",
+        ),
+        (
+            "  one hour of `wait` (216,000 frames), extrapolated",
+            f"{memory['hour_mb']:.0f} MB",
+            f"< {MEMORY_TARGET_MB:.0f} MB",
+            _ok(MEMORY_TARGET_MB / memory["hour_mb"]),
+        ),
+    ]
     print_table("game: offscreen 800×600, Mesa software GL, one glFinish per frame", rows)
 
 
@@ -389,6 +604,11 @@ if __name__ == "__main__":
         print(json.dumps(child_measure(int(sys.argv[sys.argv.index("--measure") + 1]))))
     elif "--walk" in sys.argv:
         print(json.dumps(child_walk(int(sys.argv[sys.argv.index("--walk") + 1]))))
+    elif "--flight" in sys.argv:
+        distance = int(sys.argv[sys.argv.index("--flight") + 1])
+        print(json.dumps(child_flight(distance, threaded="--in-frame" not in sys.argv)))
+    elif "--memory" in sys.argv:
+        print(json.dumps(child_memory()))
     elif "--first-frame" in sys.argv:
         child_first_frame()
     else:

@@ -18,12 +18,13 @@ crosses into another chunk. ursina's own ``Mesh`` builds one geom per mesh with 
 data, which is why the geoms are built here with Panda3D's API.
 
 Which chunks: `world.streaming.ChunkStreamer` decides. Chunk columns within ``view_distance`` of
-the player's column (a circle, as Minecraft's render distance) are generated and meshed nearest
-first, one chunk per job, under a per-frame time budget; columns beyond it lose their nodes,
-and beyond ``view_distance + 1.5`` the world forgets them, handing chunks with unsaved edits to
-``on_save`` first. Time spent on chunks in a frame (recentring, remeshing, jobs) is measured
-both by the wall clock and as the main thread's CPU time (`work_cpu_s`, what the Python side
-spent, whatever else the machine runs). Dirty chunks (`World.pop_dirty`) are remeshed at once,
+the player's column (a circle, as Minecraft's render distance) are loaded by a worker thread (saved
+rows read in batches, the rest generated: `world.streaming_loader`) and meshed here nearest and
+in-front-of-the-camera first, one chunk per job, under a per-frame time budget; columns beyond it
+lose their nodes, and beyond ``view_distance + 1.5`` the world forgets them, handing chunks with
+unsaved edits to ``on_save`` first. Time spent on chunks in a frame (recentring, remeshing, jobs)
+is measured both by the wall clock and as the main thread's CPU time (`work_cpu_s`, what the Python
+side spent, whatever else the machine runs). Dirty chunks (`World.pop_dirty`) are remeshed at once,
 budget or not, so an edit shows in the frame drawn right after it.
 """
 
@@ -45,7 +46,7 @@ from panda3d.core import (
     TransparencyAttrib,
 )
 from panda3d.core import Texture as PandaTexture
-from ursina import scene
+from ursina import camera, scene
 
 from game.geometry import interleaved_format
 from game.render_origin import RenderOrigin
@@ -115,6 +116,7 @@ class ChunkView:
         *,
         on_save: Callable[[list[ChunkKey]], object] | None = None,
         origin: RenderOrigin | None = None,
+        threaded: bool = True,
     ) -> None:
         self.world = world
         # Chunk nodes are drawn relative to the render origin (precision far from 0, 0, 0).
@@ -131,6 +133,7 @@ class ChunkView:
             on_mesh=self._mesh,
             on_drop=self._drop,
             on_save=on_save,
+            threaded=threaded,
         )
         self.work_s = 0.0  # wall-clock seconds of chunk work in the last `update`
         self.work_cpu_s = 0.0  # the main thread's CPU seconds of the same
@@ -144,27 +147,40 @@ class ChunkView:
         """Show more or fewer columns (2..16) from the next `update` on."""
         self.streamer.set_view_distance(view_distance)
 
-    def update(self, eye: Iterable[float], budget_s: float) -> int:
+    def update(
+        self,
+        eye: Iterable[float],
+        budget_s: float,
+        facing: tuple[float, float] | None = None,
+        *,
+        wait: bool = False,
+    ) -> int:
         """One frame of chunk work around the camera at ``eye``; returns the chunks handled.
 
-        Turns face groups to the camera, recentres the streaming, remeshes dirty chunks, then
-        runs streaming jobs while what is left of ``budget_s`` has room.
+        Turns face groups to the camera, recentres the streaming (columns in front of the
+        camera first: ``facing`` is the horizontal view direction (x, z), the camera's when
+        omitted), remeshes dirty chunks first (an edit shows in the next frame), takes the
+        chunks the loader thread finished, then meshes while what is left of ``budget_s`` has
+        room (``wait``: waiting for the loader meanwhile).
         """
         started, started_cpu = time.perf_counter(), time.thread_time()
         x, y, z = eye
+        if facing is None:
+            forward = camera.forward
+            facing = (float(forward[0]), float(forward[2]))
         self.face_camera((x, y, z))
-        self.streamer.update((x, y, z))
+        self.streamer.update((x, y, z), facing)
         done = self.remesh_dirty()
         left = budget_s - (time.perf_counter() - started)
-        if left > 0.0 and self.streamer.pending:
-            done += self.streamer.work(left)
+        if self.streamer.pending:
+            done += self.streamer.work(max(left, 0.0), wait=wait)
         self.work_s = time.perf_counter() - started
         self.work_cpu_s = time.thread_time() - started_cpu
         return done
 
     def load_all(self, eye: Iterable[float], limit_s: float = math.inf) -> None:
         """Load and mesh what is in view now, nearest first, for up to ``limit_s`` seconds."""
-        self.update(eye, limit_s)
+        self.update(eye, limit_s, wait=True)
 
     def ready_at(self, pos: Iterable[float]) -> bool:
         """Whether the column under ``pos`` is loaded (a body there has ground to stand on)."""
@@ -293,4 +309,5 @@ class ChunkView:
         for key in list(self.entities):
             self._drop(key)
         self.streamer.on_mesh = self.streamer.on_drop = self.streamer.on_save = None
+        self.streamer.close()
         self._camera_chunk = None

@@ -12,13 +12,10 @@ a `ValueError` naming the argument (``wx``, ``xyz``, ``cx``, ``key``, ``ids``, `
 
 Two kinds of change tracking:
 
-- ``world.dirty``: chunks whose mesh is stale. A change marks its chunk and, when the voxel lies
-  on a chunk border, the neighbouring chunks that touch it (faces and ambient occlusion read one
-  voxel across the border).
-- ``world.modified``: chunks whose blocks changed since the last save. Generated chunks are not
-  modified: they can be generated again from the seed.
-
-Memory: 2 bytes per voxel of an allocated chunk (8 KiB per 16³ chunk), nothing for air chunks.
+- ``world.dirty``: chunks whose mesh is stale: a change marks its chunk and the neighbours
+  touching a border voxel (faces and ambient occlusion read one voxel across the border).
+- ``world.modified``: chunks whose blocks changed since the last save (generated chunks are not:
+  they can be generated again). Memory: 2 bytes a voxel of an allocated chunk, none for air.
 """
 
 from __future__ import annotations
@@ -184,6 +181,27 @@ class World:
         chunk = Chunk(key, blocks.astype(np.uint16, copy=False))
         self.chunks[key] = chunk
         return chunk
+
+    def install_loaded(self, key: ChunkKey, blocks: NDArray[np.uint16] | None) -> bool:
+        """Take a chunk a loader read or generated off the main thread, as a first read would.
+
+        Nothing changes (returns False) when the chunk is already in memory: an array made
+        meanwhile, and perhaps edited, is never replaced. Not marked dirty nor modified.
+        """
+        key = _key_of(key, "key")
+        adopt = getattr(self.generator, "adopt", None)  # a save's block data read with it
+        if key in self.chunks or key in self._air:
+            if adopt is not None:
+                adopt(key, False)
+            return False
+        if blocks is None or not blocks.any():
+            self._air.add(key)
+        else:
+            self._check_ids(blocks, "blocks")
+            self.chunks[key] = Chunk(key, blocks.astype(np.uint16, copy=False))
+        if adopt is not None:
+            adopt(key, True)
+        return True
 
     def is_loaded(self, cx: int, cy: int, cz: int) -> bool:
         """True when the chunk is in memory (or known air): reading it costs no generation."""

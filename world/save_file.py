@@ -14,7 +14,9 @@ Contract
   the rest of the run, so a run that found damage never overwrites it.
 - `world.storage.WorldStore` builds on it: worlds in memory, load and save.
 
-Threads: the connection is guarded by a re-entrant lock; every method takes it.
+Threads: the connection is guarded by a re-entrant lock; every method takes it. A batch read
+(`SaveFile._read_chunks`, one query for a group of chunks) holds it only for the query: its rows
+are decompressed outside it.
 """
 
 from __future__ import annotations
@@ -149,7 +151,8 @@ class SaveFile:
             raise self._damaged(f"chunk {key} {exc}") from None
         top = int(ids.max())
         if top >= len(self._names.names):
-            self._sync(self._live())  # another program may have added names since
+            with self._lock:  # (a loader thread decodes outside the lock)
+                self._sync(self._live())  # another program may have added names since
         if top >= len(self._names.names):
             raise self._damaged(
                 f"chunk {key} is corrupt: block id {top} is beyond the {len(self._names.names)} "
@@ -208,6 +211,38 @@ class SaveFile:
         if not 0.0 <= value < float("inf"):
             raise self._damaged(f"damaged metadata: world_time is {value!r}")
         return value
+
+    def _read_chunks(
+        self, keys: list[ChunkKey], registry: BlockRegistry
+    ) -> dict[ChunkKey, NDArray[np.uint16]]:
+        """The saved chunks among ``keys``, in ONE query (keys with no row are left out).
+
+        A batch of a loader thread: SQLite looks each key up by the primary key; the rows are
+        fetched under the connection's lock, then decoded (zlib releases the GIL) outside it,
+        so a save on the main thread waits for one query, not for the decompression.
+        """
+        low, high = CHUNK_KEY_RANGE
+        wanted = [key for key in keys if all(low <= c <= high for c in key)]
+        if not wanted:
+            return {}
+        values = ",".join("(?,?,?)" for _ in wanted)
+        query = (
+            f"WITH k(x, y, z) AS (VALUES {values}) SELECT cx, cy, cz, format, data "
+            "FROM k CROSS JOIN chunks ON cx = k.x AND cy = k.y AND cz = k.z"
+        )
+        flat = [c for key in wanted for c in key]
+        with self._lock:
+            try:
+                rows = self._live().execute(query, flat).fetchall()
+            except sqlite3.Error as exc:
+                raise self._damaged(f"cannot read chunks {wanted[0]}..: {exc}") from None
+        found = {}
+        for cx, cy, cz, fmt, data in rows:
+            key = (int(cx), int(cy), int(cz))
+            found[key] = self._decode(key, fmt, data)
+        with self._lock:
+            to_registry = self._names.bind(registry)
+        return {key: to_registry[ids] for key, ids in found.items()}
 
     def _keys(self, rows: list[tuple[object, ...]]) -> list[ChunkKey]:
         try:

@@ -86,6 +86,7 @@ from world.save_format import (
     random_seed,
 )
 from world.save_lock import WorldLocked
+from world.saved_chunks import SavedChunks
 
 __all__ = [
     "APPLICATION_ID",
@@ -108,33 +109,6 @@ _log = logging.getLogger(__name__)
 
 _AIR = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
 _AIR.flags.writeable = False
-
-
-class _SavedChunks:
-    """The `ChunkSource` of a loaded world: the saved row when there is one, else the base's."""
-
-    def __init__(
-        self,
-        store: WorldStore,
-        registry: BlockRegistry,
-        base: ChunkSource | None,
-        name: str | None,
-        seed: int,
-    ) -> None:
-        self.store = store
-        self.registry = registry
-        self.base = base
-        self.name = name
-        self.seed = seed
-        self.block_data: BlockData | None = None  # the loaded world's, set by `WorldStore.load`
-
-    def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None:
-        blocks = self.store._read_chunk((cx, cy, cz), self.registry)
-        if blocks is not None:
-            if self.block_data is not None:
-                self.store._load_block_data((cx, cy, cz), self.block_data)
-            return blocks
-        return None if self.base is None else self.base(cx, cy, cz)
 
 
 class WorldStore(SaveFile):
@@ -241,7 +215,7 @@ class WorldStore(SaveFile):
                 raise SaveError(
                     self.path, f"its world generator {info.generator!r} is not available: {exc}"
                 ) from None
-        saved = _SavedChunks(self, registry, base, info.generator, info.seed)
+        saved = SavedChunks(self, registry, base, info.generator, info.seed)
         world = World(registry, generator=saved, build_height=info.build_height)
         world.mod_storage.restore(self._mod_storage)
         world.block_data.clock = self._world_time()
@@ -419,7 +393,7 @@ class WorldStore(SaveFile):
 
     def _generator_identity(self, world: World) -> tuple[str | None, int]:
         gen = world.generator
-        if isinstance(gen, _SavedChunks):
+        if isinstance(gen, SavedChunks):
             if gen.store is not self:
                 raise ValueError(
                     f"world was loaded from {gen.store.path}; save it there (this store would "

@@ -1,31 +1,50 @@
 """Chunk streaming: which chunks to load, mesh and drop around the player, under a time budget.
 
-The game calls `ChunkStreamer.update` with the player's position each frame and then
-`ChunkStreamer.work` with a few milliseconds of budget. Work is done nearest-first, one chunk per
-job, so no frame stalls on a whole column:
+The game calls `ChunkStreamer.update` with the player's position and view direction each frame
+and then `ChunkStreamer.work` with a few milliseconds of budget:
 
-1. *load*: read the chunk (the world generates it, or the store loads it) — for every chunk of
-   every column within ``view_distance + 1.5`` (so every neighbour of a shown chunk, diagonal
-   ones included, is loaded before it is meshed);
+1. *load*: every chunk of every column within ``view_distance + 1.5`` (so every neighbour of a
+   shown chunk, diagonal ones included, is loaded before it is meshed) is requested from a
+   `world.streaming_loader.ChunkLoader`, which reads saved chunks in batches (one SQLite query
+   per group) and generates the others in a worker thread; `work` swaps the finished arrays in
+   (`World.install_loaded`: the world's dict is only touched by the main thread). Requests for
+   columns that left the range are cancelled (a re-plan replaces the list; late results are
+   thrown away), and a result read before its chunk was saved and forgotten is stale and
+   thrown away too (loader epochs);
 2. *mesh*: hand the chunk to ``on_mesh`` — for chunks within ``view_distance`` whose 26
-   neighbours are loaded, so meshing never triggers a generation inside the same job;
+   neighbours are loaded, so meshing never triggers a generation; the main thread meshes while
+   the budget has room;
 3. *drop*: a chunk leaving ``view_distance`` is un-shown (``on_drop``: the game removes its
    entity); a chunk leaving ``view_distance + 1.5`` is forgotten by the world, after chunks with
    unsaved changes are handed to ``on_save`` (a chunk that still has unsaved changes is kept:
    no block is ever lost to streaming).
 
-So what is shown stays within the view distance, and what is loaded within 1.5 columns more.
+Order: nearest first, and in front of the camera first — a column's rank is its distance times
+``1 - 0.5 cos(angle to the view)`` (the view direction in 16 sectors; turning into another
+sector re-plans), so a column straight ahead at distance 6 comes with one at 2 behind.
 
 Distances are horizontal, in chunk columns (Euclidean, as Minecraft's render distance is a
 circle); every column spans ``cy_range`` vertically. Recentring works column by column (the
-columns in range come from a cached nearest-first list of offsets, and per-column counts of
-loaded and meshed chunks skip complete columns), so it costs about 1 ms at view distance 8 and
-3 ms at 16 (16 layers of terrain chunks), rather than a walk over every chunk in range (4 ms and
-20 ms).
+columns in range come from a cached ordered list of offsets, and per-column counts of loaded
+and meshed chunks skip complete columns), so it costs about 1 ms at view distance 8 and 3 ms at
+16, rather than a walk over every chunk in range (4 ms and 20 ms).
 
-A job's cost is estimated from the average of past jobs of its kind; a job runs only while the
-frame's budget has room for it, and at least one job runs per call so streaming never starves
-at low frame rates.
+A mesh job's cost is estimated from the average of past jobs; a job runs only while the frame's
+budget has room for it, and at least one job runs per call so streaming never starves at low
+frame rates. ``threaded=False`` (the default here; the game's `game.chunk_view` threads) loads
+in `work` as jobs of the budget, one chunk each: deterministic, for tests.
+
+Why a thread, not a process pool (measured on the 2-core machine, shared, issue 13): the worker's
+cost per chunk is small — a saved chunk read in batches of 16 costs 0.031 ms (0.040 ms with one
+query each), a generated chunk 0.055 ms — so shipping arrays to and from processes would cost
+more than it saves; what hurt was the GIL: at Python's default switch interval (5 ms) the
+main thread waited for the worker and the worst frame of a 60 s flight at view distance 8 was
+37 ms (11 frames over 16 ms); `game.engine` sets 0.5 ms: worst 14.1 ms, none over 16 ms,
+median Python-side 0.8 ms (loading in the frame instead: median 3.1 ms, worst 24 ms). Meshing
+stays on the main thread: `mesh_chunk` costs 0.4 ms median per non-air chunk and holds the GIL
+most of the time (meshing 56 chunks beside a spinning Python thread took 111 ms instead of
+64 ms), so a meshing thread would compete with the frame rather than run beside it, and the
+flight at view distance 8 has no hole frame with meshing in the frame's 3 ms.
 """
 
 from __future__ import annotations
@@ -38,6 +57,7 @@ from functools import lru_cache
 from itertools import product
 
 from world.chunks import CHUNK, ChunkKey, World
+from world.streaming_loader import ChunkLoader
 
 __all__ = ["MAX_VIEW_DISTANCE", "MIN_VIEW_DISTANCE", "ChunkStreamer"]
 
@@ -51,10 +71,14 @@ _AVERAGE_WEIGHT = 0.2
 _NEIGHBOUR_RING = 1.5
 
 Column = tuple[int, int]
+_SECTORS = 16  # view directions told apart when ordering columns (22.5° each)
+_FRONT_WEIGHT = 0.5
+_MESH_LOOKAHEAD = 16  # mesh jobs looked at for one whose neighbours are loaded
+_NEIGHBOURS = tuple(product((-1, 0, 1), repeat=3))
 
 
 class ChunkStreamer:
-    """Keeps the chunks around a player loaded and meshed, nearest first.
+    """Keeps the chunks around a player loaded and meshed, nearest and view-direction first.
 
     Parameters
     ----------
@@ -71,6 +95,9 @@ class ChunkStreamer:
         ``on_save(keys)``: save these chunks (unsaved changes) before they are dropped.
     clock : callable
         Seconds, monotonic (tests pass a fake clock).
+    threaded : bool
+        Load in a worker thread (`world.streaming_loader`); ``False`` loads in `work`, one
+        batch per job, deterministic (tests).
     """
 
     def __init__(
@@ -83,6 +110,7 @@ class ChunkStreamer:
         on_drop: Callable[[ChunkKey], object] | None = None,
         on_save: Callable[[list[ChunkKey]], object] | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        threaded: bool = False,
     ) -> None:
         self.world = world
         self.view_distance = _check_view_distance(view_distance)
@@ -95,15 +123,21 @@ class ChunkStreamer:
         self.on_save = on_save
         self.clock = clock
         self.center: Column | None = None
+        self.sector: int | None = None  # the view direction, in 1/_SECTORS turns
         self.loaded: set[ChunkKey] = set()
         self.meshed: set[ChunkKey] = set()
-        self._load_queue: deque[ChunkKey] = deque()
+        # In the frame, one chunk a job (a job must fit a budget); in the thread, batches.
+        self.loader = ChunkLoader(world.generator, threaded=threaded, batch=16 if threaded else 1)
         self._mesh_queue: deque[ChunkKey] = deque()
+        self._keep_load: set[Column] = set()
         # Per column, how many of its chunks are in `loaded` / `meshed` (no entry: none).
         self._loaded_in: dict[Column, int] = {}
         self._meshed_in: dict[Column, int] = {}
+        # The loader epoch in which a chunk was last forgotten: older results are stale.
+        self._dropped_at: dict[ChunkKey, int] = {}
         self._cost = dict(_FIRST_GUESS)
         self.last_work_seconds = 0.0
+        self.cancelled = 0  # results thrown away: their chunk left the range or went stale
 
     # -- what is wanted ---------------------------------------------------------------------
 
@@ -112,17 +146,22 @@ class ChunkStreamer:
         self.view_distance = _check_view_distance(view_distance)
         self.center = None
 
-    def update(self, pos: Iterable[float]) -> None:
-        """Re-plan when the player has moved to another chunk column (cheap otherwise)."""
+    def update(self, pos: Iterable[float], facing: tuple[float, float] | None = None) -> None:
+        """Re-plan when the player has moved to another chunk column or turned (cheap otherwise).
+
+        ``facing`` is the horizontal view direction ``(dx, dz)``: columns in front of the camera
+        come before columns at the same distance behind it.
+        """
         px, _, pz = pos
         center = (math.floor(px) // CHUNK[0], math.floor(pz) // CHUNK[2])
-        if center == self.center:
+        sector = _sector(facing)
+        if center == self.center and sector == self.sector:
             return
-        self.center = center
-        load_columns = _columns_within(center, self.view_distance + _NEIGHBOUR_RING)
-        mesh_columns = _columns_within(center, self.view_distance)
+        self.center, self.sector = center, sector
+        load_columns = _columns_within(center, self.view_distance + _NEIGHBOUR_RING, sector)
+        mesh_columns = _columns_within(center, self.view_distance, sector)
         height = self.cy_range[1] - self.cy_range[0]
-        self._load_queue = deque(
+        self.loader.request(
             key
             for column in load_columns
             if self._loaded_in.get(column, 0) < height
@@ -141,7 +180,7 @@ class ChunkStreamer:
             for key in self._chunks_of(column):
                 if key in self.meshed:
                     self._unmesh(key)
-        keep_load = set(load_columns)
+        self._keep_load = keep_load = set(load_columns)
         self._drop(
             {
                 key
@@ -158,13 +197,18 @@ class ChunkStreamer:
         return ((cx, cy, cz) for cy in range(*self.cy_range))
 
     def _drop(self, far: set[ChunkKey]) -> None:
+        if not far:
+            return
         unsaved = [k for k in far if k in self.world.modified]
         if unsaved and self.on_save is not None:
             self.on_save(unsaved)
+        # A load that started before now may hold rows older than this save: stale.
+        self.loader.epoch += 1
         for key in far:
             if self.world.unload_chunk(*key):
                 self.loaded.discard(key)
                 _count(self._loaded_in, key, -1)
+                self._dropped_at[key] = self.loader.epoch
 
     def _unmesh(self, key: ChunkKey) -> None:
         self.meshed.discard(key)
@@ -176,27 +220,34 @@ class ChunkStreamer:
 
     @property
     def pending(self) -> int:
-        """Jobs still queued (loads and meshes)."""
-        return len(self._load_queue) + len(self._mesh_queue)
+        """Jobs still waiting (chunks to load, loaded ones to take, meshes)."""
+        return self.loader.in_flight + len(self._mesh_queue)
 
-    def work(self, budget: float) -> int:
-        """Run queued jobs, nearest first, while ``budget`` seconds have room; returns jobs run."""
+    def work(self, budget: float, *, wait: bool = False) -> int:
+        """Take finished loads, then mesh nearest first while ``budget`` seconds have room.
+
+        Returns the jobs run (meshes; loads too when not threaded). With ``wait``, a threaded
+        loader is waited for while the budget lasts (start-up: the whole view at once).
+        """
         start = self.clock()
-        jobs = 0
-        while self._load_queue or self._mesh_queue:
+        jobs = self.take_loaded()
+        while self._mesh_queue or self.loader.in_flight:
             kind, key = self._next_job()
-            if kind is None:
-                break
             elapsed = self.clock() - start
+            if kind is None:
+                if not wait or not self.loader.in_flight or elapsed >= budget:
+                    break
+                self.loader.wait(min(budget - elapsed, 0.05))
+                jobs += self.take_loaded()
+                continue
             if jobs and elapsed + self._cost[kind] > budget:
-                # Not this frame: the job goes back to the head of its queue.
-                (self._load_queue if kind == "load" else self._mesh_queue).appendleft(key)
+                if kind == "mesh":  # not this frame: back to the head of its queue
+                    self._mesh_queue.appendleft(key)
                 break
             began = self.clock()
             if kind == "load":
-                self.world.chunk(*key)
-                self.loaded.add(key)
-                _count(self._loaded_in, key, 1)
+                self.loader.pump()
+                self.take_loaded()
             else:
                 self.meshed.add(key)
                 _count(self._meshed_in, key, 1)
@@ -208,26 +259,55 @@ class ChunkStreamer:
         self.last_work_seconds = self.clock() - start
         return jobs
 
-    def _next_job(self) -> tuple[str | None, ChunkKey]:
-        """The nearest mesh job whose neighbours are loaded, else the next load job."""
-        while self._mesh_queue and self._mesh_queue[0] in self.meshed:
-            self._mesh_queue.popleft()
-        if self._mesh_queue and self._neighbours_loaded(self._mesh_queue[0]):
-            return "mesh", self._mesh_queue.popleft()
-        while self._load_queue:
-            key = self._load_queue.popleft()
+    def take_loaded(self) -> int:
+        """Swap the loader's finished arrays into the world; returns how many were taken."""
+        results = self.loader.take()
+        for key, blocks, epoch in results:
+            if (key[0], key[2]) not in self._keep_load or epoch < self._dropped_at.get(key, -1):
+                self.cancelled += 1  # left the range meanwhile, or read before a save
+                continue
+            self.world.install_loaded(key, blocks)  # (kept if loaded meanwhile)
             if key not in self.loaded:
-                return "load", key
-        if self._mesh_queue:  # nothing left to load: mesh anyway (the mesher reads what it needs)
-            return "mesh", self._mesh_queue.popleft()
+                self.loaded.add(key)
+                _count(self._loaded_in, key, 1)
+        if not self.loader.in_flight:
+            self._dropped_at.clear()  # no load older than now is left
+        return len(results) if not self.loader.threaded else 0
+
+    def _next_job(self) -> tuple[str | None, ChunkKey]:
+        """A near mesh job whose neighbours are loaded, else a load batch (not threaded)."""
+        queue = self._mesh_queue
+        while queue and queue[0] in self.meshed:
+            queue.popleft()
+        looked: list[ChunkKey] = []
+        found: ChunkKey | None = None
+        # Threaded, loads land out of order: a few jobs further on may be ready first.
+        lookahead = _MESH_LOOKAHEAD if self.loader.threaded else 1
+        while queue and len(looked) < lookahead:
+            key = queue.popleft()
+            if key in self.meshed:
+                continue
+            if self._neighbours_loaded(key):
+                found = key
+                break
+            looked.append(key)
+        queue.extendleft(reversed(looked))
+        if found is not None:
+            return "mesh", found
+        if not self.loader.threaded and self.loader.queued:
+            return "load", (0, 0, 0)
+        if queue and not self.loader.in_flight:
+            # Nothing left to load: mesh anyway (the mesher reads what it needs).
+            return "mesh", queue.popleft()
         return None, (0, 0, 0)
 
     def _neighbours_loaded(self, key: ChunkKey) -> bool:
         cx, cy, cz = key
         low, high = self.cy_range
-        for dx, dy, dz in product((-1, 0, 1), repeat=3):
+        loaded, world = self.loaded, self.world
+        for dx, dy, dz in _NEIGHBOURS:
             n = (cx + dx, cy + dy, cz + dz)
-            if low <= n[1] < high and n not in self.loaded and not self.world.is_loaded(*n):
+            if low <= n[1] < high and n not in loaded and not world.is_loaded(*n):
                 return False
         return True
 
@@ -237,6 +317,44 @@ class ChunkStreamer:
         cx, cz = math.floor(px) // CHUNK[0], math.floor(pz) // CHUNK[2]
         low, high = self.cy_range
         return all(self.world.is_loaded(cx, cy, cz) for cy in range(low, high))
+
+    def close(self) -> None:
+        """Stop the loader thread (pending loads are dropped)."""
+        self.loader.close()
+
+
+def _sector(facing: tuple[float, float] | None) -> int | None:
+    """The horizontal direction as one of `_SECTORS` sectors (None: no direction)."""
+    if facing is None:
+        return None
+    dx, dz = facing
+    if not (math.isfinite(dx) and math.isfinite(dz)) or dx * dx + dz * dz < 1e-12:
+        return None
+    turn = math.atan2(dz, dx) / (2.0 * math.pi)
+    return round(turn * _SECTORS) % _SECTORS
+
+
+@lru_cache(maxsize=64)
+def _ordered_offsets(radius: float, sector: int | None) -> tuple[Column, ...]:
+    """`_offsets_within`, columns in front of the sector's direction first at equal distance.
+
+    A column's rank is its distance times ``1 - _FRONT_WEIGHT * cos(angle to the view)``: a
+    column straight ahead at distance 6 comes with one at distance 2 straight behind.
+    """
+    offsets = _offsets_within(radius)
+    if sector is None:
+        return offsets
+    angle = 2.0 * math.pi * sector / _SECTORS
+    fx, fz = math.cos(angle), math.sin(angle)
+
+    def rank(offset: Column) -> float:
+        dx, dz = offset
+        d = math.hypot(dx, dz)
+        if d == 0.0:
+            return 0.0
+        return d * (1.0 - _FRONT_WEIGHT * (dx * fx + dz * fz) / d)
+
+    return tuple(sorted(offsets, key=rank))
 
 
 @lru_cache(maxsize=8)
@@ -252,10 +370,10 @@ def _offsets_within(radius: float) -> tuple[Column, ...]:
     return tuple(offsets)
 
 
-def _columns_within(center: Column, radius: float) -> list[Column]:
-    """The columns within ``radius`` of ``center``, nearest first."""
+def _columns_within(center: Column, radius: float, sector: int | None = None) -> list[Column]:
+    """The columns within ``radius`` of ``center``, nearest (and in front) first."""
     cx0, cz0 = center
-    return [(cx0 + dx, cz0 + dz) for dx, dz in _offsets_within(radius)]
+    return [(cx0 + dx, cz0 + dz) for dx, dz in _ordered_offsets(radius, sector)]
 
 
 def _count(counts: dict[Column, int], key: ChunkKey, change: int) -> None:

@@ -249,3 +249,20 @@ def test_a_timer_callback_that_never_returns_is_stopped_and_undone() -> None:
     assert time.perf_counter() - started < 10 * HOOK_TIME_LIMIT
     assert world.get_block(0, 0, 0) == clock  # its change was undone
     assert [e.mod for e in mods.errors] == ["stuck"]
+
+
+def test_a_chunk_a_loader_thread_reads_brings_its_data_when_installed(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    world, _, _ = setup()
+    world.set_block(3, 4, 5, world.registry.id("signs:sign"))
+    world.meta(3, 4, 5)["text"] = "from the batch"
+    with WorldStore.create(path, seed=1) as store:
+        store.save(world)
+    with WorldStore(path) as store:
+        again = store.load(world.registry, generator_factory=make_generator)
+        batch = again.generator.load_many([(0, 0, 0), (1, 0, 0)])  # type: ignore[union-attr]
+        assert not again.block_data.chunks  # read, not yet installed: the world is untouched
+        for key, blocks in batch.items():
+            again.install_loaded(key, blocks)
+        assert again.block_data.chunks[(0, 0, 0)]  # installed with its blocks, no second read
+        assert again.meta(3, 4, 5)["text"] == "from the batch"

@@ -98,7 +98,7 @@ def touch(cell, origin, direction):
 
 def check(hit, ref, registry, origin, direction, reach):
     d = [Q(c) for c in direction]
-    norm = math.sqrt(float(sum(c * c for c in d)))
+    norm = math.hypot(*(float(c) for c in direction))  # no underflow for tiny directions
     if hit is None:
         assert ref is None
         return

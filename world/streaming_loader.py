@@ -1,0 +1,200 @@
+"""Reading and generating chunks off the main thread, for `world.streaming.ChunkStreamer`.
+
+A `ChunkLoader` holds an ordered request list (the streamer's nearest-first, view-direction-first
+plan) and hands back finished block arrays; it never touches the `World`: the main thread swaps
+the arrays in (`World.install_loaded`), so the world's dict is only ever used from one thread.
+Asking again replaces the list: requests for chunks that left the view are cancelled before
+they start.
+
+A batch is a group of up to ``batch`` requests of the same chunk columns: a saved world reads
+them in ONE SQLite query (``source.load_many``, `world.storage`), decompresses them (zlib
+releases the GIL) and generates the ones never saved (numpy, which releases it too); the
+store's connection is guarded by its lock, so the main thread may save meanwhile (the one-writer
+rule and the save lock are the store's and stay as they are).
+
+Each result carries the *epoch* the batch started in (`ChunkLoader.epoch`, which the streamer
+advances whenever it forgets chunks): a result read before its chunk was saved and forgotten is
+recognised as stale and never installed.
+
+``threaded=False`` loads in the caller's thread, one batch per `ChunkLoader.pump` (tests, and
+deterministic replays).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from world.chunks import ChunkKey
+
+__all__ = ["ChunkLoader", "Loaded"]
+
+Blocks = NDArray[np.uint16] | None
+Loaded = tuple[ChunkKey, Blocks, int]  # key, blocks (None: all air), the batch's epoch
+_WORKER_NICENESS = 5  # Linux: a thread's own nice value (os.setpriority on its native id)
+
+
+class ChunkLoader:
+    """Loads requested chunks from a chunk source, in request order, in a worker thread.
+
+    Parameters
+    ----------
+    source : callable or None
+        ``source(cx, cy, cz) -> blocks or None`` (a world's generator); when it has
+        ``load_many(keys) -> {key: blocks or None}`` that is used for a batch. ``None``: air.
+    threaded : bool
+        Load in a daemon worker thread (the game), or only in `pump` (tests).
+    batch : int
+        Most requests loaded together (one SQLite query for a saved world).
+    """
+
+    def __init__(self, source: Any, *, threaded: bool = True, batch: int = 16) -> None:
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, got {batch}")
+        self.source = source
+        self.threaded = threaded
+        self.batch = batch
+        self.epoch = 0  # advanced by the streamer (main thread) when it forgets chunks
+        self._cond = threading.Condition()
+        self._queue: deque[ChunkKey] = deque()
+        self._busy: set[ChunkKey] = set()
+        self._done: deque[Loaded] = deque()
+        self._error: BaseException | None = None
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self.loaded_count = 0  # chunks loaded so far (figures)
+
+    # -- the main thread's side -----------------------------------------------------------------
+
+    def request(self, keys: Iterable[ChunkKey]) -> None:
+        """Load ``keys`` in this order; drops earlier requests not started (cancelled)."""
+        with self._cond:
+            self._queue = deque(key for key in keys if key not in self._busy)
+            if self._queue and self.threaded:
+                self._start()
+                self._cond.notify()
+
+    def take(self) -> list[Loaded]:
+        """The results finished since the last call (re-raises a worker's error)."""
+        with self._cond:
+            if self._error is not None:
+                error, self._error = self._error, None
+                raise error
+            done = list(self._done)
+            self._done.clear()
+        return done
+
+    def wait(self, timeout: float) -> None:
+        """Block until a result is ready, nothing is left to load, or ``timeout`` s passed."""
+        if not self.threaded:
+            self.pump()
+            return
+        with self._cond:
+            self._cond.wait_for(
+                lambda: bool(self._done) or self._error is not None or not self.in_flight,
+                timeout,
+            )
+
+    @property
+    def in_flight(self) -> int:
+        """Requests queued, being loaded, or loaded and not yet taken."""
+        return len(self._queue) + len(self._busy) + len(self._done)
+
+    @property
+    def queued(self) -> int:
+        """Requests not started yet."""
+        return len(self._queue)
+
+    def is_busy(self, key: ChunkKey) -> bool:
+        """Whether ``key`` is queued or being loaded."""
+        with self._cond:
+            return key in self._busy or key in self._queue
+
+    def pump(self) -> int:
+        """Load one batch in the calling thread (``threaded=False``); returns chunks loaded."""
+        with self._cond:
+            keys = self._next_batch()
+            epoch = self.epoch
+        if not keys:
+            return 0
+        self._load(keys, epoch)
+        return len(keys)
+
+    def close(self) -> None:
+        """Stop the worker (it finishes the batch it is on); pending requests are dropped."""
+        with self._cond:
+            self._closed = True
+            self._queue.clear()
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+            self._thread = None
+
+    # -- the worker's side ---------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self._thread is None and not self._closed:
+            self._thread = threading.Thread(target=self._run, name="chunk-loader", daemon=True)
+            self._thread.start()
+
+    def _next_batch(self) -> list[ChunkKey]:
+        """Up to ``batch`` requests from the head, of at most two chunk columns (lock held)."""
+        keys: list[ChunkKey] = []
+        columns: set[tuple[int, int]] = set()
+        while self._queue and len(keys) < self.batch:
+            key = self._queue[0]
+            column = (key[0], key[2])
+            if column not in columns and len(columns) == 2:
+                break
+            columns.add(column)
+            keys.append(self._queue.popleft())
+        self._busy.update(keys)
+        return keys
+
+    def _run(self) -> None:
+        # Below the main thread for the OS scheduler: when the cores are busy, the frame first.
+        with contextlib.suppress(AttributeError, OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _WORKER_NICENESS)
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._closed or bool(self._queue))
+                if self._closed:
+                    return
+                keys = self._next_batch()
+                epoch = self.epoch
+            self._load(keys, epoch)
+
+    def _load(self, keys: list[ChunkKey], epoch: int) -> None:
+        try:
+            found = self._read(keys)
+        except BaseException as exc:  # handed to the main thread by `take`
+            with self._cond:
+                self._busy.difference_update(keys)
+                self._error = exc
+                self._cond.notify_all()
+            return
+        with self._cond:
+            self._busy.difference_update(keys)
+            self._done.extend((key, found[key], epoch) for key in keys)
+            self.loaded_count += len(keys)
+            self._cond.notify_all()
+
+    def _read(self, keys: list[ChunkKey]) -> dict[ChunkKey, Blocks]:
+        source = self.source
+        if source is None:
+            return dict.fromkeys(keys)
+        many = getattr(source, "load_many", None)
+        found: dict[ChunkKey, Blocks] = (
+            dict(many(keys)) if many is not None else {key: source(*key) for key in keys}
+        )
+        for key, blocks in found.items():
+            if blocks is not None and not blocks.any():
+                found[key] = None  # all air: the main thread keeps no array
+        return found
