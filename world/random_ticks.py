@@ -22,8 +22,17 @@ world generate or load a chunk, and the edge of the view never changes by itself
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
-from world.chunk_layout import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y
+from world.chunk_layout import (
+    CHUNK_MASK,
+    CHUNK_SHIFT,
+    CHUNK_VOLUME,
+    STRIDE_X,
+    STRIDE_Y,
+    Chunk,
+    ChunkKey,
+)
 from world.chunks import World
 from world.geometry import Int3
 from world.validate import integer, number
@@ -33,6 +42,7 @@ __all__ = ["MAX_CATCH_UP", "RANDOM_TICK_SPEED", "TICK_SECONDS", "RandomTicker"]
 RANDOM_TICK_SPEED = 3  # Minecraft's default game rule: voxels per 16³ chunk per tick
 TICK_SECONDS = 0.05  # a game tick, 20 per second
 MAX_CATCH_UP = 5  # game ticks run by one `due` call at most
+RECHECK_TICKS = 100  # every chunk is looked at again for reacting blocks within this many ticks
 
 
 class RandomTicker:
@@ -58,6 +68,10 @@ class RandomTicker:
         self.per_chunk = per_chunk
         self._rng = np.random.default_rng(seed)
         self._owed = 0.0  # game time not yet ticked
+        # Per loaded chunk: (the array looked at, whether it holds a reacting block).
+        self._reacting: dict[ChunkKey, tuple[NDArray[np.uint16], bool]] = {}
+        self._table_size = 0
+        self._turn = 0
 
     def due(self, dt: float) -> int:
         """How many game ticks `dt` more seconds of game time make (at most `MAX_CATCH_UP`)."""
@@ -85,11 +99,47 @@ class RandomTicker:
             for dz in (-1, 0, 1)
         )
 
+    def _reacting_chunks(self, reacts: NDArray[np.bool_]) -> list[Chunk]:
+        """The loaded chunks holding a block that reacts, from a per-chunk cache.
+
+        A chunk is looked at again when its array changed (installed anew), when it is in
+        ``world.dirty`` (edited since the view last remeshed), and in a rotating slice of
+        1/`RECHECK_TICKS` of the chunks each tick, so an edit the cache missed (one made by a
+        tick and remeshed before the next) is noticed within that many ticks.
+        """
+        if len(reacts) != self._table_size:
+            self._reacting.clear()
+            self._table_size = len(reacts)
+        dirty = self.world.dirty
+        self._turn = (self._turn + 1) % RECHECK_TICKS
+        found = []
+        for n, (key, chunk) in enumerate(self.world.chunks.items()):
+            cached = self._reacting.get(key)
+            if (
+                cached is None
+                or cached[0] is not chunk.blocks
+                or key in dirty
+                or n % RECHECK_TICKS == self._turn
+            ):
+                cached = (chunk.blocks, bool(reacts[chunk.blocks].any()))
+                self._reacting[key] = cached
+            if cached[1]:
+                found.append(chunk)
+        if len(self._reacting) > 2 * len(self.world.chunks) + 64:  # forget unloaded chunks
+            self._reacting = {k: v for k, v in self._reacting.items() if k in self.world.chunks}
+        return found
+
     def pick(self) -> list[tuple[Int3, int]]:
-        """One game tick's picks that react: (world position, state id) pairs, in chunk order."""
+        """One game tick's picks that react: (world position, state id) pairs, in chunk order.
+
+        Only chunks holding a reacting block are drawn from (`_reacting_chunks`): the others
+        could only give picks that do nothing.
+        """
         reacts = self.world.registry.random_ticks
-        chunks = list(self.world.chunks.values())
-        if not chunks or self.per_chunk == 0 or not reacts.any():
+        if not self.world.chunks or self.per_chunk == 0 or not reacts.any():
+            return []
+        chunks = self._reacting_chunks(reacts)
+        if not chunks:
             return []
         table = reacts.tolist()
         picks = self._rng.integers(0, CHUNK_VOLUME, (len(chunks), self.per_chunk)).tolist()
