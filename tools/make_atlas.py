@@ -318,6 +318,32 @@ def paint_iron_ore(rng: Rng) -> Tile:
     return _ore(rng, (216, 170, 132), (150, 110, 84))
 
 
+def paint_torch(rng: Rng) -> Tile:
+    """A torch's stick: wood in the middle two columns, a glowing tip at the top (the mesher
+    draws each face's part of the tile, so the thin torch shows the middle)."""
+    rgb = np.zeros((N, N, 3))
+    alpha = np.zeros((N, N))
+    wood = np.array([112.0, 82.0, 46.0]) * _grain(rng, 0.12)[..., np.newaxis]
+    rgb[:, 7:9] = wood[:, 7:9]
+    alpha[:, 7:9] = 255.0
+    flame = np.array([[255.0, 236.0, 140.0], [255.0, 190.0, 70.0]])
+    rgb[5:7, 7:9] = flame[0]
+    rgb[7:8, 7:9] = flame[1]  # the top of a 10/16-high torch is row 6 of its side
+    return _rgba(rgb, alpha)
+
+
+def paint_door(rng: Rng) -> Tile:
+    """A plank door: vertical boards in a darker frame (both halves draw it)."""
+    light = 1.0 + 0.06 * _smooth_noise(rng, 4)
+    light *= _grain(rng, 0.05)
+    y, x = np.mgrid[0:N, 0:N]
+    light = np.where(x % 4 == 0, light * 0.78, light)
+    rgb = _colour((156, 118, 72), light)
+    edge = (x == 0) | (x == N - 1) | (y == 0) | (y == N - 1)
+    rgb[edge] = np.array([96.0, 68.0, 40.0])
+    return _rgba(rgb)
+
+
 def paint_sapling(rng: Rng) -> Tile:
     """A young tree on a clear background: a thin brown stem and a round green crown."""
     rgb = np.zeros((N, N, 3))
@@ -437,6 +463,8 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
     "tnt:tnt_side": paint_tnt_side,
     "base:cobblestone": paint_cobblestone,
     "base:sapling": paint_sapling,
+    "base:torch": paint_torch,
+    "base:door": paint_door,
 } | {name: _crack(stage) for stage, name in enumerate(CRACK_TILES)}
 
 

@@ -77,6 +77,8 @@ ATLAS_TILES: tuple[str, ...] = (
     *CRACK_TILES,
     "base:cobblestone",
     "base:sapling",
+    "base:torch",
+    "base:door",
 )
 
 

@@ -235,7 +235,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         properties={"facing": ("up", *shapes.FACINGS)},
         selection=lambda p: shapes.torch(None if p["facing"] == "up" else str(p["facing"])),
         light=14,  # Minecraft's torch
-        tiles=("base:lamp", "base:planks", "base:planks"),
+        tiles=("base:torch",),
         groups=("attached",),
         placement_state=torch_state,
     ),
@@ -250,7 +250,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
             "hinge": ("left", "right"),
         },
         selection=lambda p: shapes.door(str(p["facing"]), bool(p["open"]), str(p["hinge"])),
-        tiles=("base:planks",),
+        tiles=("base:door",),
         placement_state=door_state,
         on_use=door_use,
         can_break=door_can_break,
