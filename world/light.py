@@ -15,8 +15,8 @@ Rules (Minecraft Java's):
 - sky light: the same spreading, plus a lossless 15 straight down: a voxel is *open sky* when no
   loaded voxel above it in its world column, up to the top loaded chunk of the column, stops sky
   (`sky_stop_table`: opacity > 0, or a solid non-full shape such as a slab or stairs). Above the
-  top loaded chunk is sky: an unbounded world has open sky over its loaded part, and unloaded
-  chunks between loaded ones count as air for that column test.
+  top of the run of loaded chunks over a voxel is sky: an unbounded world has open sky over its
+  loaded part (a loaded chunk above a gap of unloaded ones does not shade what lies below the gap).
 
 The field is the least fixed point of those equations. It is computed on a box of voxels by numpy
 relaxation (each pass takes the max over the six shifted neighbours; at most 16 passes, as every
@@ -170,8 +170,16 @@ class Light:
 
     def _clip_loaded(self, box: _Box) -> _Box | None:
         """Shrink the box to the loaded chunks (unloaded ones hold no light)."""
-        keys = [k for k in self.world.chunks if _overlaps(k, box)]
-        keys += [k for k in self.world._air if _overlaps(k, box)]
+        ranges = [
+            range(box[a] >> CHUNK_SHIFT, ((box[a + 3] - 1) >> CHUNK_SHIFT) + 1) for a in range(3)
+        ]
+        keys = [
+            (cx, cy, cz)
+            for cx in ranges[0]
+            for cy in ranges[1]
+            for cz in ranges[2]
+            if self._is_loaded((cx, cy, cz))
+        ]
         if not keys:
             return None
         ks = np.array(keys)
@@ -189,20 +197,42 @@ class Light:
     def _is_loaded(self, key: ChunkKey) -> bool:
         return key in self.world.chunks or key in self.world._air
 
-    def _top_loaded(self, cx: int, cz: int) -> int | None:
-        tops = [k[1] for k in self.world.chunks if k[0] == cx and k[2] == cz]
-        tops += [k[1] for k in self.world._air if k[0] == cx and k[2] == cz]
-        return max(tops) if tops else None
+    def _top_loaded(self, cx: int, cy: int, cz: int) -> int:
+        """Top chunk row of the run of loaded chunks from ``cy`` up (``cy - 1`` if none)."""
+        while self._is_loaded((cx, cy, cz)):
+            cy += 1
+        return cy - 1
 
     def _sky_bottom(self, x0: int, z0: int, x1: int, z1: int, y: int) -> int:
-        """Lowest y reached by open sky below ``y`` in the columns of the box (``y`` if none)."""
+        """Lowest y below ``y`` in the box's columns that had or may get open sky.
+
+        Walks each column down while the old sky is 15 or nothing stops sky, chunk row by row.
+        """
         bottom = y
-        for cx in range(x0 >> CHUNK_SHIFT, ((x1 - 1) >> CHUNK_SHIFT) + 1):
-            for cz in range(z0 >> CHUNK_SHIFT, ((z1 - 1) >> CHUNK_SHIFT) + 1):
-                ys = [k[1] for k in self.world.chunks if k[0] == cx and k[2] == cz]
-                ys += [k[1] for k in self.world._air if k[0] == cx and k[2] == cz]
-                if ys:
-                    bottom = min(bottom, min(ys) * _S)
+        active = np.ones((x1 - x0, z1 - z0), dtype=bool)
+        cy = (y - 1) >> CHUNK_SHIFT
+        top = y
+        while active.any():
+            lo = cy * _S
+            if not any(
+                self._is_loaded((cx, cy, cz))
+                for cx in range(x0 >> CHUNK_SHIFT, ((x1 - 1) >> CHUNK_SHIFT) + 1)
+                for cz in range(z0 >> CHUNK_SHIFT, ((z1 - 1) >> CHUNK_SHIFT) + 1)
+            ):
+                break
+            box = (x0, lo, z0, x1, min(top, (cy + 1) * _S), z1)
+            ids, loaded = self._blocks(box)
+            old15 = self._gather(self.sky, box) == MAX_LIGHT
+            cond = (old15 | ~self._stop[ids]) & loaded
+            # Column keeps going through this row only if cond holds all the way down from the top.
+            run = np.logical_and.accumulate(cond[:, ::-1, :], axis=1)
+            reached = run.any(axis=1) & active
+            if reached.any():
+                depth = run.sum(axis=1)
+                bottom = min(bottom, box[4] - int(depth[reached].max()))
+            active &= run.all(axis=1)
+            top = lo
+            cy -= 1
         return bottom
 
     def _blocks(self, box: _Box) -> tuple[NDArray[np.uint16], NDArray[np.bool_]]:
@@ -231,14 +261,17 @@ class Light:
     def _open_sky(self, box: _Box) -> NDArray[np.bool_]:
         """Open-sky mask of a box: nothing stops sky above, up to the column's top loaded chunk."""
         x0, y0, z0, x1, y1, z1 = box
-        stop = np.zeros((x1 - x0, 0, z1 - z0), dtype=bool)
         top = y1
+        tops: dict[tuple[int, int], int] = {}
         for cx in range(x0 >> CHUNK_SHIFT, ((x1 - 1) >> CHUNK_SHIFT) + 1):
             for cz in range(z0 >> CHUNK_SHIFT, ((z1 - 1) >> CHUNK_SHIFT) + 1):
-                t = self._top_loaded(cx, cz)
-                if t is not None:
-                    top = max(top, (t + 1) * _S)
+                tops[cx, cz] = t = self._top_loaded(cx, (y1 - 1) >> CHUNK_SHIFT, cz)
+                top = max(top, (t + 1) * _S)
         ids, loaded = self._blocks((x0, y0, z0, x1, top, z1))
+        for (cx, cz), t in tops.items():
+            xs = slice(max(cx * _S, x0) - x0, min((cx + 1) * _S, x1) - x0)
+            zs = slice(max(cz * _S, z0) - z0, min((cz + 1) * _S, z1) - z0)
+            loaded[xs, max((t + 1) * _S - y0, 0) :, zs] = False  # above the run: sky
         stop = self._stop[ids] & loaded
         # blocked[y] = any stop at y or above: cumulative or from the top down.
         blocked = np.logical_or.accumulate(stop[:, ::-1, :], axis=1)[:, ::-1, :]

@@ -49,9 +49,12 @@ def reference(world: World) -> tuple[dict, dict]:
         for z in range(16)
     ]
     block = {p: world.get_block(*p) for p in voxels}
-    tops = {}
-    for k in keys:
-        tops[(k[0], k[2])] = max(tops.get((k[0], k[2]), k[1]), k[1])
+
+    def top_of_run(cx, cy, cz):
+        while (cx, cy, cz) in keys:
+            cy += 1
+        return cy - 1
+
     result = []
     for channel in ("sky", "block"):
         level = {}
@@ -60,7 +63,7 @@ def reference(world: World) -> tuple[dict, dict]:
             if channel == "block":
                 level[p] = int(min(reg.light[b], 15))
             else:
-                top = (tops[(p[0] >> 4, p[2] >> 4)] + 1) * 16
+                top = (top_of_run(p[0] >> 4, p[1] >> 4, p[2] >> 4) + 1) * 16
                 is_open = all(
                     not (loaded((p[0], y, p[2])) and stop[block.get((p[0], y, p[2]), 0)])
                     for y in range(p[1], top)
@@ -131,6 +134,19 @@ def test_sky_light_under_a_one_block_roof_falls_by_one_per_block_sideways() -> N
     assert light.at(9, 9, 8) == (15, 0)
 
 
+def test_a_roof_over_a_shaft_shades_it_all_the_way_down_through_chunks() -> None:
+    world = loaded_world([(0, 0, 0), (0, -1, 0), (0, -2, 0)])
+    light = lit(world)
+    assert light.at(3, -30, 3) == (15, 0)
+    stone = world.registry.id("base:stone")
+    world.set_block(3, 15, 3, stone)
+    light.update([(3, 15, 3)])
+    assert light.at(3, -30, 3) == (14, 0)
+    world.set_block(3, 15, 3, 0)
+    light.update([(3, 15, 3)])
+    assert light.at(3, -30, 3) == (15, 0)
+
+
 def test_water_and_leaves_filter_one_and_glass_none() -> None:
     op = opacity_table(registry())
     reg = registry()
@@ -168,7 +184,7 @@ PALETTE = [
 @given(
     st.lists(
         st.tuples(
-            st.integers(0, 31), st.integers(0, 15), st.integers(0, 15), st.sampled_from(PALETTE)
+            st.integers(0, 31), st.integers(-16, 15), st.integers(0, 15), st.sampled_from(PALETTE)
         ),
         min_size=1,
         max_size=12,
@@ -178,7 +194,7 @@ PALETTE = [
 def test_incremental_relight_after_random_edits_equals_the_brute_force_reference(
     edits, batch
 ) -> None:
-    world = loaded_world([(0, 0, 0), (1, 0, 0)])
+    world = loaded_world([(0, 0, 0), (1, 0, 0), (0, -1, 0), (1, -1, 0)])
     reg = world.registry
     light = lit(world)
     for i in range(0, len(edits), batch):
