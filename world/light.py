@@ -68,27 +68,27 @@ def sky_stop_table(registry: BlockRegistry) -> NDArray[np.bool_]:
 
 
 def _relax(
-    sky: NDArray[np.int16],
-    blk: NDArray[np.int16],
-    sky_src: NDArray[np.int16],
-    blk_src: NDArray[np.int16],
-    loss: NDArray[np.int16],
-    open_: NDArray[np.bool_],
+    fields: tuple[NDArray[np.int8], NDArray[np.int8]],
+    sources: tuple[NDArray[np.int8], NDArray[np.int8]],
+    loss: NDArray[np.int8],
 ) -> None:
-    """Relax padded (X+2, Y+2, Z+2) fields in place; the shell stays fixed."""
+    """Relax padded (X+2, Y+2, Z+2) fields in place; the shell stays fixed.
+
+    ``loss`` is ``max(1, opacity)`` and 16 in opaque voxels, so that only their source remains.
+    """
     inner = (slice(1, -1),) * 3
-    for field, src in ((sky, sky_src), (blk, blk_src)):
+    for field, src in zip(fields, sources, strict=True):
         cur = field[inner]
         cur[...] = src
+        m = np.empty_like(src)
         for _ in range(MAX_LIGHT + 1):
-            m = np.maximum(field[:-2, 1:-1, 1:-1], field[2:, 1:-1, 1:-1])
+            np.maximum(field[:-2, 1:-1, 1:-1], field[2:, 1:-1, 1:-1], out=m)
             np.maximum(m, field[1:-1, :-2, 1:-1], out=m)
             np.maximum(m, field[1:-1, 2:, 1:-1], out=m)
             np.maximum(m, field[1:-1, 1:-1, :-2], out=m)
             np.maximum(m, field[1:-1, 1:-1, 2:], out=m)
             m -= loss
             np.maximum(m, src, out=m)
-            m[~open_] = src[~open_]
             if np.array_equal(m, cur):
                 break
             cur[...] = m
@@ -107,10 +107,9 @@ class Light:
         self.world = world
         reg = world.registry
         op = opacity_table(reg)
-        self._loss = np.maximum(op, 1).astype(np.int16)
-        self._open = op < MAX_LIGHT
+        self._loss = np.where(op >= MAX_LIGHT, MAX_LIGHT + 1, np.maximum(op, 1)).astype(np.int8)
         self._stop = sky_stop_table(reg)
-        self._emit = np.minimum(np.asarray(reg.light), MAX_LIGHT).astype(np.int16)
+        self._emit = np.minimum(np.asarray(reg.light), MAX_LIGHT).astype(np.int8)
         self.sky: dict[ChunkKey, NDArray[np.uint8]] = {}
         self.block: dict[ChunkKey, NDArray[np.uint8]] = {}
 
@@ -281,12 +280,12 @@ class Light:
         x0, y0, z0, x1, y1, z1 = box
         pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
         ids, loaded = self._blocks(box)
-        sky = self._gather(self.sky, pad).astype(np.int16)
-        blk = self._gather(self.block, pad).astype(np.int16)
-        sky_src = np.where(self._open_sky(box) & loaded, MAX_LIGHT, 0).astype(np.int16)
-        blk_src = np.where(loaded, self._emit[ids], 0).astype(np.int16)
-        open_ = self._open[ids] & loaded
-        _relax(sky, blk, sky_src, blk_src, self._loss[ids], open_)
+        sky = self._gather(self.sky, pad).astype(np.int8)
+        blk = self._gather(self.block, pad).astype(np.int8)
+        sky_src = np.where(self._open_sky(box) & loaded, MAX_LIGHT, 0).astype(np.int8)
+        blk_src = np.where(loaded, self._emit[ids], 0).astype(np.int8)
+        loss = np.where(loaded, self._loss[ids], MAX_LIGHT + 1).astype(np.int8)
+        _relax((sky, blk), (sky_src, blk_src), loss)
         changed: set[ChunkKey] = set()
         inner = (slice(1, -1),) * 3
         new_sky = sky[inner].astype(np.uint8)
