@@ -180,7 +180,7 @@ PALETTE = [
 ]
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     st.lists(
         st.tuples(
@@ -205,3 +205,20 @@ def test_incremental_relight_after_random_edits_equals_the_brute_force_reference
     sky, block = reference(world)
     for p, v in sky.items():
         assert light.at(*p) == (v, block[p]), p
+
+
+def test_hooks_read_light_at_from_the_worlds_light_and_zero_without_one() -> None:
+    from world.hook_guard import HookGuard
+    from world.mod_loader import load_mods
+    from world.neighbors import NeighborQueue
+    from world.transaction import Transaction
+
+    world = loaded_world([(0, 0, 0)])
+    world.put_chunk((0, 1, 0), np.full(4096, 1, dtype=np.uint16))
+    mods = load_mods([], entry_points=False)
+    view = Transaction(world, mods, HookGuard(mods.record), NeighborQueue()).view
+    assert view.light_at(3, 3, 3) == (0, 0)
+    world.light = lit(world)  # type: ignore[attr-defined]
+    world.set_block(3, 3, 3, world.registry.id("test:lamp"))
+    world.light.update([(3, 3, 3)])  # type: ignore[attr-defined]
+    assert view.light_at(3, 4, 3) == (0, 14)
