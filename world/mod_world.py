@@ -103,6 +103,15 @@ class ModWorld:
         writable = not self._tx.closed and self._tx.read_only is None
         return VoxelData(self._tx.world.block_data, Int3(wx, wy, wz), write=writable)
 
+    def light_at(self, wx: int, wy: int, wz: int) -> tuple[int, int]:
+        """(sky, block) light of a voxel, 0..15 each, from the world's ``light`` (`world.light`);
+        (0, 0) when the world keeps no light or the voxel's chunk holds none."""
+        light = getattr(self._tx.world, "light", None)
+        if light is None:
+            return 0, 0
+        sky, block = light.at(int(wx), int(wy), int(wz))
+        return int(sky), int(block)
+
     def start_timer(self, wx: int, wy: int, wz: int, seconds: float) -> None:
         """Start (or restart) the voxel's timer: its block's ``on_timer`` runs after `seconds`
         of world time, told the time that really passed (a chunk not loaded waits, then catches

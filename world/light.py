@@ -1,0 +1,329 @@
+"""Sky light and block light of a `World`: two 4-bit channels per voxel, kept per chunk.
+
+Storage: ``light.sky[key]`` and ``light.block[key]`` are flat uint8 arrays of a loaded chunk, with
+the chunk's own index ``x*256 + y*16 + z``. Voxels of chunks that are not loaded hold no light
+(read as 0) and let nothing through them.
+
+Rules (Minecraft Java's):
+
+- opacity per state (`opacity_table`): 15 for opaque full cubes (not ``transparent``), 1 for
+  liquids and leaves (a ``leaves`` group or a name ending in ``leaves``: they filter 1 more per
+  block), 0 for everything else: air, glass, plants, torches, and slabs, stairs and other shaped
+  blocks (Minecraft lets light into them; their level is the spread value).
+- block light: ``light[v] = max(emit[v], max(neighbours) - max(1, opacity[v]))``, 0 inside an opaque
+  block unless it emits itself (a lamp cube holds its own 15).
+- sky light: the same spreading, plus a lossless 15 straight down: a voxel is *open sky* when no
+  loaded voxel above it in its world column, up to the top loaded chunk of the column, stops sky
+  (`sky_stop_table`: opacity > 0, or a solid non-full shape such as a slab or stairs). Above the
+  top of the run of loaded chunks over a voxel is sky: an unbounded world has open sky over its
+  loaded part (a loaded chunk above a gap of unloaded ones does not shade what lies below the gap).
+
+The field is the least fixed point of those equations. It is computed on a box of voxels by numpy
+relaxation (each pass takes the max over the six shifted neighbours; at most 16 passes, as every
+non-lossless step loses at least 1), with the light of the one-voxel shell around the box held
+fixed. An edit relights the box that can change: 15 voxels around the changed positions, extended
+down each changed column to where open sky ends (remove-then-refill in one box: the box is reset
+to its sources and refilled from its shell). No whole-world pass.
+
+The mesher reads `Light.padded(key)`: (18, 18, 18) arrays of one chunk and a one-voxel border.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from world.blocks import BlockRegistry
+from world.chunk_layout import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
+from world.chunks import World
+
+__all__ = ["MAX_LIGHT", "Light", "opacity_table", "sky_stop_table"]
+
+MAX_LIGHT = 15
+_S = 16
+_Box = tuple[int, int, int, int, int, int]  # x0, y0, z0, x1, y1, z1 (half-open)
+
+
+def opacity_table(registry: BlockRegistry) -> NDArray[np.uint8]:
+    """Opacity per state id: 15 opaque cube, 1 liquids and leaves, 0 the rest (module notes)."""
+    n = len(registry)
+    op = np.zeros(n, dtype=np.uint8)
+    opaque = np.asarray(registry.full_cube, bool) & ~np.asarray(registry.transparent, bool)
+    op[opaque] = MAX_LIGHT
+    op[np.asarray(registry.liquid, bool)] = 1
+    for i in range(n):
+        block = registry[i]
+        if "leaves" in block.groups or block.name.endswith("leaves"):
+            op[i] = 1
+    return op
+
+
+def sky_stop_table(registry: BlockRegistry) -> NDArray[np.bool_]:
+    """States that end the lossless column of sky light: opacity > 0 or a solid shaped block."""
+    shaped = np.asarray(registry.solid, bool) & ~np.asarray(registry.full_cube, bool)
+    stop: NDArray[np.bool_] = (opacity_table(registry) > 0) | shaped
+    return stop
+
+
+def _relax(
+    fields: tuple[NDArray[np.int8], NDArray[np.int8]],
+    sources: tuple[NDArray[np.int8], NDArray[np.int8]],
+    loss: NDArray[np.int8],
+) -> None:
+    """Relax padded (X+2, Y+2, Z+2) fields in place; the shell stays fixed.
+
+    ``loss`` is ``max(1, opacity)`` and 16 in opaque voxels, so that only their source remains.
+    """
+    inner = (slice(1, -1),) * 3
+    for field, src in zip(fields, sources, strict=True):
+        cur = field[inner]
+        cur[...] = src
+        m = np.empty_like(src)
+        for _ in range(MAX_LIGHT + 1):
+            np.maximum(field[:-2, 1:-1, 1:-1], field[2:, 1:-1, 1:-1], out=m)
+            np.maximum(m, field[1:-1, :-2, 1:-1], out=m)
+            np.maximum(m, field[1:-1, 2:, 1:-1], out=m)
+            np.maximum(m, field[1:-1, 1:-1, :-2], out=m)
+            np.maximum(m, field[1:-1, 1:-1, 2:], out=m)
+            m -= loss
+            np.maximum(m, src, out=m)
+            if np.array_equal(m, cur):
+                break
+            cur[...] = m
+
+
+class Light:
+    """Light of the loaded chunks of ``world`` (module notes); update it explicitly after edits.
+
+    Parameters
+    ----------
+    world : World
+        The voxels; read only.
+    """
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        reg = world.registry
+        op = opacity_table(reg)
+        self._loss = np.where(op >= MAX_LIGHT, MAX_LIGHT + 1, np.maximum(op, 1)).astype(np.int8)
+        self._stop = sky_stop_table(reg)
+        self._emit = np.minimum(np.asarray(reg.light), MAX_LIGHT).astype(np.int8)
+        self.sky: dict[ChunkKey, NDArray[np.uint8]] = {}
+        self.block: dict[ChunkKey, NDArray[np.uint8]] = {}
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def at(self, wx: int, wy: int, wz: int) -> tuple[int, int]:
+        """(sky, block) light of one voxel; (0, 0) in a chunk without light."""
+        key = (wx >> CHUNK_SHIFT, wy >> CHUNK_SHIFT, wz >> CHUNK_SHIFT)
+        sky = self.sky.get(key)
+        if sky is None:
+            return 0, 0
+        i = (wx & 15) * 256 + (wy & 15) * 16 + (wz & 15)
+        return int(sky[i]), int(self.block[key][i])
+
+    def padded(self, key: ChunkKey) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+        """(sky, block) of chunk ``key`` and a one-voxel border as (18, 18, 18) uint8 arrays."""
+        x0, y0, z0 = (c * _S - 1 for c in key)
+        box = (x0, y0, z0, x0 + 18, y0 + 18, z0 + 18)
+        return self._gather(self.sky, box), self._gather(self.block, box)
+
+    # -- updating ---------------------------------------------------------------------------
+
+    def add_chunk(self, key: ChunkKey) -> set[ChunkKey]:
+        """Light a chunk that was just loaded or generated; the keys whose light changed."""
+        cx, cy, cz = key
+        ox, oy, oz = cx * _S, cy * _S, cz * _S
+        return self._relight_box((ox, oy, oz, ox + _S, oy + _S, oz + _S))
+
+    def remove_chunk(self, key: ChunkKey) -> None:
+        """Forget an unloaded chunk's light."""
+        self.sky.pop(key, None)
+        self.block.pop(key, None)
+
+    def update(self, changed: Iterable[tuple[int, int, int]]) -> set[ChunkKey]:
+        """Relight around changed voxels; the chunk keys whose light changed (to remesh)."""
+        pts = np.array([tuple(map(int, p)) for p in changed], dtype=np.int64).reshape(-1, 3)
+        if len(pts) == 0:
+            return set()
+        lo = pts.min(axis=0)
+        hi = pts.max(axis=0) + 1
+        return self._relight_box(
+            (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
+        )
+
+    def _relight_box(self, core: _Box) -> set[ChunkKey]:
+        x0, y0, z0, x1, y1, z1 = core
+        # The open-sky column can change all the way down below the core: extend to its end.
+        bottom = self._sky_bottom(x0, z0, x1, z1, y0)
+        r = MAX_LIGHT
+        box = (x0 - r, min(y0, bottom) - r, z0 - r, x1 + r, y1 + r, z1 + r)
+        clipped = self._clip_loaded(box)
+        if clipped is None:
+            return set()
+        return self._solve(clipped)
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _clip_loaded(self, box: _Box) -> _Box | None:
+        """Shrink the box to the loaded chunks (unloaded ones hold no light)."""
+        ranges = [
+            range(box[a] >> CHUNK_SHIFT, ((box[a + 3] - 1) >> CHUNK_SHIFT) + 1) for a in range(3)
+        ]
+        keys = [
+            (cx, cy, cz)
+            for cx in ranges[0]
+            for cy in ranges[1]
+            for cz in ranges[2]
+            if self._is_loaded((cx, cy, cz))
+        ]
+        if not keys:
+            return None
+        ks = np.array(keys)
+        lo = ks.min(axis=0) * _S
+        hi = (ks.max(axis=0) + 1) * _S
+        return (
+            max(box[0], int(lo[0])),
+            max(box[1], int(lo[1])),
+            max(box[2], int(lo[2])),
+            min(box[3], int(hi[0])),
+            min(box[4], int(hi[1])),
+            min(box[5], int(hi[2])),
+        )
+
+    def _is_loaded(self, key: ChunkKey) -> bool:
+        return key in self.world.chunks or key in self.world._air
+
+    def _top_loaded(self, cx: int, cy: int, cz: int) -> int:
+        """Top chunk row of the run of loaded chunks from ``cy`` up (``cy - 1`` if none)."""
+        while self._is_loaded((cx, cy, cz)):
+            cy += 1
+        return cy - 1
+
+    def _sky_bottom(self, x0: int, z0: int, x1: int, z1: int, y: int) -> int:
+        """Lowest y below ``y`` in the box's columns that had or may get open sky.
+
+        Walks each column down while the old sky is 15 or nothing stops sky, chunk row by row.
+        """
+        bottom = y
+        active = np.ones((x1 - x0, z1 - z0), dtype=bool)
+        cy = (y - 1) >> CHUNK_SHIFT
+        top = y
+        while active.any():
+            lo = cy * _S
+            if not any(
+                self._is_loaded((cx, cy, cz))
+                for cx in range(x0 >> CHUNK_SHIFT, ((x1 - 1) >> CHUNK_SHIFT) + 1)
+                for cz in range(z0 >> CHUNK_SHIFT, ((z1 - 1) >> CHUNK_SHIFT) + 1)
+            ):
+                break
+            box = (x0, lo, z0, x1, min(top, (cy + 1) * _S), z1)
+            ids, loaded = self._blocks(box)
+            old15 = self._gather(self.sky, box) == MAX_LIGHT
+            cond = (old15 | ~self._stop[ids]) & loaded
+            # Column keeps going through this row only if cond holds all the way down from the top.
+            run = np.logical_and.accumulate(cond[:, ::-1, :], axis=1)
+            reached = run.any(axis=1) & active
+            if reached.any():
+                depth = run.sum(axis=1)
+                bottom = min(bottom, box[4] - int(depth[reached].max()))
+            active &= run.all(axis=1)
+            top = lo
+            cy -= 1
+        return bottom
+
+    def _blocks(self, box: _Box) -> tuple[NDArray[np.uint16], NDArray[np.bool_]]:
+        """Blocks of a box and a mask of its loaded voxels."""
+        x0, y0, z0, x1, y1, z1 = box
+        ids = np.zeros((x1 - x0, y1 - y0, z1 - z0), dtype=np.uint16)
+        loaded = np.zeros(ids.shape, dtype=bool)
+        for key, sl_box, sl_chunk in _pieces(box):
+            chunk = self.world.chunks.get(key)
+            if chunk is not None:
+                ids[sl_box] = chunk.blocks.reshape(_S, _S, _S)[sl_chunk]
+                loaded[sl_box] = True
+            elif key in self.world._air:
+                loaded[sl_box] = True
+        return ids, loaded
+
+    def _gather(self, store: dict[ChunkKey, NDArray[np.uint8]], box: _Box) -> NDArray[np.uint8]:
+        x0, y0, z0, x1, y1, z1 = box
+        out = np.zeros((x1 - x0, y1 - y0, z1 - z0), dtype=np.uint8)
+        for key, sl_box, sl_chunk in _pieces(box):
+            arr = store.get(key)
+            if arr is not None:
+                out[sl_box] = arr.reshape(_S, _S, _S)[sl_chunk]
+        return out
+
+    def _open_sky(self, box: _Box) -> NDArray[np.bool_]:
+        """Open-sky mask of a box: nothing stops sky above, up to the column's top loaded chunk."""
+        x0, y0, z0, x1, y1, z1 = box
+        top = y1
+        tops: dict[tuple[int, int], int] = {}
+        for cx in range(x0 >> CHUNK_SHIFT, ((x1 - 1) >> CHUNK_SHIFT) + 1):
+            for cz in range(z0 >> CHUNK_SHIFT, ((z1 - 1) >> CHUNK_SHIFT) + 1):
+                tops[cx, cz] = t = self._top_loaded(cx, (y1 - 1) >> CHUNK_SHIFT, cz)
+                top = max(top, (t + 1) * _S)
+        ids, loaded = self._blocks((x0, y0, z0, x1, top, z1))
+        for (cx, cz), t in tops.items():
+            xs = slice(max(cx * _S, x0) - x0, min((cx + 1) * _S, x1) - x0)
+            zs = slice(max(cz * _S, z0) - z0, min((cz + 1) * _S, z1) - z0)
+            loaded[xs, max((t + 1) * _S - y0, 0) :, zs] = False  # above the run: sky
+        stop = self._stop[ids] & loaded
+        # blocked[y] = any stop at y or above: cumulative or from the top down.
+        blocked = np.logical_or.accumulate(stop[:, ::-1, :], axis=1)[:, ::-1, :]
+        return ~blocked[:, : y1 - y0, :]
+
+    def _solve(self, box: _Box) -> set[ChunkKey]:
+        x0, y0, z0, x1, y1, z1 = box
+        pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
+        ids, loaded = self._blocks(box)
+        sky = self._gather(self.sky, pad).astype(np.int8)
+        blk = self._gather(self.block, pad).astype(np.int8)
+        sky_src = np.where(self._open_sky(box) & loaded, MAX_LIGHT, 0).astype(np.int8)
+        blk_src = np.where(loaded, self._emit[ids], 0).astype(np.int8)
+        loss = np.where(loaded, self._loss[ids], MAX_LIGHT + 1).astype(np.int8)
+        _relax((sky, blk), (sky_src, blk_src), loss)
+        changed: set[ChunkKey] = set()
+        inner = (slice(1, -1),) * 3
+        new_sky = sky[inner].astype(np.uint8)
+        new_blk = blk[inner].astype(np.uint8)
+        for key, sl_box, sl_chunk in _pieces(box):
+            if not self._is_loaded(key):
+                continue
+            for store, new in ((self.sky, new_sky), (self.block, new_blk)):
+                arr = store.get(key)
+                if arr is None:
+                    arr = store[key] = np.zeros(CHUNK_VOLUME, dtype=np.uint8)
+                    changed.add(key)
+                view = arr.reshape(_S, _S, _S)
+                if not np.array_equal(view[sl_chunk], new[sl_box]):
+                    view[sl_chunk] = new[sl_box]
+                    changed.add(key)
+        return changed
+
+
+def _overlaps(key: ChunkKey, box: _Box) -> bool:
+    return all(key[a] * _S < box[a + 3] and (key[a] + 1) * _S > box[a] for a in range(3))
+
+
+def _pieces(box: _Box) -> list[tuple[ChunkKey, tuple[slice, ...], tuple[slice, ...]]]:
+    """The chunks a box covers, each with its slice in the box and in the chunk's (16,16,16)."""
+    x0, y0, z0, x1, y1, z1 = box
+    ranges = []
+    for lo, hi in ((x0, x1), (y0, y1), (z0, z1)):
+        parts = []
+        c = lo >> CHUNK_SHIFT
+        while c * _S < hi:
+            a, b = max(lo, c * _S), min(hi, (c + 1) * _S)
+            parts.append((c, slice(a - lo, b - lo), slice(a - c * _S, b - c * _S)))
+            c += 1
+        ranges.append(parts)
+    out: list[tuple[ChunkKey, tuple[slice, ...], tuple[slice, ...]]] = []
+    for px in ranges[0]:
+        for py in ranges[1]:
+            for pz in ranges[2]:
+                out.append(((px[0], py[0], pz[0]), (px[1], py[1], pz[1]), (px[2], py[2], pz[2])))
+    return out
