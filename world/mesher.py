@@ -76,9 +76,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from world.atlas import TILE_ROWS, TILES_PER_ROW
 from world.blocks import DRAW_LIQUID
 from world.chunks import CHUNK, World
 from world.geometry import FACE_NORMALS
+from world.light import MAX_LIGHT, Light
 from world.mesher_boxes import (
     CULL_BOXES,
     CULL_OPAQUE,
@@ -124,6 +126,7 @@ _SIDE_U = (2 * CORNER_AB[None, :, 1] - 1) * (UPS @ _STRIDES)[:, None]
 _AO_OFFSETS_12 = np.stack([_SIDE_R, _SIDE_U, _SIDE_R + _SIDE_U], axis=-1).reshape(6, 12)
 _FRONT_OFFSETS = NORMALS @ _STRIDES
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
+_TILE_GRID = np.array([TILES_PER_ROW, TILE_ROWS], dtype=np.float32)  # tiles per uv unit
 _AO_LEVELS = np.array(AO_LEVELS, dtype=np.float32)
 
 # Front side of a quad with right × up = -normal, up = +y: normal = up × right.
@@ -168,6 +171,16 @@ class MeshData:
         Unit normal per vertex (the quad's front side).
     shade : ndarray of float32, shape (V,)
         Brightness in (0, 1]: face-direction shade times ambient occlusion.
+    light : ndarray of float32, shape (2V,)
+        Sky light and block light per vertex, each 0..15 (`world.light`); sky 15 and block 0
+        everywhere when the chunk was meshed without a `Light`. A renderer scales the sky
+        channel by the time of day and takes the brighter of the two.
+    tile_origin : ndarray of float32, shape (2V,)
+        The atlas uv of the bottom-left corner of the vertex's tile (its quad's tile).
+    tile_uvs : ndarray of float32, shape (2V,)
+        The vertex's texture coordinates in tile units from ``tile_origin``: a renderer samples
+        ``tile_origin + fract(tile_uvs) * tile size``, so a quad spanning several blocks repeats
+        its tile. For a one-block quad ``uvs == tile_origin + tile_uvs * tile size``.
     """
 
     vertices: NDArray[np.float32]
@@ -175,6 +188,9 @@ class MeshData:
     uvs: NDArray[np.float32]
     normals: NDArray[np.float32]
     shade: NDArray[np.float32]
+    light: NDArray[np.float32]
+    tile_origin: NDArray[np.float32]
+    tile_uvs: NDArray[np.float32]
 
     @property
     def face_count(self) -> int:
@@ -204,6 +220,9 @@ class MeshData:
             uvs=np.zeros(0, np.float32),
             normals=np.zeros(0, np.float32),
             shade=np.zeros(0, np.float32),
+            light=np.zeros(0, np.float32),
+            tile_origin=np.zeros(0, np.float32),
+            tile_uvs=np.zeros(0, np.float32),
         )
 
 
@@ -220,7 +239,7 @@ def _padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16
     return padded
 
 
-def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
+def mesh_chunk(world: World, cx: int, cy: int, cz: int, light: Light | None = None) -> MeshData:
     """The visible faces of one chunk.
 
     Parameters
@@ -229,6 +248,10 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
         The world; neighbouring chunks are read (and generated on first read) for the border.
     cx, cy, cz : int
         Chunk coordinates.
+    light : Light, optional
+        The world's light: each quad takes the light of the voxel in front of it (a cube face)
+        or of its own voxel (box faces, plants, a liquid's underside). Without it every vertex
+        has sky light 15 and block light 0 (full daylight).
 
     Returns
     -------
@@ -332,11 +355,18 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int) -> MeshData:
     is_plant = centre_cull == CULL_PLANT
     if is_plant.any():
         parts.append(_plants(centre, is_plant))
-    return _assemble(tables, parts)
+    return _assemble(tables, parts, None if light is None else light.padded((cx, cy, cz)))
 
 
-def _assemble(tables: CullTables, parts: list[QuadArrays]) -> MeshData:
-    """One mesh of the parts' quads, in order: each output array made by one table gather."""
+def _assemble(
+    tables: CullTables,
+    parts: list[QuadArrays],
+    light: tuple[NDArray[np.uint8], NDArray[np.uint8]] | None,
+) -> MeshData:
+    """One mesh of the parts' quads, in order: each output array made by one table gather.
+
+    ``light`` is the (sky, block) light of the padded 18³ neighbourhood, or None (daylight).
+    """
     voxel, corner, uv, flip, normal = (
         np.concatenate([part[i] for part in parts]) for i in (0, 1, 2, 4, 5)
     )
@@ -347,12 +377,30 @@ def _assemble(tables: CullTables, parts: list[QuadArrays]) -> MeshData:
     vertices += _gather(tables.corners, corner)
     indices = _gather(_QUAD_TRIANGLES, flip.view(np.uint8))
     indices += (np.arange(len(voxel), dtype=np.uint32) * 4)[:, None]
+    uvs = _gather(tables.uvs, uv).reshape(-1, 2)
+    # Each vertex's tile: the atlas grid cell its uv lies in (uv rectangles are inset, so even
+    # a tile's far edge lies inside its own cell).
+    tile_origin = np.floor(uvs * _TILE_GRID) / _TILE_GRID
+    tile_uvs = (uvs - tile_origin) * _TILE_GRID
+    quad_light = np.empty((len(voxel), 2), np.float32)
+    if light is None:
+        quad_light[:, 0], quad_light[:, 1] = MAX_LIGHT, 0
+    else:
+        # A cube face is lit by the voxel in front of it, anything else by its own voxel.
+        is_cube = (corner >= CORNER_CUBE) & (corner < CORNER_CUBE + 6)
+        front = np.where(is_cube, _FRONT_OFFSETS[np.minimum(normal, 5)], 0)
+        at = PADDED_INDEX[voxel] + front
+        quad_light[:, 0] = light[0].reshape(-1)[at]
+        quad_light[:, 1] = light[1].reshape(-1)[at]
     return MeshData(
         vertices=vertices.reshape(-1),
         indices=indices.reshape(-1),
-        uvs=_gather(tables.uvs, uv).reshape(-1),
+        uvs=uvs.reshape(-1),
         normals=_gather(_QUAD_NORMALS, normal).reshape(-1),
         shade=shade.reshape(-1),
+        light=np.repeat(quad_light, 4, axis=0).reshape(-1),
+        tile_origin=tile_origin.astype(np.float32).reshape(-1),
+        tile_uvs=tile_uvs.astype(np.float32).reshape(-1),
     )
 
 

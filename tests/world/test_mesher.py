@@ -399,3 +399,32 @@ def test_terrain_meshes_read_their_neighbours_and_cover_the_flat_world_top_once(
     # bedrock's underside faces the void below the build height.
     assert down not in directions(mesh)
     assert directions(mesh) == [up] * 256
+
+
+def test_tile_fields_rebuild_the_atlas_uvs() -> None:
+    world = world_with((0, 0, 0, STONE), (1, 0, 0, GRASS), (2, 1, 0, TALL_GRASS), (3, 0, 0, WATER))
+    mesh = mesh_chunk(world, 0, 0, 0)
+    grid = np.array([16, 16], np.float32)
+    origin = mesh.tile_origin.reshape(-1, 2)
+    local = mesh.tile_uvs.reshape(-1, 2)
+    assert np.allclose(origin + local / grid, mesh.uvs.reshape(-1, 2), atol=1e-6)
+    assert ((local > 0) & (local < 1)).all()  # one-block quads stay inside their tile
+    assert np.allclose(origin * grid, np.round(origin * grid))  # on the atlas grid
+
+
+def test_light_reaches_the_vertices() -> None:
+    from world.light import Light
+
+    world = World(REG)
+    world.set_blocks(
+        [(x, 0, z) for x in range(16) for z in range(16)], [STONE] * 256
+    )  # a floor under open sky
+    light = Light(world)
+    for key in list(world.loaded_keys()):
+        light.add_chunk(key)
+    daylight = mesh_chunk(world, 0, 0, 0)
+    assert (daylight.light.reshape(-1, 2) == (15, 0)).all()
+    lit = mesh_chunk(world, 0, 0, 0, light).light.reshape(-1, 4, 2)
+    vertices = mesh_chunk(world, 0, 0, 0, light).vertices.reshape(-1, 4, 3)
+    top = vertices[:, :, 1].min(axis=1) == 1  # the floor's top faces, under the sky
+    assert (lit[top] == (15, 0)).all()
