@@ -138,6 +138,13 @@ class Light:
         ox, oy, oz = cx * _S, cy * _S, cz * _S
         return self._relight_box((ox, oy, oz, ox + _S, oy + _S, oz + _S))
 
+    def add_chunks(self, keys: Iterable[ChunkKey]) -> set[ChunkKey]:
+        """Light many chunks that were just loaded (a streaming batch); the keys that changed."""
+        changed: set[ChunkKey] = set()
+        for key in keys:
+            changed |= self.add_chunk(key)
+        return changed
+
     def remove_chunk(self, key: ChunkKey) -> None:
         """Forget an unloaded chunk's light."""
         self.sky.pop(key, None)
