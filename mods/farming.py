@@ -1,8 +1,8 @@
-"""Farming: till grass or dirt into farmland, plant wheat, and watch it grow near water.
+"""Farming: till grass or dirt into farmland with a hoe, plant wheat, and watch it grow near water.
 
-Right-click grass or dirt holding wheat seeds (the ``farming:wheat`` item) to till it into
-farmland (Minecraft tills with a hoe; items that are not blocks do not exist yet, so the seeds
-till as they plant); right-click the farmland to plant. Wheat has 8 stages (``age`` 0..7) and
+Right-click grass or dirt holding the hoe (``farming:hoe``, an item that is not a block: a tool,
+one per stack) to till it into farmland, as in Minecraft; right-click the farmland holding wheat
+seeds (the ``farming:wheat`` item) to plant. Wheat has 8 stages (``age`` 0..7) and
 grows one stage on a random tick (`world.random_ticks`) when water lies within 4 blocks of its
 farmland, as Minecraft's hydrated farmland. Ripe wheat drops two seeds, unripe one
 (``get_drops``). It can only be planted on farmland, and pops off when the farmland goes.
@@ -16,19 +16,19 @@ from typing import TYPE_CHECKING
 from world.blocks import BlockType
 from world.hooks import hookimpl
 from world.inventory import ItemStack
+from world.items import Item
 from world.shapes import Box
 
 if TYPE_CHECKING:
     from world.blocks import BlockRegistry, Props
     from world.geometry import Int3
     from world.mod_world import ModWorld
-    from world.outcome import Actor
     from world.placement import PlaceContext
     from world.registration import BlockRegistrar
 
 description = "farmland and wheat that grows near water"
 
-WHEAT, FARMLAND = "farming:wheat", "farming:farmland"
+WHEAT, FARMLAND, HOE = "farming:wheat", "farming:farmland", "farming:hoe"
 TILLABLE = ("base:grass", "base:dirt")
 WATER_REACH = 4
 
@@ -48,6 +48,14 @@ def wheat_grows(world: ModWorld, pos: Int3, state: int, props: Props) -> None:
         world.set_block(*pos, world.registry.with_props(state, age=age + 1))
 
 
+def till(world: ModWorld, pos: Int3, block: BlockType) -> bool | None:
+    """The hoe's right click: grass or dirt with air above becomes farmland."""
+    if block.name not in TILLABLE or world.get_block(pos.x, pos.y + 1, pos.z) != 0:
+        return None
+    world.set_block(*pos, FARMLAND)
+    return True
+
+
 def wheat_drops(registry: BlockRegistry, state: int, rng: random.Random) -> list[ItemStack]:
     """Ripe wheat gives two seeds back, unripe one."""
     return [ItemStack(WHEAT, 2 if registry.props(state)["age"] == 7 else 1)]
@@ -55,6 +63,9 @@ def wheat_drops(registry: BlockRegistry, state: int, rng: random.Random) -> list
 
 @hookimpl
 def register_blocks(registry: BlockRegistrar) -> None:
+    registry.register_item(
+        Item(HOE, description="hoe", image="farming_hoe.png", stack_max=1, on_use=till)
+    )
     registry.register(
         BlockType(
             FARMLAND,
@@ -78,19 +89,6 @@ def register_blocks(registry: BlockRegistrar) -> None:
             get_drops=wheat_drops,
         )
     )
-
-
-@hookimpl
-def on_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool | None:
-    """Seeds in hand on grass or dirt (with air above) till it into farmland."""
-    selected = actor.selected
-    holding = selected is not None and world.registry.name(world.registry.resolve(selected))
-    if holding != WHEAT or block.name not in TILLABLE:
-        return None
-    if world.get_block(pos.x, pos.y + 1, pos.z) != 0:
-        return None
-    world.set_block(*pos, FARMLAND)
-    return True
 
 
 @hookimpl

@@ -1,10 +1,10 @@
 """Signs: a board on a post (or on a wall) that keeps a line of text in its own block data.
 
-Placing a sign writes who placed it and when (in world time) into the sign's per-block data
-(``world.meta(pos)``); right-clicking it shows the text in the HUD (``actor.tell``); the text is
-saved with the chunk and survives save and load. Sneak + right click adds a line (``"+1"``, a
-counter, until a text-entry screen for mods exists: see docs/modding.md, "What a mod cannot do
-yet").
+Placing a sign writes who placed it into the sign's per-block data (``world.meta(pos)``).
+Right-clicking it shows its text in the HUD (``actor.tell``) and opens the game's text-entry
+screen on it (``actor.ask_text``, `world.text_prompt`: four lines of 15 characters, as
+Minecraft's sign editor); what the player confirms is written back, as the player's action, if
+the sign is still there. The text is saved with the chunk and survives save and load.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from world.blocks import BlockType
 from world.hooks import hookimpl
 from world.shapes import FACINGS, Box, rotate
+from world.text_prompt import TextPrompt
 
 if TYPE_CHECKING:
     from world.blocks import Props
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 description = "signs that keep a text"
 
-SIGN = "signs:sign"
+SIGN, EDIT = "signs:sign", "signs:edit"
 # A board 2/16 thick on a post, facing north (its text toward -z); turned with the player.
 _BOARD = (Box(0.0, 0.5, 7 / 16, 1.0, 1.0, 9 / 16), Box(7 / 16, 0.0, 7 / 16, 9 / 16, 0.5, 9 / 16))
 
@@ -46,16 +47,17 @@ def sign_placed(world: ModWorld, pos: Int3, actor: Actor | None) -> None:
 
 
 def sign_read(world: ModWorld, pos: Int3, actor: Actor) -> bool:
-    """Right click: show the text; sneaking, add a line to it."""
-    data = world.meta(*pos)
-    text = str(data.get("text", ""))
-    if actor.sneak:
-        lines = int(data.get("lines", 0)) + 1
-        data["lines"] = lines
-        data["text"] = f"{text} +{lines}" if text else f"+{lines}"
-        text = str(data["text"])
+    """Right click: show the text and ask the player for a new one."""
+    text = str(world.meta(*pos).get("text", ""))
     actor.tell(f'sign: "{text}"' if text else "the sign is blank")
+    actor.ask_text(TextPrompt(EDIT, "Edit sign message", sign_written, text=text, pos=pos))
     return True
+
+
+def sign_written(world: ModWorld, pos: Int3, text: str) -> None:
+    """The player confirmed a text: keep it, if the sign was not broken meanwhile."""
+    if world.registry.name(world.get_block(*pos)) == SIGN:
+        world.meta(*pos)["text"] = text
 
 
 @hookimpl

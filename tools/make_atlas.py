@@ -318,6 +318,24 @@ def paint_iron_ore(rng: Rng) -> Tile:
     return _ore(rng, (216, 170, 132), (150, 110, 84))
 
 
+def paint_hoe(rng: Rng) -> Tile:
+    """The farming mod's hoe (an item, drawn flat): a wooden handle from the bottom-left corner
+    up to an iron blade bent down at the top-right."""
+    rgb = np.zeros((N, N, 3))
+    alpha = np.zeros((N, N))
+    wood = np.array([112.0, 82.0, 46.0]) * _grain(rng, 0.12)[..., np.newaxis]
+    for i in range(2, 13):  # the handle: a two-pixel diagonal, row N-1-i, column i
+        for dx in (0, 1):
+            rgb[N - 1 - i, i + dx - 1] = wood[N - 1 - i, i + dx - 1]
+            alpha[N - 1 - i, i + dx - 1] = 255.0
+    iron = np.array([[196.0, 196.0, 200.0], [140.0, 140.0, 148.0]])
+    rgb[2:4, 8:15] = iron[0]
+    rgb[4, 8:15] = iron[1]
+    rgb[4:7, 13:15] = iron[1]
+    alpha[2:5, 8:15] = alpha[4:7, 13:15] = 255.0
+    return _rgba(rgb, alpha)
+
+
 def paint_torch(rng: Rng) -> Tile:
     """A torch's stick: wood in the middle two columns, a glowing tip at the top (the mesher
     draws each face's part of the tile, so the thin torch shows the middle)."""
@@ -473,6 +491,7 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
 MOD_TEXTURES: dict[str, Callable[[Rng], Tile]] = {
     "ores:coal_ore": paint_coal_ore,
     "ores:iron_ore": paint_iron_ore,
+    "farming:hoe": paint_hoe,
 }
 MOD_TEXTURE_DIR = Path(__file__).resolve().parent.parent / "mods" / "textures"
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from world.items import ITEM_CALLBACK_ARGUMENTS, Item
 from world.mods import Implementation
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ __all__ = [
     "BlockTables",
     "abm_implementation",
     "callback_implementation",
+    "implementation",
 ]
 
 BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
@@ -85,33 +87,31 @@ ABM_ARGUMENTS = ("world", "pos", "block", "state", "props")
 
 def abm_implementation(abm: Abm) -> Implementation | str:
     """An ABM's action as an `Implementation` of its mod, or why it cannot be called."""
-    try:
-        parameters = inspect.signature(abm.action).parameters.values()
-    except (TypeError, ValueError):
-        return f"the random-tick action of mod {abm.mod!r}: its signature cannot be read"
-    names = []
-    for parameter in parameters:
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            continue
-        if parameter.default is not parameter.empty:
-            continue
-        if parameter.kind is parameter.KEYWORD_ONLY or parameter.name not in ABM_ARGUMENTS:
-            return f"asks for {parameter.name!r}; it is offered {', '.join(ABM_ARGUMENTS)}"
-        names.append(parameter.name)
-    return Implementation(abm.mod, "random tick", abm.action, tuple(names))
+    return implementation(abm.mod, "random tick", abm.action, ABM_ARGUMENTS)
 
 
 def callback_implementation(
-    block: BlockType, callback: str, function: object
+    block: BlockType | Item, callback: str, function: object
 ) -> Implementation | str:
-    """A block's callback as an `Implementation` named after the block, or why it cannot be
-    called (it asks for an argument that `BLOCK_CALLBACKS` does not offer)."""
+    """A block's callback (or a `world.items.Item`'s ``on_use``) as an `Implementation` named
+    after its owner, or why it cannot be called (it asks for an argument that `BLOCK_CALLBACKS`,
+    or for an item `world.items.ITEM_CALLBACK_ARGUMENTS`, does not offer)."""
+    offered = ITEM_CALLBACK_ARGUMENTS if isinstance(block, Item) else BLOCK_CALLBACKS[callback]
+    mod = block.name.split(":")[0]
+    return implementation(mod, f"{callback} of {block.name}", function, offered)
+
+
+def implementation(
+    mod: str, label: str, function: object, offered: tuple[str, ...]
+) -> Implementation | str:
+    """A mod's function called as a hook is (each argument it asks for by name, by position or
+    keyword, out of ``offered``) as an `Implementation` named ``label``, or why it cannot be
+    called (its signature cannot be read, or it asks for an argument not offered)."""
     assert callable(function)
-    offered = BLOCK_CALLBACKS[callback]
     try:
         parameters = inspect.signature(function).parameters.values()
     except (TypeError, ValueError):
-        return f"{callback} of {block.name}: its signature cannot be read"
+        return f"{label} of mod {mod!r}: its signature cannot be read"
     names = []
     for parameter in parameters:
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
@@ -120,9 +120,8 @@ def callback_implementation(
             continue
         if parameter.kind is parameter.KEYWORD_ONLY or parameter.name not in offered:
             return (
-                f"asks for {parameter.name!r}; {callback} is offered {', '.join(offered)} "
+                f"asks for {parameter.name!r}; {label} is offered {', '.join(offered)} "
                 "(by position or keyword)"
             )
         names.append(parameter.name)
-    mod = block.name.split(":")[0]
-    return Implementation(mod, f"{callback} of {block.name}", function, tuple(names))
+    return Implementation(mod, label, function, tuple(names))

@@ -36,6 +36,7 @@ __all__ = [
     "PropValue",
     "Props",
     "Registers",
+    "changed_values",
     "check_light",
     "check_tiles",
     "parse_state_key",
@@ -394,6 +395,33 @@ class Registers(Protocol):
 
 
 _KEY_PATTERN = re.compile(r"^([a-z0-9_:]+)(?:\[([a-z0-9_=,]*)\])?$")
+
+
+def changed_values(
+    block: BlockType, values: tuple[PropValue, ...], changes: Mapping[str, PropValue]
+) -> tuple[PropValue, ...]:
+    """A state's property ``values`` (in declaration order) with ``changes`` applied.
+
+    Raises
+    ------
+    ValueError
+        Naming the property or value the block does not have.
+    """
+    changed = list(values)
+    for prop, value in changes.items():
+        for i, (name, allowed) in enumerate(block.properties):
+            if name == prop:
+                matched = [v for v in allowed if same_value(v, value)]
+                if not matched:
+                    texts = ", ".join(value_text(v) for v in allowed)
+                    raise ValueError(
+                        f"{value!r} is not a value of property {prop!r} of {block.name!r} ({texts})"
+                    )
+                changed[i] = matched[0]
+                break
+        else:
+            raise ValueError(f"block {block.name!r} has no property {prop!r}")
+    return tuple(changed)
 
 
 def state_key_of(name: str, props: Mapping[str, PropValue]) -> str:

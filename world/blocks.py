@@ -47,13 +47,14 @@ from world.block_type import (
     Props,
     PropValue,
     Registers,
+    changed_values,
     check_light,
     check_tiles,
     parse_state_key,
-    same_value,
     state_key_of,
     value_text,
 )
+from world.items import Item
 from world.ores import Ore
 from world.shapes import COLLISION_TOP, FULL, Shape, check_shape
 
@@ -145,6 +146,7 @@ class BlockRegistry:
         self._by_values: list[dict[tuple[PropValue, ...], int]] = []  # per block
         self.ores: tuple[Ore, ...] = ()  # `world.ores`: placed in new terrain, in this order
         self.abms: tuple[Abm, ...] = ()  # `world.abm`: mods' random-tick actions
+        self.items: dict[str, Item] = {}  # `world.items`: items that are not blocks, by name
         # The atlas's tiles keep their atlas cells; other tile names are numbered after them.
         self.tile_names: list[str] = list(ATLAS_TILES)
         self._tile_ids: dict[str, int] = {name: i for i, name in enumerate(ATLAS_TILES)}
@@ -161,18 +163,15 @@ class BlockRegistry:
         """
         if not isinstance(block, BlockType):
             raise TypeError(f"block must be a BlockType, got {type(block).__name__}")
-        if block.name in self._ids:
+        if block.name in self._ids or block.name in self.items:
             raise ValueError(f"block {block.name!r} is already registered")
         first = len(self._states)
         if first + block.state_count > MAX_BLOCKS:
             raise ValueError(f"cannot register {block.name!r}: all {MAX_BLOCKS} ids are used")
         index = len(self._types)
         states = [self._make_state(block, index, props) for props in block.states()]
-        for state in states:
-            for tile in state.tiles:
-                if tile not in self._tile_ids:
-                    self._tile_ids[tile] = len(self.tile_names)
-                    self.tile_names.append(tile)
+        for tile in (tile for state in states for tile in state.tiles):
+            self._add_tile(tile)
         self._types.append(block)
         self._states.extend(states)
         self._first[block.name] = first
@@ -183,6 +182,20 @@ class BlockRegistry:
         self._ids[block.name] = self._by_values[index][defaults]
         self._rebuild()
         return self._ids[block.name]
+
+    def register_item(self, item: Item) -> None:
+        """Add a non-block item (`world.items.Item`); its name may not be a block's or item's."""
+        if not isinstance(item, Item):
+            raise TypeError(f"item must be an Item, got {type(item).__name__}")
+        if item.name in self._ids or item.name in self.items:
+            raise ValueError(f"item {item.name!r}: the name is already registered")
+        self.items[item.name] = item
+        self._add_tile(item.image)
+
+    def _add_tile(self, tile: str) -> None:
+        if tile not in self._tile_ids:  # a new tile name: the next atlas cell
+            self._tile_ids[tile] = len(self.tile_names)
+            self.tile_names.append(tile)
 
     def register_abm(self, abm: Abm) -> None:
         """Add a mod's random-tick action on some blocks (`world.abm.Abm`)."""
@@ -322,22 +335,7 @@ class BlockRegistry:
         block = self._types[state.block]
         if not changes:
             return self.resolve(block_id)
-        values = list(state.values)
-        for prop, value in changes.items():
-            for i, (name, allowed) in enumerate(block.properties):
-                if name == prop:
-                    matched = [v for v in allowed if same_value(v, value)]
-                    if not matched:
-                        texts = ", ".join(value_text(v) for v in allowed)
-                        raise ValueError(
-                            f"{value!r} is not a value of property {prop!r} of {block.name!r} "
-                            f"({texts})"
-                        )
-                    values[i] = matched[0]
-                    break
-            else:
-                raise ValueError(f"block {block.name!r} has no property {prop!r}")
-        return self._by_values[state.block][tuple(values)]
+        return self._by_values[state.block][changed_values(block, state.values, changes)]
 
     def block_of(self, block_id: int) -> BlockType:
         """The block type a state id belongs to."""

@@ -4,7 +4,8 @@ Contract
 --------
 - An *item* is named like the block it places (``"base:stone"``): every block has its item, and
   placing it puts the block's default state (its ``placement_state`` may choose another, as a
-  slab's half). Items that place nothing (tools) are not modelled yet.
+  slab's half). Items that are not blocks (tools: a hoe) are `world.items.Item` s; their stacks
+  hold at most their ``stack_max`` (`Inventory.limits`).
 - A block's drops (`world.block_type.BlockType.drops`): ``None`` drops its own item, ``()``
   nothing (glass), else a tuple of `Drop` (stone drops cobblestone; leaves a sapling one time in
   twenty, Minecraft's rate). A block's ``get_drops`` callback may decide instead.
@@ -117,6 +118,12 @@ class Inventory:
                 raise ValueError(f"slot {i} must hold an ItemStack or None, got {stack!r}")
         self.slots: list[ItemStack | None] = slots + [None] * (INVENTORY_SLOTS - len(slots))
         self.selected = 0
+        # Items stacking to fewer than STACK_MAX (tools: 1), by name; `add` and `move` keep to it.
+        self.limits: dict[str, int] = {}
+
+    def stack_max(self, item: str) -> int:
+        """How many of ``item`` one slot holds."""
+        return self.limits.get(item, STACK_MAX)
 
     def __iter__(self) -> Iterator[ItemStack | None]:
         return iter(self.slots)
@@ -157,15 +164,15 @@ class Inventory:
         _check_item(item)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ValueError(f"count must be an integer >= 0, got {count!r}")
-        left = count
+        left, top = count, self.stack_max(item)
         for i, stack in enumerate(self.slots):
-            if left and stack is not None and stack.item == item and stack.count < STACK_MAX:
-                moved = min(left, STACK_MAX - stack.count)
+            if left and stack is not None and stack.item == item and stack.count < top:
+                moved = min(left, top - stack.count)
                 self.slots[i] = ItemStack(item, stack.count + moved)
                 left -= moved
         for i, stack in enumerate(self.slots):
             if left and stack is None:
-                moved = min(left, STACK_MAX)
+                moved = min(left, top)
                 self.slots[i] = ItemStack(item, moved)
                 left -= moved
         return left
@@ -203,7 +210,7 @@ class Inventory:
         if there is None:
             self.slots[source], self.slots[target] = None, moving
         elif there.item == moving.item:
-            moved = min(moving.count, STACK_MAX - there.count)
+            moved = max(0, min(moving.count, self.stack_max(there.item) - there.count))
             self.slots[target] = ItemStack(there.item, there.count + moved)
             rest = moving.count - moved
             self.slots[source] = ItemStack(moving.item, rest) if rest else None

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from world import validate
 from world.geometry import Int3, Vec3
 from world.physics import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH  # the player's box, defined once
+from world.text_prompt import TextPrompt
 
 if TYPE_CHECKING:
     from world.mod_world import Change
@@ -65,8 +66,14 @@ class Actor:
     sneak : bool
         Sneaking (left shift): a right click with a block selected places it against a usable
         block instead of using it (Minecraft's rule).
+    item : str or None
+        The name of the item held (a block's or a `world.items.Item`'s): an item's ``on_use``
+        runs on a right click nothing else used.
     inbox : callable or None
         Where `tell` sends a message (the game: its HUD); not part of the actor's value.
+    prompter : callable or None
+        Where `ask_text` sends a `world.text_prompt.TextPrompt` (the game: its text-entry
+        screen); not part of the actor's value.
     """
 
     name: str
@@ -77,7 +84,9 @@ class Actor:
     selected: str | int | None = None
     look: Vec3 | None = None
     sneak: bool = False
+    item: str | None = None
     inbox: Callable[[str], object] | None = field(default=None, compare=False, repr=False)
+    prompter: Callable[[TextPrompt], object] | None = field(default=None, compare=False, repr=False)
 
     def tell(self, text: str) -> None:
         """Show the player a message (the HUD shows it for a few seconds; Luanti's
@@ -89,6 +98,17 @@ class Actor:
             _log.info("to %s: %s", self.name, line)
         else:
             self.inbox(line)
+
+    def ask_text(self, prompt: TextPrompt) -> bool:
+        """Ask the player for text (`world.text_prompt`): the game opens its text-entry screen
+        and, when the player confirms, runs ``prompt.on_submit`` as their action. Returns whether
+        the prompt was shown (False for an actor without a screen: nothing is asked)."""
+        if not isinstance(prompt, TextPrompt):
+            raise ValueError(f"prompt must be a TextPrompt, got {type(prompt).__name__}")
+        if self.prompter is None:
+            return False
+        self.prompter(prompt)
+        return True
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -114,6 +134,8 @@ class Actor:
             object.__setattr__(self, "look", look)
         if not isinstance(self.sneak, bool):
             raise ValueError(f"sneak must be a bool, got {self.sneak!r}")
+        if self.item is not None and not isinstance(self.item, str):
+            raise ValueError(f"item must be an item name or None, got {self.item!r}")
 
     @property
     def reach(self) -> float:
@@ -130,6 +152,7 @@ class Actor:
         selected: str | int | None = None,
         look: Vec3 | None = None,
         sneak: bool = False,
+        item: str | None = None,
         inbox: Callable[[str], object] | None = None,
         width: float = PLAYER_WIDTH,
         height: float = PLAYER_HEIGHT,
@@ -147,6 +170,7 @@ class Actor:
             selected=selected,
             look=look,
             sneak=sneak,
+            item=item,
             inbox=inbox,
         )
 

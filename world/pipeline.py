@@ -225,7 +225,8 @@ def _placement_state(
 def use(tx: Transaction, hit: Hit, actor: Actor) -> Outcome | None:
     """The right click's use of ``hit.block``: None when nothing used it (the caller places), or
     the outcome (``used``, a ``can_use`` denial, or a failure). ``can_use`` vetoes first, then
-    the block's own ``on_use``, then the mods' ``on_use`` until one handles it."""
+    the block's own ``on_use``, then the mods' ``on_use`` until one handles it, then the held
+    item's ``on_use`` (`world.items.Item`)."""
     pos = hit.block
     state = tx.read(pos)
     registry = tx.world.registry
@@ -253,6 +254,15 @@ def use(tx: Transaction, hit: Hit, actor: Actor) -> Outcome | None:
                 tx.error = tx.guard.record(mod, f"on_use of {block.name}", bad)
                 return _failed(tx, pos)
         called = tx.call("on_use", kwargs)
+        item = registry.items.get(actor.item) if actor.item else None
+        if called.error is None and not called.answer and item is not None and item.on_use:
+            offered = {**kwargs, "state": state, "props": registry.props(state), "hit": hit}
+            result, error = tx.block_call(item, "on_use", {**offered, "item": item})
+            if error is None:
+                tx.settle()
+            if tx.error is not None:
+                return _failed(tx, pos)
+            return Outcome(True, pos=pos, used=True) if result is True else None
     finally:
         tx.actor = outer
     if called.error is not None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from world.abm import Abm
 from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType, register_base_blocks
 from world.hooks import hookimpl
+from world.items import Item
 from world.ores import Ore
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ class BlockRegistrar:
         self._pending: list[BlockType] = []
         self._ores: list[Ore] = []
         self._abms: list[Abm] = []
+        self._items: list[Item] = []
         self.mod = mod
 
     def register(self, block: BlockType) -> int:
@@ -57,13 +59,33 @@ class BlockRegistrar:
                 f"mod {self.mod!r} may only register blocks named '{self.mod}:...', "
                 f"not {block.name!r}"
             )
-        if block.name in self:
+        if block.name in self or any(item.name == block.name for item in self._items):
             raise ValueError(f"block {block.name!r} is already registered")
         block_id = len(self._registry) + len(self._pending)
         if block_id >= MAX_BLOCKS:
             raise ValueError(f"cannot register {block.name!r}: all {MAX_BLOCKS} ids are used")
         self._pending.append(block)
         return block_id
+
+    def register_item(self, item: Item) -> None:
+        """Add an item that is not a block (`world.items.Item`), named ``"<mod>:..."``.
+
+        Raises
+        ------
+        ValueError
+            When the name does not start with ``"<mod>:"`` or is a block's or item's already.
+        """
+        if not isinstance(item, Item):
+            raise TypeError(f"item must be an Item, got {type(item).__name__}")
+        if not item.name.startswith(f"{self.mod}:"):
+            raise ValueError(
+                f"mod {self.mod!r} may only register items named '{self.mod}:...', "
+                f"not {item.name!r}"
+            )
+        taken = item.name in self or item.name in self._registry.items
+        if taken or any(other.name == item.name for other in self._items):
+            raise ValueError(f"item {item.name!r}: the name is already registered")
+        self._items.append(item)
 
     def register_ore(self, ore: Ore) -> None:
         """Scatter an ore through new terrain (`world.ores.Ore`); kept with the mod's blocks."""
@@ -99,6 +121,8 @@ class BlockRegistrar:
             self._registry.register_ore(ore)
         for abm in self._abms:
             self._registry.register_abm(abm)
+        for item in self._items:
+            self._registry.register_item(item)
         self._pending.clear()
 
 

@@ -42,22 +42,23 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from world import pipeline
-from world.block_callbacks import BlockTables
+from world.block_callbacks import BlockTables, implementation
 from world.block_ticks import BlockTicks
 from world.blocks import AIR
 from world.builtin_rules import break_seconds, check_actor, check_hit
 from world.chunks import World
+from world.geometry import Int3
 from world.hook_guard import HOOK_TIME_LIMIT, HookGuard
 from world.mods import Implementation, ModError, Mods, logger
 from world.neighbors import MAX_PENDING, NeighborQueue
 from world.outcome import NOTHING_TARGETED, Actor, Outcome, denied
 from world.random_ticks import RANDOM_TICK_SPEED
 from world.ray import Hit
+from world.text_prompt import PROMPT_ARGUMENTS, TextPrompt
 from world.transaction import START, Transaction
 from world.validate import integer, number
 
 if TYPE_CHECKING:
-    from world.geometry import Int3
     from world.mod_world import Change
 
 __all__ = [
@@ -265,6 +266,39 @@ class Rules:
             # blocks: those changes stand, as any on_* hook's do.
             kept = self._finish(tx, pos)
             return replace(placed, changes=kept.changes) if kept.done else kept
+
+    def submit_text(self, prompt: TextPrompt, text: str, actor: Actor) -> Outcome:
+        """The player confirmed a `world.text_prompt.TextPrompt`: run its ``on_submit`` with the
+        cleaned ``text`` as ``actor``'s action (watchdog, rollback on an error, neighbour
+        updates), at ``prompt.pos`` (or the actor's eye voxel).
+
+        Raises
+        ------
+        ValueError
+            For a bad prompt, text or actor (checked before anything runs).
+        """
+        if not isinstance(prompt, TextPrompt):
+            raise ValueError(f"prompt must be a TextPrompt, got {type(prompt).__name__}")
+        text = prompt.clean(text)
+        check_actor(actor)
+        pos = prompt.pos or Int3(*(math.floor(v) for v in actor.eye))
+        label = f"text prompt {prompt.name}"
+        impl = implementation(prompt.mod, label, prompt.on_submit, PROMPT_ARGUMENTS)
+        with self._transaction() as tx:
+            if isinstance(impl, str):  # asks for an argument it is not offered
+                tx.error = self._guard.record(prompt.mod, label, TypeError(impl))
+                return self._finish(tx, pos)
+            outer, tx.actor = tx.actor, actor
+            try:
+                offered = {"world": tx.view, "actor": actor, "text": text, "pos": pos}
+                _, error = tx.run(impl, offered)
+                if error is None:
+                    tx.settle()
+                elif tx.error is None:
+                    tx.error = error
+            finally:
+                tx.actor = outer
+            return self._finish(tx, pos, used=True)
 
     def pick_block(self, hit: Hit | None, actor: Actor) -> int | None:
         """The block id the middle click puts in the hotbar: the target's, or None (nothing

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from world.blocks import BlockType
     from world.chunks import World
     from world.hook_guard import HookGuard
+    from world.items import Item
     from world.mods import ModError, Mods
     from world.outcome import Actor
 
@@ -374,12 +375,12 @@ class Transaction:
         return _NOBODY
 
     def block_call(
-        self, block: BlockType, callback: str, offered: Mapping[str, object]
+        self, block: BlockType | Item, callback: str, offered: Mapping[str, object]
     ) -> tuple[object, ModError | None]:
-        """Call ``block``'s own ``callback`` (one of `world.block_callbacks.BLOCK_CALLBACKS`)
-        with the arguments it asks for, as the block's mod, through the watchdog: its result and
-        error (also kept in `error`). Deciding callbacks (``can_break``, ``placement_state``) see a
-        read-only world.
+        """Call ``block``'s own ``callback`` (one of `world.block_callbacks.BLOCK_CALLBACKS`, or
+        an item's ``on_use``) with the arguments it asks for, as the block's mod, through the
+        watchdog: its result and error (also kept in `error`). Deciding callbacks (``can_break``,
+        ``placement_state``) see a read-only world.
         """
         function = getattr(block, callback)
         key = (block.name, callback)

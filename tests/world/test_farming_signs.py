@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from world.chunks import World
@@ -14,6 +15,7 @@ from world.ray import Hit
 from world.registration import make_registry
 from world.rules import Rules
 from world.storage import WorldStore
+from world.text_prompt import TextPrompt
 
 UP = Int3(0, 1, 0)
 
@@ -31,18 +33,32 @@ def top(world: World, pos: tuple[int, int, int]) -> Hit:
 
 
 def farmer(**kwargs: object) -> Actor:
-    return Actor.at("steve", (20.5, 1.0, 20.5), selected="farming:wheat", look=(0, -1, 1), **kwargs)  # type: ignore[arg-type]
+    return Actor.at(
+        "steve",
+        (20.5, 1.0, 20.5),
+        selected="farming:wheat",
+        look=(0, -1, 1),
+        item="farming:wheat",
+        **kwargs,
+    )  # type: ignore[arg-type]
 
 
-def test_seeds_till_grass_then_wheat_grows_near_water_and_drops_more_when_ripe() -> None:
+def hoeing(**kwargs: object) -> Actor:
+    return Actor.at("steve", (20.5, 1.0, 20.5), look=(0, -1, 1), item="farming:hoe", **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_hoe_tills_grass_then_wheat_grows_near_water_and_drops_more_when_ripe() -> None:
     world, rules = setup()
     registry = world.registry
     for x in range(6):
         world.set_block(x, 0, 0, registry.id("base:grass"))
     world.set_block(0, 0, 1, registry.id("base:water"))
     assert not rules.place_block(top(world, (2, 0, 0)), "farming:wheat", farmer())  # on grass
-    assert rules.use_block(top(world, (2, 0, 0)), farmer()).used  # tilled
+    assert not rules.use_block(top(world, (2, 0, 0)), farmer()).used  # seeds do not till
+    assert registry.name(world.get_block(2, 0, 0)) == "base:grass"
+    assert rules.use_block(top(world, (2, 0, 0)), hoeing()).used  # the hoe tills
     assert registry.name(world.get_block(2, 0, 0)) == "farming:farmland"
+    assert world.get_block(2, 1, 0) == 0  # and places nothing
     assert rules.use_block(top(world, (2, 0, 0)), farmer())  # planted
     wheat = world.get_block(2, 1, 0)
     assert registry.name(wheat) == "farming:wheat" and registry.props(wheat)["age"] == 0
@@ -65,13 +81,39 @@ def test_a_sign_keeps_its_text_through_a_save(tmp_path: Path) -> None:
     sign = world.get_block(0, 1, 0)
     assert world.registry.props(sign)["facing"] == "south"  # its text toward the player
     hit = top(world, (0, 1, 0))
-    assert rules.use_block(hit, actor).used
-    sneaking = Actor.at("alex", (0.5, 1.0, 3.5), creative=True, sneak=True, inbox=told.append)
-    assert rules.use_block(hit, sneaking).used  # sneaking with nothing selected: still uses it
-    assert told == ['sign: "placed by alex"', 'sign: "placed by alex +1"']
+    asked: list[TextPrompt] = []
+    assert rules.use_block(hit, replace(actor, prompter=asked.append)).used
+    assert told == ['sign: "placed by alex"']
+    (prompt,) = asked
+    assert prompt.text == "placed by alex" and prompt.pos == (0, 1, 0)
+    outcome = rules.submit_text(prompt, "Welcome to\nthe farm\x07, traveller!", actor)
+    assert outcome.done
+    assert world.meta(0, 1, 0)["text"] == "Welcome to\nthe farm, trave"  # 15 per line
     path = tmp_path / "w.sqlite"
     with WorldStore.create(path, seed=1) as store:
         store.save(world)
     with WorldStore(path) as store:
         again = store.load(world.registry, generator_factory=make_generator)
-        assert again.meta(0, 1, 0)["text"].startswith("placed by alex")
+        assert again.meta(0, 1, 0)["text"] == "Welcome to\nthe farm, trave"
+
+
+def test_a_sign_text_confirmed_after_the_sign_was_broken_is_dropped() -> None:
+    world, rules = setup()
+    world.set_block(0, 0, 0, world.registry.id("base:stone"))
+    actor = Actor.at("alex", (0.5, 1.0, 3.5), creative=True, look=(0, 0, -1))
+    assert rules.place_block(top(world, (0, 0, 0)), "signs:sign", actor)
+    asked: list[TextPrompt] = []
+    assert rules.use_block(top(world, (0, 1, 0)), replace(actor, prompter=asked.append)).used
+    assert rules.break_block(top(world, (0, 1, 0)), actor)
+    assert rules.submit_text(asked[0], "too late", actor).done
+    assert world.get_block(0, 1, 0) == 0 and "text" not in world.meta(0, 1, 0)
+
+
+def test_a_sign_without_a_screen_only_shows_its_text() -> None:
+    world, rules = setup()
+    world.set_block(0, 0, 0, world.registry.id("base:stone"))
+    told: list[str] = []
+    actor = Actor.at("alex", (0.5, 1.0, 3.5), creative=True, look=(0, 0, -1), inbox=told.append)
+    assert rules.place_block(top(world, (0, 0, 0)), "signs:sign", actor)
+    assert rules.use_block(top(world, (0, 1, 0)), actor).used
+    assert told == ['sign: "placed by alex"']
