@@ -37,6 +37,8 @@ class Hotbar:
     def __init__(self, registry: BlockRegistry, inventory: Inventory | None = None) -> None:
         self.registry = registry
         self.inventory = Inventory() if inventory is None else inventory
+        # Items that stack to fewer than 64 (tools: one), as their mods registered them.
+        self.inventory.limits = {name: item.stack_max for name, item in registry.items.items()}
 
     @classmethod
     def of_blocks(cls, registry: BlockRegistry, blocks: Iterable[int | str | None]) -> Hotbar:
@@ -62,6 +64,26 @@ class Hotbar:
     def slots(self) -> list[int | None]:
         """Each hotbar slot's block (default state id), None when empty."""
         return [self._block(stack) for stack in self.inventory.hotbar]
+
+    @property
+    def icon_tiles(self) -> list[int | None]:
+        """Each hotbar slot's icon as an atlas tile: a block's side tile, an item's image (None
+        when empty, or for an item no loaded mod knows)."""
+        tiles: list[int | None] = []
+        for stack in self.inventory.hotbar:
+            block = self._block(stack)
+            item = None if stack is None else self.registry.items.get(stack.item)
+            if block is not None:
+                tiles.append(int(self.registry.face_tiles[block][0]))
+            else:
+                tiles.append(None if item is None else self.registry.tile_id(item.image))
+        return tiles
+
+    @property
+    def current_item(self) -> str | None:
+        """The name of the selected slot's item (a block's or not), None when empty."""
+        stack = self.inventory.current
+        return None if stack is None else stack.item
 
     @property
     def counts(self) -> list[int]:

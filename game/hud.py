@@ -159,7 +159,7 @@ class Hud:
         self.message_left = 0.0
         # Earlier messages still showing, newest first: they stack above the newest one.
         self.older: list[tuple[Text, float]] = []
-        self._drawn: dict[int, int | None] = {}  # the block each slot's icon shows
+        self._drawn: dict[int, int | None] = {}  # the atlas tile each slot's icon shows
         self.refresh_hotbar()
         self.root.follow()
 
@@ -186,21 +186,20 @@ class Hud:
     def refresh_hotbar(self) -> None:
         """Redraw the icons and the selection frame from the hotbar's state.
 
-        Only slots whose block changed are rebuilt: scrolling moves just the frame.
+        Only slots whose icon changed are rebuilt: scrolling moves just the frame.
         """
         for slot, count in enumerate(self.hotbar.counts):
             self.counts[slot].text = str(count) if count > 1 else ""
-        for slot, block_id in enumerate(self.hotbar.slots):
-            if self._drawn.get(slot, -1) == block_id:
+        for slot, tile in enumerate(self.hotbar.icon_tiles):
+            if self._drawn.get(slot, -1) == tile:
                 continue
-            self._drawn[slot] = block_id
+            self._drawn[slot] = tile
             icon = self.icons[slot]
             if icon is not None:
                 destroy(icon)
                 self.icons[slot] = None
-            if block_id is None:
+            if tile is None:
                 continue
-            tile = int(self.registry.face_tiles[block_id][0])
             icon = Entity(
                 parent=self.bar, model="quad", scale=ICON_SIZE, position=(self.slot_x[slot], 0, 0)
             )

@@ -13,6 +13,8 @@ gather from the atlas (`icon_sheet`); only shaped blocks cast their rays one blo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -134,14 +136,19 @@ def block_icon(
 
 
 def icon_sheet(
-    atlas: NDArray[np.uint8], registry: BlockRegistry, states: list[int], size: int = ICON_PX
+    atlas: NDArray[np.uint8],
+    registry: BlockRegistry,
+    states: list[int],
+    size: int = ICON_PX,
+    flat_tiles: Sequence[int] = (),
 ) -> tuple[NDArray[np.uint8], int]:
-    """Icons of `states` in one image, `columns` to a row: (image, columns).
+    """Icons of `states`, then of items that are not blocks (`flat_tiles`: their atlas tiles,
+    drawn flat as Minecraft draws items), in one image, `columns` to a row: (image, columns).
 
     Icon ``i`` is at column ``i % columns``, row ``i // columns`` (row 0 at the top). The image
     is a power of two wide and high (Panda3D would rescale it otherwise).
     """
-    count = max(1, len(states))
+    count = max(1, len(states) + len(flat_tiles))
     columns = 1
     while columns * columns < count:
         columns *= 2
@@ -155,7 +162,7 @@ def icon_sheet(
         [registry.selection_boxes[s] is None and registry.draw[s] != DRAW_PLANT for s in states],
         dtype=bool,
     )
-    icons = np.zeros((len(states), size * size, 4), dtype=np.uint8)
+    icons = np.zeros((len(states) + len(flat_tiles), size * size, 4), dtype=np.uint8)
     if cube.any():
         hit, face, u, v = _cast(FULL, size)
         tiles = registry.face_tiles[ids[cube]].astype(np.int64)[:, face[hit]]  # (K, hits)
@@ -163,11 +170,13 @@ def icon_sheet(
         shaded = _shade(pixels, np.broadcast_to(face[hit], tiles.shape))
         block = np.zeros((int(cube.sum()), size * size, 4), dtype=np.uint8)
         block[:, hit] = shaded
-        icons[cube] = block
+        icons[: len(states)][cube] = block
     casts: dict[tuple[tuple[Box, ...], int], _Cast] = {}
     for k in np.flatnonzero(~cube):
         icons[k] = block_icon(atlas, registry, int(ids[k]), size, casts).reshape(-1, 4)
-    for i in range(len(states)):
+    for j, tile in enumerate(flat_tiles):
+        icons[len(states) + j] = _flat(atlas, int(tile), size).reshape(-1, 4)
+    for i in range(len(icons)):
         r, c = divmod(i, columns)
         sheet[r * size : (r + 1) * size, c * size : (c + 1) * size] = icons[i].reshape(
             size, size, 4

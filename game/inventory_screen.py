@@ -26,7 +26,7 @@ from game.hud import WindowRoot
 from game.hud_layout import SLOT_GAP, SLOT_SIZE, fit_scale
 from game.icons import icon_sheet
 from world.blocks import BlockRegistry
-from world.inventory import HOTBAR_SLOTS, INVENTORY_SLOTS, STACK_MAX, Inventory, ItemStack
+from world.inventory import HOTBAR_SLOTS, INVENTORY_SLOTS, Inventory, ItemStack
 from world.save_format import PLACEHOLDER_GROUP
 
 __all__ = ["COLUMNS", "ROWS", "CatalogItem", "InventoryScreen", "catalog"]
@@ -42,14 +42,16 @@ _MAX_QUERY = 40
 class CatalogItem:
     """One item of the creative picker."""
 
-    item: str  # the block's name
-    state: int  # the state its icon shows (the block's default state)
+    item: str  # the block's (or the non-block item's) name
+    state: int  # the state its icon shows (the block's default state), -1 for an item
     mod: str
     description: str
+    tile: int = -1  # a non-block item's icon: its atlas tile, drawn flat
 
 
 def catalog(registry: BlockRegistry) -> list[CatalogItem]:
-    """Every block a player can hold, grouped by mod in registration order (base first).
+    """Every block a player can hold, grouped by mod in registration order (base first), then
+    the items that are not blocks (`world.items`), in registration order.
 
     Air, liquids and placeholders of missing mods are left out (Minecraft's creative inventory
     has no water block either).
@@ -60,6 +62,9 @@ def catalog(registry: BlockRegistry) -> list[CatalogItem]:
             continue
         mod = block.name.partition(":")[0]
         items.append(CatalogItem(block.name, registry.id(block.name), mod, block.description))
+    for thing in registry.items.values():
+        tile = registry.tile_id(thing.image)
+        items.append(CatalogItem(thing.name, -1, thing.mod, thing.description, tile))
     return items
 
 
@@ -151,12 +156,17 @@ class InventoryScreen:
 
     def _ensure_sheet(self) -> PandaTexture:
         if self._sheet is None:
+            blocks = [item for item in self.items if item.state >= 0]
+            things = [item for item in self.items if item.state < 0]
             pixels, self._columns = icon_sheet(
-                self.atlas, self.registry, [item.state for item in self.items]
+                self.atlas,
+                self.registry,
+                [item.state for item in blocks],
+                flat_tiles=[item.tile for item in things],
             )
             self._sheet_px = pixels.shape[:2]
             self._sheet = atlas_texture(pixels)
-            self._icon_index = {item.item: i for i, item in enumerate(self.items)}
+            self._icon_index = {item.item: i for i, item in enumerate(blocks + things)}
         return self._sheet
 
     def open(self, *, creative: bool) -> None:
@@ -220,7 +230,8 @@ class InventoryScreen:
             if not 0 <= index < len(self.visible):
                 return None
             item = self.visible[index]
-            self.inventory.put(self.inventory.selected, ItemStack(item.item, STACK_MAX))
+            full = self.inventory.stack_max(item.item)
+            self.inventory.put(self.inventory.selected, ItemStack(item.item, full))
             self.refresh()
             return f"{item.description} in slot {self.inventory.selected + 1}"
         if not 0 <= index < INVENTORY_SLOTS:
@@ -254,7 +265,7 @@ class InventoryScreen:
             per_page = ROWS * COLUMNS
             self.visible = found[self.page * per_page : (self.page + 1) * per_page]
             pages = max(1, -(-len(found) // per_page))
-            self.title.text = f"Creative: {len(found)} blocks (page {self.page + 1}/{pages})"
+            self.title.text = f"Creative: {len(found)} items (page {self.page + 1}/{pages})"
             self.search.text = f"Search: {self.query}_"
             cells = list(range(per_page))
             shown = [(i, item.item) for i, item in enumerate(self.visible)]

@@ -58,6 +58,7 @@ from game.player import HeldInput, Player
 from game.render_origin import RenderOrigin
 from game.scene import Underwater, follow, set_view
 from game.session import Session
+from game.text_screen import TextScreen
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.blocks import AIR, BlockRegistry
 from world.hook_guard import HookGuard
@@ -68,6 +69,7 @@ from world.outcome import NOTHING_TARGETED, Actor, Outcome
 from world.ray import Hit, raycast
 from world.registration import make_registry
 from world.rules import Rules
+from world.text_prompt import TextPrompt
 from world.worldgen import mod_hooks, worldgen_factory
 
 __all__ = ["Game"]
@@ -151,6 +153,7 @@ class Game:
         self.debug = DebugOverlay(self._debug_snapshot)
         self.traced = TracedCells(registry, self.origin)
         self.inventory_screen = InventoryScreen(registry, self.hotbar.inventory, self.atlas_pixels)
+        self.text_screen = TextScreen()  # what a mod's actor.ask_text opens (a sign's editor)
         self._drops = random.Random()
         self._still = HeldInput()  # what the body gets while the inventory screen has the keys
         self.menu = PauseMenu(
@@ -213,12 +216,12 @@ class Game:
         # The pause menu stops the world, as single-player Minecraft's does.
         if not self.paused and self.chunks.ready_at(self.player.body.pos):  # else held until
             # the ground under it is loaded; the inventory screen takes the keys, not the body
-            self.player.update(dt, self._still if self.inventory_screen.shown else self.held)
+            self.player.update(dt, self._still if self._screen_shown else self.held)
         follow(self.player.eye, self.player.yaw, self.player.pitch, self.origin)
         self.underwater.update(self.world, self.player.eye)
         self._retarget()
         if not self.paused:
-            if not self.inventory_screen.shown:
+            if not self._screen_shown:
                 self._carry_out(self.controls.hold(dt, self._aim()))
             self.rules.tick(dt)
         self.chunks.update(self.player.eye, STREAM_BUDGET_S)
@@ -262,7 +265,7 @@ class Game:
 
     def input(self, key: str) -> None:
         """Carry out what one key or button event means (`Controls.key`)."""
-        if self._inventory_input(key):
+        if self._text_input(key) or self._inventory_input(key):
             return
         grab = self.live and not self.captured
         self._carry_out(self.controls.key(key, now=self.time, paused=self.paused, grab=grab))
@@ -330,7 +333,12 @@ class Game:
         (`world.placement.PlaceContext`: facing, sneak-placing against a usable block)."""
         actor = self.player.actor(self.hotbar.current)
         return replace(
-            actor, look=self.player.direction, sneak=self.held.sneak, inbox=self.hud.flash
+            actor,
+            look=self.player.direction,
+            sneak=self.held.sneak,
+            item=self.hotbar.current_item,
+            inbox=self.hud.flash,
+            prompter=self.ask_text,
         )
 
     def _do_break(self) -> None:
@@ -370,6 +378,45 @@ class Game:
         if block_id is not None:
             self.hotbar.pick(block_id, creative=self.player.creative)
             self.hud.refresh_hotbar()
+
+    # -- the text-entry screen (a mod's actor.ask_text) -----------------------------------------
+
+    @property
+    def _screen_shown(self) -> bool:
+        """A screen (the inventory, a text prompt) has the keys: the body stands still."""
+        return self.inventory_screen.shown or self.text_screen.shown
+
+    def ask_text(self, prompt: TextPrompt) -> None:
+        """Open the text-entry screen for a mod's prompt, and let the mouse go."""
+        self.text_screen.open(prompt)
+        self.hud.show_crosshair(False)
+        if self.live:
+            application.base.buttonThrowers[0].node().setKeystrokeEvent("keystroke")
+            application.base.accept("keystroke", self.text_screen.type_text)
+            self.capture_mouse(False)
+
+    def _text_input(self, key: str) -> bool:
+        """While a text prompt is open it takes every key: Enter sends, Escape cancels."""
+        if not self.text_screen.shown:
+            return False
+        if key == "enter":
+            self.close_text(send=True)
+        elif key == "escape":
+            self.close_text(send=False)
+        elif key in ("backspace", "backspace hold"):
+            self.text_screen.backspace()
+        return True
+
+    def close_text(self, *, send: bool) -> None:
+        """Close the text prompt; with ``send`` its text goes to the mod, through the rules."""
+        sent = self.text_screen.confirm() if send else None
+        self.text_screen.close()
+        self.hud.show_crosshair(True)
+        if self.live:
+            application.base.ignore("keystroke")
+            self.capture_mouse(True)
+        if sent is not None:
+            self._after(self.rules.submit_text(*sent, self._actor()))
 
     # -- the inventory screen (E) ---------------------------------------------------------------
 
@@ -536,5 +583,6 @@ class Game:
         self.debug.destroy()
         self.traced.destroy()
         self.inventory_screen.destroy()
+        self.text_screen.destroy()
         self.menu.destroy()
         self.underwater.destroy()

@@ -152,6 +152,14 @@ class ScriptPlayer:
             self._inventory_open(action)
             game.click_inventory(int(args["cell"]) - 1)
             self.frames(1)
+        elif name == "type":
+            if not game.text_screen.shown:
+                raise ScriptError(f"{action.where}: type needs a text prompt open (use a sign)")
+            game.text_screen.type_text(str(args["text"]))
+            self.frames(1)
+        elif name == "key":
+            game.input(str(args["name"]))
+            self.frames(1)
         elif name == "teleport":
             game.player.teleport((float(args["x"]), float(args["y"]), float(args["z"])))
         else:  # parse_script admits only the names above

@@ -105,6 +105,24 @@ def _words(text: str) -> str:
     return text
 
 
+def _typed(text: str) -> str:
+    """Parse text to type into a prompt: ``_`` stands for a space and ``/`` starts a new line
+    (a script line splits at spaces); at most 256 characters."""
+    if len(text) > 256:
+        raise ValueError(f"typed text must be at most 256 characters, got {len(text)}")
+    return text.replace("_", " ").replace("/", "\n")
+
+
+_KEYS = ("enter", "escape", "backspace")
+
+
+def _key(text: str) -> str:
+    """Parse a key name a script may press: enter, escape or backspace."""
+    if text.lower() not in _KEYS:
+        raise ValueError(f"key must be one of {', '.join(_KEYS)}, got {text!r}")
+    return text.lower()
+
+
 def _slot(text: str) -> int:
     """Parse a hotbar slot number 1..9."""
     value = int(text)
@@ -146,6 +164,8 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
     "inventory": (),  # E: open the inventory screen (the creative picker), or close it
     "search": (_p("text", _words, ""),),  # the creative picker's search line
     "click_item": (_p("cell", _cell),),  # click a cell of the open inventory screen
+    "type": (_p("text", _typed),),  # type into an open text prompt (a sign's editor)
+    "key": (_p("name", _key),),  # press a key: enter, escape, backspace
 }
 
 

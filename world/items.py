@@ -57,6 +57,11 @@ class Item:
     stack_max: int = STACK_MAX
     on_use: Callable[..., Any] | None = None
 
+    @property
+    def mod(self) -> str:
+        """The mod that registered it (the name's prefix)."""
+        return self.name.partition(":")[0]
+
     def __post_init__(self) -> None:
         name = self.name
         if not isinstance(name, str) or name.count(":") != 1 or not all(name.split(":")):

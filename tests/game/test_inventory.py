@@ -118,3 +118,51 @@ def test_the_inventory_survives_save_and_load(play: Callable[..., Any], replay: 
     game.destroy()
     again = play(world="bag")
     assert again.hotbar.inventory.slots == slots and again.hotbar.selected == 4
+
+
+def test_the_hoe_from_the_picker_tills_grass_in_survival_and_is_kept(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    replay(game, "select 4\ninventory\nsearch hoe\nclick_item 1\ninventory")
+    inventory = game.hotbar.inventory
+    assert inventory.current == ItemStack("farming:hoe", 1)  # a tool stacks to one
+    assert game.hotbar.current is None  # not a block: places nothing
+    assert game.hotbar.icon_tiles[3] == game.world.registry.tile_id("farming:hoe")
+    assert game.hud._drawn[3] == game.hotbar.icon_tiles[3]  # its icon is drawn
+    game.player.creative = False
+    replay(game, "look 0 50\nwait 2")
+    target = game.target
+    assert target is not None and game.world.registry.name(target.block_id) == "base:grass"
+    replay(game, "place")
+    assert game.last_outcome.used
+    assert game.world.registry.name(game.world.get_block(*target.block)) == "farming:farmland"
+    assert inventory.current == ItemStack("farming:hoe", 1)  # tools are not used up
+
+
+def test_a_sign_s_text_is_typed_in_its_editor_and_escape_keeps_the_old_one(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    game.hotbar.inventory.put(0, ItemStack("signs:sign", 1))
+    replay(game, "select 1\nlook 0 50\nwait 2\nplace\nwait 2")
+    placed = [c.pos for c in game.last_outcome.changes if c.new != 0]
+    assert placed, game.last_outcome.reason
+    sign = placed[0]
+    replay(game, "look 0 40\nwait 2")
+    assert game.target is not None and tuple(game.target.block) == tuple(sign)
+    replay(game, "use")
+    assert game.text_screen.shown
+    initial = game.text_screen.text
+    assert initial.startswith("placed by")
+    feet = game.player.body.pos
+    replay(game, "key backspace\ntype _x/Welcome\nwait 3")
+    assert game.player.body.pos == feet  # typing does not walk (w, a, s, d are letters)
+    typed = game.text_screen.text
+    assert typed.startswith(initial[:-1]) and typed.endswith("x\nWelcome")
+    replay(game, "key enter")
+    assert not game.text_screen.shown
+    text = game.world.meta(*sign)["text"]
+    assert text == typed
+    replay(game, "use\ntype junk\nkey escape")
+    assert not game.text_screen.shown and game.world.meta(*sign)["text"] == text
