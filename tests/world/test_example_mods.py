@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -452,11 +453,13 @@ def docs_mods(folder: Path) -> list[str]:
 @pytest.fixture
 def guide(tmp_path):
     """The guide's example mods, loaded with the project's mods and the mod written from it."""
-    assert docs_mods(tmp_path) == ["no_glass_theft", "farm", "sapling", "doors", "slabs"]
+    assert docs_mods(tmp_path) == ["no_glass_theft", "quill", "farm", "sapling", "doors", "slabs"]
     mods = load_mods([DEFAULT_MODS_DIR, tmp_path, MOD_FROM_DOCS], entry_points=False)
     registry = make_registry(mods)
     assert mods.errors == []
-    assert {"no_glass_theft", "farm", "sapling", "sponge", "doors", "slabs"} <= set(mods.names)
+    assert {"no_glass_theft", "quill", "farm", "sapling", "sponge", "doors", "slabs"} <= set(
+        mods.names
+    )
     return mods, World(registry)
 
 
@@ -467,6 +470,19 @@ def test_guide_first_mod_keeps_glass_in_survival(guide):
     assert not outcome and outcome.reason == "glass is too fragile to take"
     assert outcome.denied_by == "no_glass_theft"
     assert Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), player(creative=True))
+
+
+def test_guide_quill_writes_the_note_the_player_types_on_the_block(guide):
+    mods, world = guide
+    world.set_block(0, 0, 0, world.registry.id("base:stone"))
+    asked = []
+    quill = replace(player(), item="quill:quill", prompter=asked.append)
+    rules = Rules(world, mods)
+    assert rules.use_block(hit_at(world, (0, 0, 0)), quill).used
+    assert world.get_block(0, 1, 0) == 0  # an item that is not a block places nothing
+    assert rules.submit_text(asked[0], "dig here\nnot there", quill)
+    assert world.meta(0, 0, 0)["note"] == "dig here\nnot there"
+    assert world.registry.items["quill:quill"].stack_max == 1
 
 
 def test_guide_sapling_needs_soil_and_grows_into_a_tree(guide):
