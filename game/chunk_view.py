@@ -1,13 +1,15 @@
 """Drawing the world: one scene node per chunk mesh, around the player, remeshed when dirty.
 
 `world.mesher` turns a chunk into flat numpy arrays; here they become one vertex buffer per
-chunk (position, RGBA8 colour, uv interleaved, 24 bytes a vertex, copied straight from numpy),
-under a node at the chunk's corner in ursina's scene (relative to the render origin,
-`game.render_origin`, so nothing cracks far from 0, 0, 0), textured with the block atlas (nearest
-filtering: pixel look). Shading is baked into vertex colours (`MeshData.shade`), so no light is
-needed. The node is a bare Panda3D ``NodePath`` (what an ursina Entity wraps): an Entity costs
-about 50 µs to make and as much to destroy, 15 times a bare node, and streaming makes and drops
-hundreds of them as the player walks.
+chunk (position, RGBA8 colour, tile uv, tile corner interleaved, 32 bytes a vertex, copied
+straight from numpy), under a node at the chunk's corner in ursina's scene (relative to the
+render origin, `game.render_origin`, so nothing cracks far from 0, 0, 0), textured with the
+block atlas (nearest filtering: pixel look) and drawn by the chunk shader (`game.chunk_shader`):
+the colour carries the shade (`MeshData.shade`) and the sky and block light (`MeshData.light`),
+and one ``daylight`` input on the parent of every chunk (`ChunkView.set_daylight`) turns day
+into night without remeshing. The node is a bare Panda3D ``NodePath`` (what an ursina Entity
+wraps): an Entity costs about 50 µs to make and as much to destroy, 15 times a bare node, and
+streaming makes and drops hundreds of them as the player walks.
 
 The chunk's triangles are split by face direction into up to seven Panda3D geoms sharing that
 one vertex buffer: +x, -x, +y, -y, +z, -z and "other" (plants). A face looking away from the
@@ -16,6 +18,15 @@ in a typical view that skips about half the triangles before software GL has to 
 (all the bottoms of the ground, the far sides of hills). The set only changes when the camera
 crosses into another chunk. ursina's own ``Mesh`` builds one geom per mesh with its own vertex
 data, which is why the geoms are built here with Panda3D's API.
+
+Light (`world.light.Light`, when given): a chunk meshed is queued to be lit with its 26
+neighbours; chunks are lit one at a time, nearest the camera first, in the frame time the
+streaming leaves (or one a frame when it had nothing to do), so lighting never holds up drawing:
+a chunk meshed before it is lit is drawn in full daylight, then remeshed with its light. The
+light of chunks that change (`relight`: lit later, or after an edit) reaches every drawn chunk
+whose meshed light (its 18³ neighbourhood) it changes: remeshed under the budget, or at once
+after an edit. Light of a chunk the world forgets is dropped with it. `load_all` (the start)
+lights everything in view before the first frame.
 
 Which chunks: `world.streaming.ChunkStreamer` decides. Chunk columns within ``view_distance`` of
 the player's column (a circle, as Minecraft's render distance) are loaded by a worker thread (saved
@@ -48,10 +59,12 @@ from panda3d.core import (
 from panda3d.core import Texture as PandaTexture
 from ursina import camera, scene
 
+from game.chunk_shader import chunk_shader
 from game.geometry import interleaved_format
 from game.render_origin import RenderOrigin
 from world.chunks import CHUNK, ChunkKey, World
 from world.geometry import FACE_NORMALS
+from world.light import Light
 from world.mesher import MeshData, mesh_chunk
 from world.streaming import ChunkStreamer
 
@@ -62,20 +75,26 @@ _BIN = "chunks"
 CullBinManager.getGlobalPtr().addBin(_BIN, CullBinManager.BTFrontToBack, 5)
 
 
-_FORMAT = interleaved_format(uv=True)
-_ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2)])
+_FORMAT = interleaved_format(uv=True, tile=True)
+_ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2), ("tile", "<f4", 2)])
 if _FORMAT.getArray(0).getStride() != _ROW.itemsize:
     raise RuntimeError("the vertex layout and its numpy mirror disagree")
 OTHER = len(FACE_NORMALS)  # the group of faces with no axis direction (plants)
+_CUT_ALPHA = 0.5  # cut-outs: texels below half alpha are not drawn (binary transparency)
+_CLEAR_ALPHA = 1 / 255  # chunks with liquid blend: only fully clear texels are dropped
+_COST_WEIGHT = 0.1  # how fast the light job's running cost follows new measurements
+_AROUND = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
 
 
 def _vertex_data(data: MeshData) -> GeomVertexData:
     """The mesh's vertices as one Panda3D vertex buffer."""
     rows = np.empty(data.vertex_count, dtype=_ROW)
     rows["pos"] = data.vertices.reshape(-1, 3)
-    rows["rgba"][:, :3] = np.round(data.shade * 255.0).astype(np.uint8)[:, np.newaxis]
+    rows["rgba"][:, 0] = np.round(data.shade * 255.0).astype(np.uint8)
+    rows["rgba"][:, 1:3] = np.round(data.light.reshape(-1, 2) * 17.0).astype(np.uint8)
     rows["rgba"][:, 3] = 255
-    rows["uv"] = data.uvs.reshape(-1, 2)
+    rows["uv"] = data.tile_uvs.reshape(-1, 2)
+    rows["tile"] = data.tile_origin.reshape(-1, 2)
     vdata = GeomVertexData("chunk", _FORMAT, Geom.UHStatic)
     vdata.uncleanSetNumRows(data.vertex_count)
     memoryview(vdata.modifyArray(0)).cast("B")[:] = rows.data.cast("B")
@@ -117,8 +136,23 @@ class ChunkView:
         on_save: Callable[[list[ChunkKey]], object] | None = None,
         origin: RenderOrigin | None = None,
         threaded: bool = True,
+        light: Light | None = None,
     ) -> None:
         self.world = world
+        self.light = light
+        self._lit: set[ChunkKey] = set()  # chunks lit whole (`Light.add_chunks`)
+        self._light_queue: dict[ChunkKey, None] = {}  # loaded chunks waiting to be lit
+        # A hash of the light each drawn chunk was meshed with (None: meshed before it was lit).
+        self._meshed_light: dict[ChunkKey, int | None] = {}
+        self._relit: set[ChunkKey] = set()  # drawn chunks whose light may have changed
+        self._relit_now: set[ChunkKey] = set()  # the same, after an edit: remeshed at once
+        self._light_cost = 0.003  # seconds a light job usually takes (a running average)
+        # Every chunk node hangs under one node holding the shader and its day light.
+        self.node = scene.attachNewNode("chunks")
+        self.node.setShader(chunk_shader())
+        self.node.setShaderInput("daylight", 1.0)
+        self.node.setShaderInput("alpha_cut", _CUT_ALPHA)
+        self._sync_fog()
         # Chunk nodes are drawn relative to the render origin (precision far from 0, 0, 0).
         self.origin = RenderOrigin() if origin is None else origin
         self.texture = texture
@@ -133,10 +167,90 @@ class ChunkView:
             on_mesh=self._mesh,
             on_drop=self._drop,
             on_save=on_save,
+            on_forget=self._forget_light,
             threaded=threaded,
         )
         self.work_s = 0.0  # wall-clock seconds of chunk work in the last `update`
         self.work_cpu_s = 0.0  # the main thread's CPU seconds of the same
+
+    def set_daylight(self, level: float) -> None:
+        """How much of the sky light shows, 0..1 (1 at noon): one shader input, no remeshing."""
+        if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 1:
+            raise ValueError(f"level must be a number in 0..1, got {level!r}")
+        self.node.setShaderInput("daylight", float(level))
+
+    def _sync_fog(self) -> None:
+        """Copy ursina's linear fog into the shader's inputs (no fog for any other kind)."""
+        density, tint = scene.fog_density, scene.fog_color
+        start, end = density if isinstance(density, tuple) else (1e9, 2e9)
+        self.node.setShaderInput("fog_range", (float(start), max(float(end), float(start) + 1e-3)))
+        self.node.setShaderInput("fog_color", tuple(float(c) for c in tint))
+
+    def relight(self, changed: Iterable[ChunkKey], *, now: bool = False) -> None:
+        """Chunks whose light changed: drawn chunks whose meshed light they touch are remeshed
+        (only where their 18³ light really differs): by the next `remesh_dirty` with ``now``
+        (an edit: it shows in the next frame with its light), else under the frame budget."""
+        meshed, marked = self._meshed_light, self._relit_now if now else self._relit
+        for cx, cy, cz in changed:
+            for dx, dy, dz in _AROUND:
+                key = (cx + dx, cy + dy, cz + dz)
+                if key in meshed:
+                    marked.add(key)
+
+    def _want_light(self, key: ChunkKey) -> None:
+        """Queue the chunk and its loaded neighbours that are not lit yet."""
+        cx, cy, cz = key
+        for dx, dy, dz in _AROUND:
+            n = (cx + dx, cy + dy, cz + dz)
+            if n not in self._lit and self.world.is_loaded(*n):
+                self._light_queue[n] = None
+
+    def _light_work(self, started: float, budget_s: float, *, force: bool) -> int:
+        """Light queued chunks, nearest the camera first, then remesh drawn chunks whose light
+        changed, while ``budget_s`` from ``started`` lasts (one light job anyway with ``force``).
+        Returns the jobs done."""
+        light, queue = self.light, self._light_queue
+        if light is None:
+            return 0
+        done = 0
+        if queue:
+            cx, cy, cz = self._camera_chunk or (0, 0, 0)
+            order = sorted(
+                queue, key=lambda k: (k[0] - cx) ** 2 + (k[1] - cy) ** 2 + (k[2] - cz) ** 2
+            )
+            for key in order:
+                # A job starts only when its usual cost fits what is left of the budget.
+                expected = time.perf_counter() - started + self._light_cost
+                if (done or not force) and expected > budget_s:
+                    break
+                del queue[key]
+                if key in self._lit or not self.world.is_loaded(*key):
+                    continue
+                self._lit.add(key)
+                began = time.perf_counter()
+                self.relight(light.add_chunks([key]))
+                took = time.perf_counter() - began
+                self._light_cost += _COST_WEIGHT * (took - self._light_cost)
+                done += 1
+        meshed = self.streamer.meshed
+        while self._relit and time.perf_counter() - started < budget_s:
+            key = self._relit.pop()
+            if key in meshed and self._meshed_light.get(key) != self._light_hash(key):
+                self._mesh(key)
+                done += 1
+        return done
+
+    def _light_hash(self, key: ChunkKey) -> int:
+        assert self.light is not None
+        sky, block = self.light.padded(key)
+        return hash((sky.tobytes(), block.tobytes()))
+
+    def _forget_light(self, key: ChunkKey) -> None:
+        """The world forgot a chunk: so does the light."""
+        if self.light is not None:
+            self.light.remove_chunk(key)
+        self._lit.discard(key)
+        self._light_queue.pop(key, None)
 
     @property
     def view_distance(self) -> int:
@@ -169,18 +283,28 @@ class ChunkView:
             forward = camera.forward
             facing = (float(forward[0]), float(forward[2]))
         self.face_camera((x, y, z))
+        self._sync_fog()
         self.streamer.update((x, y, z), facing)
         done = self.remesh_dirty()
         left = budget_s - (time.perf_counter() - started)
-        if self.streamer.pending:
-            done += self.streamer.work(max(left, 0.0), wait=wait)
+        streamed = 0
+        if self.streamer.pending and (left > 0.0 or wait):  # recentring may take the budget
+            streamed = self.streamer.work(max(left, 0.0), wait=wait)
+        # Light (and the remeshes it causes) when the streaming left room, or had nothing to do.
+        force = not streamed and left > 0.0
+        done += streamed + self._light_work(started, budget_s, force=force)
         self.work_s = time.perf_counter() - started
         self.work_cpu_s = time.thread_time() - started_cpu
         return done
 
     def load_all(self, eye: Iterable[float], limit_s: float = math.inf) -> None:
-        """Load and mesh what is in view now, nearest first, for up to ``limit_s`` seconds."""
+        """Load, light and mesh what is in view now, nearest first, for up to ``limit_s``
+        seconds."""
+        started = time.perf_counter()
         self.update(eye, limit_s, wait=True)
+        while (self._light_queue or self._relit) and time.perf_counter() - started < limit_s:
+            if not self._light_work(started, limit_s, force=True):
+                break
 
     def ready_at(self, pos: Iterable[float]) -> bool:
         """Whether the column under ``pos`` is loaded (a body there has ground to stand on)."""
@@ -238,7 +362,14 @@ class ChunkView:
     def remesh_dirty(self) -> int:
         """Remesh every shown chunk whose blocks changed; returns how many."""
         meshed = self.streamer.meshed
-        dirty = [key for key in self.world.pop_dirty() if key in meshed]
+        dirty = {key for key in self.world.pop_dirty() if key in meshed}
+        relit, self._relit_now = self._relit_now, set()
+        if self.light is not None:
+            dirty |= {
+                key
+                for key in relit - dirty
+                if key in meshed and self._meshed_light.get(key) != self._light_hash(key)
+            }
         for key in dirty:
             self._mesh(key)
         return len(dirty)
@@ -257,13 +388,19 @@ class ChunkView:
         if self.world.chunk(*key) is None:  # all air: nothing to draw
             self._drop(key)
             return
-        data = mesh_chunk(self.world, *key)
+        light = self.light
+        if light is not None:  # unlit yet: drawn in daylight, remeshed once lit
+            self._want_light(key)
+            lit = key in self._lit
+            self._meshed_light[key] = self._light_hash(key) if lit else None
+            light = light if lit else None
+        data = mesh_chunk(self.world, *key, light)
         if data.vertex_count == 0:
             self._drop(key)
             return
         root = self.entities.get(key)
         if root is None:
-            root = scene.attachNewNode(f"chunk {key}")
+            root = self.node.attachNewNode(f"chunk {key}")
             self.origin.place(root, (key[0] * CHUNK[0], key[1] * CHUNK[1], key[2] * CHUNK[2]))
             root.setTexture(self.texture, 1)
             self.entities[key] = root
@@ -291,14 +428,18 @@ class ChunkView:
         if self.world.registry.liquid[blocks].any():
             # Two passes: opaque texels first, then the see-through water blended over them.
             root.setTransparency(TransparencyAttrib.M_dual)
+            root.setShaderInput("alpha_cut", _CLEAR_ALPHA)
             root.clearBin()
         else:
             root.setTransparency(TransparencyAttrib.M_binary)
+            root.clearShaderInput("alpha_cut")
             root.setBin(_BIN, 0)
 
     def _drop(self, key: ChunkKey) -> None:
         """Forget a chunk's node."""
         self._groups.pop(key, None)
+        self._meshed_light.pop(key, None)
+        self._relit.discard(key)
         root = self.entities.pop(key, None)
         if root is not None:
             self.origin.forget(root)
@@ -309,5 +450,7 @@ class ChunkView:
         for key in list(self.entities):
             self._drop(key)
         self.streamer.on_mesh = self.streamer.on_drop = self.streamer.on_save = None
+        self.streamer.on_forget = None
         self.streamer.close()
         self._camera_chunk = None
+        self.node.removeNode()

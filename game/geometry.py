@@ -7,13 +7,16 @@ from panda3d.core import Geom, GeomVertexArrayFormat, GeomVertexFormat, Internal
 __all__ = ["interleaved_format"]
 
 
-def interleaved_format(*, uv: bool) -> GeomVertexFormat:
-    """One interleaved array: position (3 float32), colour (4 uint8), uv (2 float32) if asked."""
+def interleaved_format(*, uv: bool, tile: bool = False) -> GeomVertexFormat:
+    """One interleaved array: position (3 float32), colour (4 uint8), uv (2 float32) if asked,
+    and with ``tile`` a column ``tile`` (2 float32: a tile's corner in the atlas, for a shader)."""
     array = GeomVertexArrayFormat()
     array.addColumn(InternalName.getVertex(), 3, Geom.NTFloat32, Geom.CPoint)
     array.addColumn(InternalName.getColor(), 4, Geom.NTUint8, Geom.CColor)
     if uv:
         array.addColumn(InternalName.getTexcoord(), 2, Geom.NTFloat32, Geom.CTexcoord)
+    if tile:
+        array.addColumn(InternalName.make("tile"), 2, Geom.NTFloat32, Geom.COther)
     layout = GeomVertexFormat()
     layout.addArray(array)
     registered: GeomVertexFormat = GeomVertexFormat.registerFormat(layout)

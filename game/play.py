@@ -63,7 +63,9 @@ from game.user_settings import Settings, changed_fields, load_settings, remember
 from world.blocks import AIR, BlockRegistry
 from world.hook_guard import HookGuard
 from world.inventory import block_drops
+from world.light import Light
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
+from world.mod_world import Change
 from world.mods import Mods
 from world.outcome import NOTHING_TARGETED, Actor, Outcome
 from world.ray import Hit, raycast
@@ -125,6 +127,10 @@ class Game:
             registry, worldgen_factory(mod_hooks(self.mods, self._worldgen_guard))
         )
         self.rules = Rules(self.world, self.mods)
+        # Sky and block light (world.light), lit as chunks are drawn, relit after every change;
+        # hooks read it through the world (`ModWorld.light_at`).
+        self.light = Light(self.world)
+        self.world.light = self.light
         self.player = Player(self.world, self.session.spawn())
         self.hotbar = Hotbar.default(registry)
         self.session.attach(self.player, self.hotbar)  # the saved mode, look, flying, hotbar
@@ -143,6 +149,7 @@ class Game:
             options.view_distance,
             on_save=lambda keys: self.save(),
             origin=self.origin,
+            light=self.light,
         )
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
         atlas = Texture(self.atlas)
@@ -223,7 +230,7 @@ class Game:
         if not self.paused:
             if not self._screen_shown:
                 self._carry_out(self.controls.hold(dt, self._aim()))
-            self.rules.tick(dt)
+            self._relight(self.rules.tick(dt))
         self.chunks.update(self.player.eye, STREAM_BUDGET_S)
         self.session.tick(dt)
         self._show_new_mod_errors()
@@ -473,8 +480,21 @@ class Game:
             if not self._show_new_mod_errors():  # a mod's failure is shown in full once
                 self.hud.flash(self._denial(outcome))
             return
+        self._relight(outcome.changes)
         self.chunks.remesh_dirty()
         self._retarget()
+
+    def _relight(self, changes: Iterable[Change]) -> None:
+        """Relight around changed voxels; the drawn chunks it reaches are remeshed with the
+        dirty ones (before the next frame is drawn)."""
+        light = self.light
+        by_chunk: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
+        for change in changes:
+            if light.changes_light(change.old, change.new):
+                x, y, z = change.pos
+                by_chunk.setdefault((x >> 4, y >> 4, z >> 4), []).append((x, y, z))
+        for positions in by_chunk.values():  # one bounded relight per chunk touched
+            self.chunks.relight(light.update(positions), now=True)
 
     def _denial(self, outcome: Outcome) -> str:
         """A denied action's reason; a mod failure shown before is named in short."""

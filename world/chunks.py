@@ -146,9 +146,7 @@ class World:
     ) -> None:
         low, high = build_height
         if not low < high:
-            raise ValueError(
-                f"build_height must be (low, high) with low < high, got {build_height}"
-            )
+            raise ValueError(f"build_height must be (low, high), low < high, got {build_height}")
         self.registry = registry if registry is not None else default_registry()
         self.generator = generator
         self.build_height = (int(low), int(high))
@@ -159,6 +157,7 @@ class World:
         self.modified: set[ChunkKey] = set()
         self.mod_storage = ModStorage()  # each mod's saved key→value store (world.mod_storage)
         self.block_data = BlockData()  # per-voxel data and timers (world.block_data)
+        self.light: Any = None  # the world's `world.light.Light` when the game keeps one
 
     # -- chunks -----------------------------------------------------------------------------
 

@@ -43,7 +43,8 @@ __all__ = ["MAX_LIGHT", "Light", "opacity_table", "sky_stop_table"]
 
 MAX_LIGHT = 15
 _S = 16
-_Box = tuple[int, int, int, int, int, int]  # x0, y0, z0, x1, y1, z1 (half-open)
+_Box = tuple[int, int, int, int, int, int]
+_NO_FLOOR = -(2**40)  # a floor below any world height: nothing stops sky
 
 
 def opacity_table(registry: BlockRegistry) -> NDArray[np.uint8]:
@@ -112,6 +113,13 @@ class Light:
         self._emit = np.minimum(np.asarray(reg.light), MAX_LIGHT).astype(np.int8)
         self.sky: dict[ChunkKey, NDArray[np.uint8]] = {}
         self.block: dict[ChunkKey, NDArray[np.uint8]] = {}
+        # Per loaded chunk, (16, 16): 1 + the local y of the highest voxel that stops sky in
+        # each column, 0 for none (`_tops`); dropped when the chunk's blocks change.
+        self._top: dict[ChunkKey, NDArray[np.int16]] = {}
+        # Per chunk key, (16, 16): the world height above the highest sky-stopping voxel of the
+        # run of loaded chunks from that chunk up (`_floor`); per column (cx, cz), dropped
+        # whenever a chunk of the column changes, loads or unloads.
+        self._floors: dict[tuple[int, int], dict[int, NDArray[np.int64]]] = {}
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -134,37 +142,69 @@ class Light:
 
     def add_chunk(self, key: ChunkKey) -> set[ChunkKey]:
         """Light a chunk that was just loaded or generated; the keys whose light changed."""
-        cx, cy, cz = key
-        ox, oy, oz = cx * _S, cy * _S, cz * _S
-        return self._relight_box((ox, oy, oz, ox + _S, oy + _S, oz + _S))
+        return self.add_chunks([key])
 
     def add_chunks(self, keys: Iterable[ChunkKey]) -> set[ChunkKey]:
-        """Light many chunks that were just loaded (a streaming batch); the keys that changed."""
+        """Light many chunks that were just loaded (a streaming batch); the keys that changed.
+
+        Chunks are lit in groups sharing one relight of their bounding box (the whole batch
+        when it spans at most 4 chunks on every axis, else those in the same 4³ block of
+        chunks), so the 15-voxel margin around a box is paid once per group.
+        """
+        todo = list(keys)
+        for key in todo:
+            self._top.pop(key, None)
+        if not todo:
+            return set()
+        span = np.ptp(np.array(todo, dtype=np.int64), axis=0)
+        groups: dict[ChunkKey, list[ChunkKey]] = {}
+        for key in todo:  # one box when the batch is within 4³ chunks, else per 4³ block
+            group = (0, 0, 0) if span.max() < 4 else (key[0] >> 2, key[1] >> 2, key[2] >> 2)
+            groups.setdefault(group, []).append(key)
         changed: set[ChunkKey] = set()
-        for key in keys:
-            changed |= self.add_chunk(key)
+        for members in groups.values():
+            ks = np.array(members, dtype=np.int64) * _S
+            lo, hi = ks.min(axis=0), ks.max(axis=0) + _S
+            box = (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
+            down = any(self._shades_below(key) for key in members)
+            changed |= self._relight_box(box, down=down)
         return changed
 
     def remove_chunk(self, key: ChunkKey) -> None:
         """Forget an unloaded chunk's light."""
         self.sky.pop(key, None)
         self.block.pop(key, None)
+        self._forget_top(key)
+
+    def changes_light(self, old: int, new: int) -> bool:
+        """Whether replacing state ``old`` by ``new`` can change any light (their opacity,
+        emission or stopping of sky light differ): grass spreading onto dirt cannot."""
+        return bool(
+            self._loss[old] != self._loss[new]
+            or self._emit[old] != self._emit[new]
+            or self._stop[old] != self._stop[new]
+        )
 
     def update(self, changed: Iterable[tuple[int, int, int]]) -> set[ChunkKey]:
         """Relight around changed voxels; the chunk keys whose light changed (to remesh)."""
         pts = np.array([tuple(map(int, p)) for p in changed], dtype=np.int64).reshape(-1, 3)
         if len(pts) == 0:
             return set()
+        for key in {
+            (int(x) >> CHUNK_SHIFT, int(y) >> CHUNK_SHIFT, int(z) >> CHUNK_SHIFT) for x, y, z in pts
+        }:
+            self._forget_top(key)
         lo = pts.min(axis=0)
         hi = pts.max(axis=0) + 1
         return self._relight_box(
             (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
         )
 
-    def _relight_box(self, core: _Box) -> set[ChunkKey]:
+    def _relight_box(self, core: _Box, *, down: bool = True) -> set[ChunkKey]:
         x0, y0, z0, x1, y1, z1 = core
-        # The open-sky column can change all the way down below the core: extend to its end.
-        bottom = self._sky_bottom(x0, z0, x1, z1, y0)
+        # The open-sky column can change all the way down below the core: extend to its end
+        # (``down=False``: the caller knows the open sky below the core cannot change).
+        bottom = self._sky_bottom(x0, z0, x1, z1, y0) if down else y0
         r = MAX_LIGHT
         box = (x0 - r, min(y0, bottom) - r, z0 - r, x1 + r, y1 + r, z1 + r)
         clipped = self._clip_loaded(box)
@@ -264,24 +304,86 @@ class Light:
                 out[sl_box] = arr.reshape(_S, _S, _S)[sl_chunk]
         return out
 
+    def _shades_below(self, key: ChunkKey) -> bool:
+        """Whether loading chunk ``key`` can change the open sky below it: it stops sky
+        somewhere, or it joins the columns below to a run of loaded chunks above that does
+        (an all-air chunk under open sky changes nothing below it)."""
+        cx, cy, cz = key
+        while True:
+            tops = self._tops((cx, cy, cz))
+            if tops is None:
+                return False
+            if tops.any():
+                return True
+            cy += 1
+
+    def _forget_top(self, key: ChunkKey) -> None:
+        """The chunk's blocks (or whether it is loaded) changed: drop its cached heights."""
+        self._top.pop(key, None)
+        self._floors.pop((key[0], key[2]), None)
+
+    def _floor(self, cx: int, cy: int, cz: int) -> NDArray[np.int64]:
+        """(16, 16) world heights above the highest voxel stopping sky in each column of the
+        run of loaded chunks from row ``cy`` up (very low where nothing stops sky)."""
+        column = self._floors.setdefault((cx, cz), {})
+        floor = column.get(cy)
+        if floor is None:
+            tops = self._tops((cx, cy, cz))
+            if tops is None:  # not loaded: the run above it does not reach below
+                floor = np.full((_S, _S), _NO_FLOOR, dtype=np.int64)
+            else:
+                above = (
+                    self._floor(cx, cy + 1, cz)
+                    if self._is_loaded((cx, cy + 1, cz))
+                    else np.full((_S, _S), _NO_FLOOR, dtype=np.int64)
+                )
+                own = np.where(tops > 0, cy * _S + tops.astype(np.int64), _NO_FLOOR)
+                floor = np.maximum(own, above)
+            column[cy] = floor
+        return floor
+
+    def _tops(self, key: ChunkKey) -> NDArray[np.int16] | None:
+        """(16, 16) tops of a loaded chunk (see ``_top``), or None when it is not loaded."""
+        top = self._top.get(key)
+        if top is None:
+            chunk = self.world.chunks.get(key)
+            if chunk is None:
+                if not self._is_loaded(key):
+                    return None
+                top = np.zeros((_S, _S), dtype=np.int16)  # known air
+            else:
+                stop = self._stop[chunk.blocks.reshape(_S, _S, _S)]
+                any_stop = stop.any(axis=1)
+                highest = _S - 1 - np.argmax(stop[:, ::-1, :], axis=1)
+                top = np.where(any_stop, highest + 1, 0).astype(np.int16)
+            self._top[key] = top
+        return top
+
     def _open_sky(self, box: _Box) -> NDArray[np.bool_]:
-        """Open-sky mask of a box: nothing stops sky above, up to the column's top loaded chunk."""
+        """Open-sky mask of a box: nothing stops sky above, up to the column's top loaded chunk.
+
+        From each chunk's cached floor (`_floor`): per world column, the height above the
+        highest sky-stopping voxel of the run of loaded chunks from the box's bottom row up;
+        a row of the box that is not loaded does not break the run within the box.
+        """
         x0, y0, z0, x1, y1, z1 = box
-        top = y1
-        tops: dict[tuple[int, int], int] = {}
+        floor = np.full((x1 - x0, z1 - z0), _NO_FLOOR, dtype=np.int64)
+        rows = range(y0 >> CHUNK_SHIFT, ((y1 - 1) >> CHUNK_SHIFT) + 1)
         for cx in range(x0 >> CHUNK_SHIFT, ((x1 - 1) >> CHUNK_SHIFT) + 1):
             for cz in range(z0 >> CHUNK_SHIFT, ((z1 - 1) >> CHUNK_SHIFT) + 1):
-                tops[cx, cz] = t = self._top_loaded(cx, (y1 - 1) >> CHUNK_SHIFT, cz)
-                top = max(top, (t + 1) * _S)
-        ids, loaded = self._blocks((x0, y0, z0, x1, top, z1))
-        for (cx, cz), t in tops.items():
-            xs = slice(max(cx * _S, x0) - x0, min((cx + 1) * _S, x1) - x0)
-            zs = slice(max(cz * _S, z0) - z0, min((cz + 1) * _S, z1) - z0)
-            loaded[xs, max((t + 1) * _S - y0, 0) :, zs] = False  # above the run: sky
-        stop = self._stop[ids] & loaded
-        # blocked[y] = any stop at y or above: cumulative or from the top down.
-        blocked = np.logical_or.accumulate(stop[:, ::-1, :], axis=1)[:, ::-1, :]
-        return ~blocked[:, : y1 - y0, :]
+                xs = slice(max(cx * _S, x0) - x0, min((cx + 1) * _S, x1) - x0)
+                zs = slice(max(cz * _S, z0) - z0, min((cz + 1) * _S, z1) - z0)
+                lx = slice(max(cx * _S, x0) - cx * _S, min((cx + 1) * _S, x1) - cx * _S)
+                lz = slice(max(cz * _S, z0) - cz * _S, min((cz + 1) * _S, z1) - cz * _S)
+                part = floor[xs, zs]
+                # Each run of loaded rows starting in the box: its floor from its first row.
+                for row in rows:
+                    if self._is_loaded((cx, row, cz)) and (
+                        row == rows[0] or not self._is_loaded((cx, row - 1, cz))
+                    ):
+                        np.maximum(part, self._floor(cx, row, cz)[lx, lz], out=part)
+        ys = np.arange(y0, y1, dtype=np.int64)
+        return ys[None, :, None] >= floor[:, None, :]
 
     def _solve(self, box: _Box) -> set[ChunkKey]:
         x0, y0, z0, x1, y1, z1 = box

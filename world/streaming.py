@@ -93,6 +93,8 @@ class ChunkStreamer:
         ``on_drop(key)``: the chunk ``key`` left the view; remove what shows it.
     on_save : callable, optional
         ``on_save(keys)``: save these chunks (unsaved changes) before they are dropped.
+    on_forget : callable, optional
+        ``on_forget(key)``: the world forgot chunk ``key`` (what was kept about it can go).
     clock : callable
         Seconds, monotonic (tests pass a fake clock).
     threaded : bool
@@ -109,6 +111,7 @@ class ChunkStreamer:
         on_mesh: Callable[[ChunkKey], object] | None = None,
         on_drop: Callable[[ChunkKey], object] | None = None,
         on_save: Callable[[list[ChunkKey]], object] | None = None,
+        on_forget: Callable[[ChunkKey], object] | None = None,
         clock: Callable[[], float] = time.perf_counter,
         threaded: bool = False,
     ) -> None:
@@ -121,6 +124,7 @@ class ChunkStreamer:
         self.on_mesh = on_mesh
         self.on_drop = on_drop
         self.on_save = on_save
+        self.on_forget = on_forget
         self.clock = clock
         self.center: Column | None = None
         self.sector: int | None = None  # the view direction, in 1/_SECTORS turns
@@ -209,6 +213,8 @@ class ChunkStreamer:
                 self.loaded.discard(key)
                 _count(self._loaded_in, key, -1)
                 self._dropped_at[key] = self.loader.epoch
+                if self.on_forget is not None:
+                    self.on_forget(key)
 
     def _unmesh(self, key: ChunkKey) -> None:
         self.meshed.discard(key)

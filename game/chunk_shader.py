@@ -1,0 +1,100 @@
+"""The chunk shader: atlas tiles repeated across a quad, smooth light with day and night, fog.
+
+GLSL 1.30, which Mesa's software renderer (llvmpipe) runs. Per vertex (`game.chunk_view`'s
+layout): the position; a colour whose red is the mesher's shade (face direction times ambient
+occlusion), green the sky light and blue the block light (each level 0..15 stored as
+``level * 17``, so the channel reads ``level / 15``); the texture coordinates in tile units
+(`world.mesher.MeshData.tile_uvs`) and, in the vertex column ``tile``, the tile's corner in the
+atlas (``tile_origin``). The
+fragment samples ``tile_origin + fract(tile_uvs) * tile size``, so a quad spanning several blocks
+repeats its tile.
+
+Light, as Minecraft's: the brighter of the sky light scaled by the time of day (the ``daylight``
+uniform, 0..1, set once for every chunk by `game.chunk_view.ChunkView.set_daylight`) and the
+block light, through the brightness curve ``f / (4 - 3 f)`` of the level's fraction ``f`` (level
+14 is 78 % of 15, level 8 about 22 %), above a floor of `MIN_BRIGHTNESS` so a cave is dark but
+not black. Full sky light at full daylight is exactly the texture times the shade: the picture
+of a sunny field is the fixed-function one. Fog is linear, by the distance along the view as
+fixed-function fog, from the ``fog_range`` (start, end) and ``fog_color`` inputs that
+`game.chunk_view.ChunkView` copies from ursina's ``scene.fog_density`` and ``scene.fog_color``
+every frame (Panda3D's own ``p3d_Fog`` input is not refreshed when the fog object is edited in
+place, as the underwater view does). Cut-outs (leaves, glass, plants) are discarded below
+half alpha (Panda3D's binary transparency); liquids blend.
+"""
+
+from __future__ import annotations
+
+from panda3d.core import Shader
+
+from world.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
+from world.mesher_shapes import UV_INSET_PX
+
+__all__ = ["MIN_BRIGHTNESS", "brightness", "chunk_shader"]
+
+MIN_BRIGHTNESS = 0.05
+
+_VERTEX = """
+#version 130
+uniform mat4 p3d_ModelViewProjectionMatrix;
+in vec4 p3d_Vertex;
+in vec4 p3d_Color;
+in vec2 p3d_MultiTexCoord0;
+in vec2 tile;
+out vec4 shade_light;
+out vec2 local_uv;
+out vec2 tile_origin;
+out float eye_depth;
+void main() {
+    gl_Position = p3d_ModelViewProjectionMatrix * p3d_Vertex;
+    shade_light = p3d_Color;
+    local_uv = p3d_MultiTexCoord0;
+    tile_origin = tile;
+    eye_depth = gl_Position.w;  // the distance along the view: what fixed-function fog uses
+}
+"""
+
+_FRAGMENT = """
+#version 130
+uniform sampler2D p3d_Texture0;
+uniform vec4 fog_color;
+uniform vec2 fog_range;
+uniform float daylight;
+uniform float alpha_cut;
+in vec4 shade_light;
+in vec2 local_uv;
+in vec2 tile_origin;
+in float eye_depth;
+out vec4 frag_color;
+const vec2 TILE = vec2(%(tile_u)s, %(tile_v)s);
+const float INSET = %(inset)s;
+const float FLOOR = %(floor)s;
+void main() {
+    vec2 inside = clamp(fract(local_uv), INSET, 1.0 - INSET);
+    vec4 texel = texture(p3d_Texture0, tile_origin + inside * TILE);
+    if (texel.a < alpha_cut) {
+        discard;
+    }
+    float level = max(shade_light.g * daylight, shade_light.b);
+    float bright = FLOOR + (1.0 - FLOOR) * level / (4.0 - 3.0 * level);
+    vec3 rgb = texel.rgb * shade_light.r * bright;
+    float fog = clamp((fog_range.y - eye_depth) / (fog_range.y - fog_range.x), 0.0, 1.0);
+    frag_color = vec4(mix(fog_color.rgb, rgb, fog), texel.a * shade_light.a);
+}
+"""
+
+
+def brightness(level: float) -> float:
+    """The shader's brightness of a light level fraction 0..1 (for tests and F3)."""
+    return MIN_BRIGHTNESS + (1.0 - MIN_BRIGHTNESS) * level / (4.0 - 3.0 * level)
+
+
+def chunk_shader() -> Shader:
+    """The compiled-on-first-use GLSL program (module notes)."""
+    values = {
+        "tile_u": repr(1.0 / TILES_PER_ROW),
+        "tile_v": repr(1.0 / TILE_ROWS),
+        "inset": repr(UV_INSET_PX / TILE_PX),
+        "floor": repr(MIN_BRIGHTNESS),
+    }
+    shader: Shader = Shader.make(Shader.SL_GLSL, _VERTEX, _FRAGMENT % values)
+    return shader
