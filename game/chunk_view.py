@@ -150,7 +150,8 @@ class ChunkView:
         # Every chunk node hangs under one node holding the shader and its day light.
         self.node = scene.attachNewNode("chunks")
         self.node.setShader(chunk_shader())
-        self.node.setShaderInput("daylight", 1.0)
+        self.daylight = 1.0  # the share of sky light showing (`set_daylight`)
+        self.node.setShaderInput("daylight", self.daylight)
         self.node.setShaderInput("alpha_cut", _CUT_ALPHA)
         self._sync_fog()
         # Chunk nodes are drawn relative to the render origin (precision far from 0, 0, 0).
@@ -177,7 +178,8 @@ class ChunkView:
         """How much of the sky light shows, 0..1 (1 at noon): one shader input, no remeshing."""
         if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 1:
             raise ValueError(f"level must be a number in 0..1, got {level!r}")
-        self.node.setShaderInput("daylight", float(level))
+        self.daylight = float(level)
+        self.node.setShaderInput("daylight", self.daylight)
 
     def _sync_fog(self) -> None:
         """Copy ursina's linear fog into the shader's inputs (no fog for any other kind)."""

@@ -88,7 +88,9 @@ class DebugSnapshot:
     """What F3 shows, taken from the game when the text is due (the overlay never sees it).
 
     ``target_name``: the targeted block's name (None with no target); ``meshed`` / ``queued``:
-    chunks drawn / waiting to be generated or meshed; ``mods``: the loaded mods' names.
+    chunks drawn / waiting to be generated or meshed; ``mods``: the loaded mods' names;
+    ``face_light``: the sky and block light of the voxel in front of the targeted face (what
+    lights that face); ``time_of_day`` and ``daylight``: the clock and its share of sky light.
     """
 
     python_ms: float
@@ -104,6 +106,9 @@ class DebugSnapshot:
     flying: bool
     mods: tuple[str, ...]
     mod_errors: int
+    face_light: tuple[int, int] | None = None  # (sky, block) in front of the targeted face
+    time_of_day: str = ""  # "07:00"
+    daylight: float = 1.0  # the share of sky light showing
 
 
 def debug_text(snapshot: DebugSnapshot, fps: float) -> str:
@@ -126,6 +131,7 @@ def debug_text(snapshot: DebugSnapshot, fps: float) -> str:
     mode = "creative" if s.creative else "survival"
     if s.flying:
         mode += ", flying"
+    light = "-" if s.face_light is None else f"sky {s.face_light[0]}, block {s.face_light[1]}"
     count = s.mod_errors
     errors = f", {count} error{'' if count == 1 else 's'}" if count else ""
     return "\n".join(
@@ -136,6 +142,7 @@ def debug_text(snapshot: DebugSnapshot, fps: float) -> str:
             f"Facing: {compass(s.yaw)}  yaw {s.yaw:.1f}  pitch {s.pitch:.1f}",
             aimed,
             f"Chunks: {s.loaded} loaded, {s.meshed} meshed, {s.queued} queued",
+            f"Light at the face: {light}   Time: {s.time_of_day} ({s.daylight:.0%} daylight)",
             f"Mode: {mode}",
             f"Mods ({len(s.mods)}{errors}): {', '.join(s.mods)}",
         )

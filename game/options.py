@@ -29,6 +29,7 @@ DEFAULT_SEED = 20240
 DEFAULT_FOV = 70.0  # vertical degrees, Minecraft's default
 DEFAULT_VIEW_DISTANCE = 8  # chunk columns around the player: Minecraft's default render distance
 DEFAULT_SIZE = (800, 600)
+DEFAULT_DAY_MINUTES = 20.0  # Minecraft's day
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Options:
     world: str | None = None
     new: bool = False
     read_only: bool = False
+    day_minutes: float = DEFAULT_DAY_MINUTES  # minutes of play from one sunrise to the next
     # Options typed on the command line even when equal to their default (``--fov 70`` must win
     # over a remembered field of view for that run).
     given: frozenset[str] = frozenset()
@@ -81,6 +83,16 @@ def _fov(text: str) -> float:
         raise argparse.ArgumentTypeError(f"fov must be a number of degrees, got {text!r}") from None
     if not 30.0 <= value <= 110.0:
         raise argparse.ArgumentTypeError(f"fov must be 30..110 degrees, got {text!r}")
+    return value
+
+
+def _day_minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"day length must be minutes, got {text!r}") from None
+    if not 0.1 <= value <= 24 * 60:
+        raise argparse.ArgumentTypeError(f"day length must be 0.1..1440 minutes, got {text!r}")
     return value
 
 
@@ -180,6 +192,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--size", type=_size, default=DEFAULT_SIZE, help="window size, WIDTHxHEIGHT"
     )
+    parser.add_argument(
+        "--day-length",
+        metavar="MINUTES",
+        type=_day_minutes,
+        default=DEFAULT_DAY_MINUTES,
+        help=f"minutes from one sunrise to the next (default {DEFAULT_DAY_MINUTES:g})",
+    )
     return parser
 
 
@@ -208,5 +227,6 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         world=ns.world,
         new=ns.new,
         read_only=ns.read_only,
+        day_minutes=ns.day_length,
         given=frozenset(name for name in ("fov", "view_distance") if getattr(ns, name) is not None),
     )

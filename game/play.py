@@ -46,6 +46,7 @@ from game.atlas_build import atlas_texture, build_atlas_image
 from game.chunk_view import ChunkView
 from game.controls import Act, Aim, Controls, Intent, Pointer
 from game.crack import CrackOverlay
+from game.daylight import DayClock
 from game.debug import DebugOverlay, DebugSnapshot, TracedCells
 from game.engine import WindowPointer, save_screenshot
 from game.hotbar import Hotbar
@@ -56,7 +57,7 @@ from game.options import Options
 from game.outline import BlockOutline
 from game.player import HeldInput, Player
 from game.render_origin import RenderOrigin
-from game.scene import Underwater, follow, set_view
+from game.scene import Underwater, follow, set_sky, set_view
 from game.session import Session
 from game.text_screen import TextScreen
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
@@ -131,6 +132,7 @@ class Game:
         # hooks read it through the world (`ModWorld.light_at`).
         self.light = Light(self.world)
         self.world.light = self.light
+        self.day = DayClock(self.world, options.day_minutes * 60.0)  # game.daylight
         self.player = Player(self.world, self.session.spawn())
         self.hotbar = Hotbar.default(registry)
         self.session.attach(self.player, self.hotbar)  # the saved mode, look, flying, hotbar
@@ -187,6 +189,7 @@ class Game:
     def _set_scene(self) -> None:
         """Sky colour, fog up to the view distance, field of view."""
         self._aspect = set_view(self.chunks.view_distance, self.options.fov)
+        self._sky_shown: tuple[float, float, float] | None = None  # set_view reset the sky
 
     @property
     def reach(self) -> float:
@@ -225,6 +228,7 @@ class Game:
             # the ground under it is loaded; the inventory screen takes the keys, not the body
             self.player.update(dt, self._still if self._screen_shown else self.held)
         follow(self.player.eye, self.player.yaw, self.player.pitch, self.origin)
+        self._show_time_of_day()
         self.underwater.update(self.world, self.player.eye)
         self._retarget()
         if not self.paused:
@@ -237,6 +241,19 @@ class Game:
         self.hud.update(dt)
         self.debug.update(dt)
         self.python_ms = (wallclock.perf_counter() - started) * 1000.0
+
+    def _show_time_of_day(self) -> None:
+        """Sky colour and the chunks' share of sky light for the time of day (no remeshing)."""
+        sky = self.day.sky
+        if sky != self._sky_shown:
+            self._sky_shown = sky
+            set_sky(sky)
+        self.chunks.set_daylight(self.day.daylight)
+
+    def set_time(self, tick: int) -> None:
+        """Make it that time of day (0..23999 ticks, `game.daylight`): a script's ``time``."""
+        self.day.set_tick(tick)
+        self._show_time_of_day()
 
     def _retarget(self) -> None:
         """Raycast the view for the targeted block and move the outline."""
@@ -266,6 +283,9 @@ class Game:
             flying=player.body.flying,
             mods=tuple(self.mods.names),
             mod_errors=len(self.mods.errors),
+            face_light=None if target is None else self.light.at(*(target.block + target.face)),
+            time_of_day=self.day.clock_text(),
+            daylight=self.day.daylight,
         )
 
     # -- actions -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from typing import Any
 
 from ursina import Entity, Text, Ursina, application, camera, color
 
+from game.daylight import parse_time
 from game.engine import fixed_frame_rate, freeze_startup_heap, save_screenshot, start
 from game.inventory_screen import InventoryScreen
 from game.options import Options
@@ -152,6 +153,8 @@ class ScriptPlayer:
             self._inventory_open(action)
             game.click_inventory(int(args["cell"]) - 1)
             self.frames(1)
+        elif name == "time":
+            game.set_time(parse_time(str(args["time"])))
         elif name == "type":
             if not game.text_screen.shown:
                 raise ScriptError(f"{action.where}: type needs a text prompt open (use a sign)")

@@ -25,6 +25,7 @@ __all__ = [
     "Underwater",
     "eye_in_liquid",
     "follow",
+    "set_sky",
     "set_view",
 ]
 
@@ -32,6 +33,13 @@ SKY = color.rgb(0.62, 0.78, 1.0)
 WATER_FOG = color.rgb(0.09, 0.22, 0.62)  # Minecraft's murky blue under water
 WATER_FOG_RANGE = (0.5, 14.0)  # linear fog, blocks: a few blocks of sight, as Minecraft's
 WATER_VEIL = color.rgba(0.02, 0.12, 0.75, 0.4)  # the tint laid over the view (not the HUD)
+
+
+def set_sky(rgb: tuple[float, float, float]) -> None:
+    """The sky's colour (the time of day's, `game.daylight`); the fog fades to it."""
+    sky = color.rgb(*rgb)
+    window.color = sky
+    scene.fog_color = sky
 
 
 def set_view(view_distance: int, fov: float) -> float:

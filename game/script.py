@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from game.daylight import parse_time
 from world.validate import WORLD_LIMIT
 
 __all__ = ["ACTIONS", "MAX_SCROLL", "Action", "ScriptError", "parse_script", "read_script"]
@@ -123,6 +124,12 @@ def _key(text: str) -> str:
     return text.lower()
 
 
+def _time(text: str) -> str:
+    """Parse a time of day (`game.daylight.parse_time`), kept as text."""
+    parse_time(text)
+    return text
+
+
 def _slot(text: str) -> int:
     """Parse a hotbar slot number 1..9."""
     value = int(text)
@@ -166,6 +173,7 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
     "click_item": (_p("cell", _cell),),  # click a cell of the open inventory screen
     "type": (_p("text", _typed),),  # type into an open text prompt (a sign's editor)
     "key": (_p("name", _key),),  # press a key: enter, escape, backspace
+    "time": (_p("time", _time),),  # set the time of day: a name or ticks (game.daylight)
 }
 
 

@@ -59,7 +59,8 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
     snapshot = DebugSnapshot(
         python_ms=1.25, position=(20.5, 4.0, -3.5), yaw=90.0, pitch=60.0, target=hit,
         target_name="base:grass", loaded=40, meshed=13, queued=2, creative=True, flying=True,
-        mods=("base", "quiet"), mod_errors=1,
+        mods=("base", "quiet"), mod_errors=1, face_light=(12, 3), time_of_day="18:30",
+        daylight=0.5,
     )  # fmt: skip
     assert debug_text(snapshot, 59.6).splitlines() == [
         "Blockpick  60 fps, 1.2 ms Python a frame",
@@ -68,6 +69,7 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
         "Facing: east (+x)  yaw 90.0  pitch 60.0",
         "Target: base:grass at 20 3 -4, top face (0, 1, 0), 1.50 away",
         "Chunks: 40 loaded, 13 meshed, 2 queued",
+        "Light at the face: sky 12, block 3   Time: 18:30 (50% daylight)",
         "Mode: creative, flying",
         "Mods (2, 1 error): base, quiet",
     ]

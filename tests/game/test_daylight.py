@@ -1,0 +1,92 @@
+"""Day and night: the daylight curve, the time of day kept with the world, the ``time`` command,
+and what night does to the picture (torches still light their surroundings)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from game.daylight import (
+    NAMED_TIMES,
+    NIGHT_LEVEL,
+    START_TICK,
+    TICKS_PER_DAY,
+    DayClock,
+    daylight,
+    parse_time,
+    sky_colour,
+)
+from world.chunks import World
+from world.geometry import Int3
+from world.mod_world import Change
+
+Replay = Callable[[Any, str], None]
+
+
+def test_noon_is_full_daylight_midnight_keeps_four_levels_and_the_day_is_periodic() -> None:
+    assert daylight(NAMED_TIMES["noon"]) == pytest.approx(1.0)
+    assert daylight(NAMED_TIMES["midnight"]) == pytest.approx(NIGHT_LEVEL)
+    ticks = np.arange(0, 2 * TICKS_PER_DAY, 10)
+    levels = np.array([daylight(t) for t in ticks])
+    assert np.abs(np.diff(levels)).max() < 0.02  # dusk and dawn take 500+ ticks (25 s)
+    assert np.allclose(levels[: len(levels) // 2], levels[len(levels) // 2 :])
+    assert sky_colour(6000)[2] > 0.9 and max(sky_colour(18000)) < 0.15
+
+
+def test_the_time_command_takes_names_and_ticks_and_names_what_is_wrong() -> None:
+    assert parse_time("noon") == 6000 and parse_time("MIDNIGHT") == 18000
+    assert parse_time("23999") == 23999
+    for bad in ("teatime", "24000", "-1"):
+        with pytest.raises(ValueError, match="time must be"):
+            parse_time(bad)
+
+
+def test_the_clock_follows_world_time_and_set_tick_does_not_touch_it() -> None:
+    world = World()
+    clock = DayClock(world, day_seconds=1200.0)
+    assert clock.tick == pytest.approx(START_TICK)  # a new world starts in the morning
+    world.block_data.clock += 600.0  # half a day of world time
+    assert clock.tick == pytest.approx(START_TICK + 12000)
+    clock.set_tick(18000)
+    assert clock.tick == pytest.approx(18000) and world.block_data.clock == 600.0
+    assert DayClock(world).tick == pytest.approx(18000)  # kept in the world's storage
+    assert clock.clock_text() == "00:00"
+    with pytest.raises(ValueError, match="day_seconds"):
+        DayClock(world, day_seconds=0)
+
+
+def test_night_darkens_the_field_but_not_what_a_torch_lights(
+    make_game: Callable[..., Any], replay: Replay, tmp_path: Path
+) -> None:
+    game = make_game(flat=True, creative=True)
+    replay(game, f"look 0 60\ntime noon\nwait 3\nscreenshot {tmp_path / 'noon.png'}")
+    noon = _pixels(tmp_path / "noon.png")
+    replay(game, f"time midnight\nwait 3\nscreenshot {tmp_path / 'night.png'}")
+    assert game.chunks.daylight == pytest.approx(NIGHT_LEVEL)
+    night = _pixels(tmp_path / "night.png")
+    h = night.shape[0]
+    view = (slice(0, int(h * 0.8)), slice(None))  # above the hotbar
+    assert night[view].mean() < 0.3 * noon[view].mean()
+    target = game.target
+    assert target is not None
+    torch = target.block + Int3(0, 1, 0)
+    game.world.set_block(*torch, game.world.registry.id("base:torch"))
+    game._relight([Change(torch, 0, game.world.get_block(*torch))])
+    replay(game, f"wait 3\nscreenshot {tmp_path / 'torch.png'}")
+    lit = _pixels(tmp_path / "torch.png")
+    assert lit[view].mean() > 2.0 * night[view].mean()  # the torch lights the ground around
+    from game.debug import debug_text
+
+    text = debug_text(game._debug_snapshot(), 60.0)  # F3
+    assert "Light at the face: sky " in text and "Time: 00:00 (27% daylight)" in text
+
+
+def _pixels(path: Path) -> np.ndarray:
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return np.asarray(image.convert("L"), dtype=float) / 255.0
