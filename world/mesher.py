@@ -90,18 +90,17 @@ from world.mesher_boxes import (
     cull_tables,
     mesh_boxes,
 )
+from world.mesher_light import AO_OFFSETS_12, smooth_light
 from world.mesher_shapes import (
-    CORNER_AB,
     CORNER_CUBE,
     CORNER_PLANT,
     CORNER_REVERSED,
     FACE_SHADE,
+    FRONT_OFFSETS,
     NORMALS,
     PADDED_INDEX,
     PLANT_RIGHTS,
-    RIGHTS,
     TRIANGLES,
-    UPS,
     UV_INSET_PX,
     VOXEL_CORNERS,
 )
@@ -119,12 +118,7 @@ _STRIDES = np.array([_PAD * _PAD, _PAD, 1], dtype=np.int64)  # of the padded 18�
 # The two triangles of a quad split along the 1-3 diagonal.
 _TRIANGLES_FLIPPED = np.array([1, 2, 3, 1, 3, 0], dtype=np.uint32)
 
-# (6, 4, 3) padded flat offsets, from the voxel in front of a face, of the voxels that shade each
-# corner: side along right, side along up, and the diagonal between them.
-_SIDE_R = (2 * CORNER_AB[None, :, 0] - 1) * (RIGHTS @ _STRIDES)[:, None]
-_SIDE_U = (2 * CORNER_AB[None, :, 1] - 1) * (UPS @ _STRIDES)[:, None]
-_AO_OFFSETS_12 = np.stack([_SIDE_R, _SIDE_U, _SIDE_R + _SIDE_U], axis=-1).reshape(6, 12)
-_FRONT_OFFSETS = NORMALS @ _STRIDES
+_FRONT_OFFSETS = FRONT_OFFSETS
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
 _TILE_GRID = np.array([TILES_PER_ROW, TILE_ROWS], dtype=np.float32)  # tiles per uv unit
 _AO_LEVELS = np.array(AO_LEVELS, dtype=np.float32)
@@ -317,7 +311,7 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int, light: Light | None = No
 
     occludes = (~see_through).ravel().astype(np.int8)
     front_index = PADDED_INDEX[voxel] + _FRONT_OFFSETS[face]
-    near = occludes[np.take(_AO_OFFSETS_12, face, axis=0) + front_index[:, None]].reshape(-1, 4, 3)
+    near = occludes[np.take(AO_OFFSETS_12, face, axis=0) + front_index[:, None]].reshape(-1, 4, 3)
     side_r, side_u, diagonal = near[..., 0], near[..., 1], near[..., 2]
     level = np.where(side_r & side_u, 0, 3 - side_r - side_u - diagonal)
     shade = _FACE_SHADE[face][:, None] * _AO_LEVELS[level]
@@ -355,17 +349,19 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int, light: Light | None = No
     is_plant = centre_cull == CULL_PLANT
     if is_plant.any():
         parts.append(_plants(centre, is_plant))
-    return _assemble(tables, parts, None if light is None else light.padded((cx, cy, cz)))
+    lit = None if light is None else (*light.padded((cx, cy, cz)), occludes)
+    return _assemble(tables, parts, lit)
 
 
 def _assemble(
     tables: CullTables,
     parts: list[QuadArrays],
-    light: tuple[NDArray[np.uint8], NDArray[np.uint8]] | None,
+    light: tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.int8]] | None,
 ) -> MeshData:
     """One mesh of the parts' quads, in order: each output array made by one table gather.
 
-    ``light`` is the (sky, block) light of the padded 18³ neighbourhood, or None (daylight).
+    ``light`` is the (sky, block) light of the padded 18³ neighbourhood and which of its voxels
+    are opaque (flat), or None (daylight).
     """
     voxel, corner, uv, flip, normal = (
         np.concatenate([part[i] for part in parts]) for i in (0, 1, 2, 4, 5)
@@ -382,23 +378,18 @@ def _assemble(
     # a tile's far edge lies inside its own cell).
     tile_origin = np.floor(uvs * _TILE_GRID) / _TILE_GRID
     tile_uvs = (uvs - tile_origin) * _TILE_GRID
-    quad_light = np.empty((len(voxel), 2), np.float32)
+    vertex_light = np.empty((len(voxel), 4, 2), np.float32)
     if light is None:
-        quad_light[:, 0], quad_light[:, 1] = MAX_LIGHT, 0
+        vertex_light[..., 0], vertex_light[..., 1] = MAX_LIGHT, 0
     else:
-        # A cube face is lit by the voxel in front of it, anything else by its own voxel.
-        is_cube = (corner >= CORNER_CUBE) & (corner < CORNER_CUBE + 6)
-        front = np.where(is_cube, _FRONT_OFFSETS[np.minimum(normal, 5)], 0)
-        at = PADDED_INDEX[voxel] + front
-        quad_light[:, 0] = light[0].reshape(-1)[at]
-        quad_light[:, 1] = light[1].reshape(-1)[at]
+        vertex_light[...] = smooth_light(voxel, corner, normal, light)
     return MeshData(
         vertices=vertices.reshape(-1),
         indices=indices.reshape(-1),
         uvs=uvs.reshape(-1),
         normals=_gather(_QUAD_NORMALS, normal).reshape(-1),
         shade=shade.reshape(-1),
-        light=np.repeat(quad_light, 4, axis=0).reshape(-1),
+        light=vertex_light.reshape(-1),
         tile_origin=tile_origin.astype(np.float32).reshape(-1),
         tile_uvs=tile_uvs.astype(np.float32).reshape(-1),
     )

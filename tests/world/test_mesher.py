@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from world import World
 from world.atlas import tile_uv_rects
-from world.blocks import BlockType, default_registry
+from world.blocks import BlockRegistry, BlockType, default_registry, register_base_blocks
 from world.generators import FlatGenerator, TerrainGenerator
 from world.geometry import FACE_NORMALS
 from world.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, MeshData, mesh_chunk
@@ -424,7 +424,70 @@ def test_light_reaches_the_vertices() -> None:
         light.add_chunk(key)
     daylight = mesh_chunk(world, 0, 0, 0)
     assert (daylight.light.reshape(-1, 2) == (15, 0)).all()
-    lit = mesh_chunk(world, 0, 0, 0, light).light.reshape(-1, 4, 2)
-    vertices = mesh_chunk(world, 0, 0, 0, light).vertices.reshape(-1, 4, 3)
+    lit = mesh_chunk(world, 0, 0, 0, light)
+    vertices = lit.vertices.reshape(-1, 4, 3)
+    values = lit.light.reshape(-1, 4, 2)
     top = vertices[:, :, 1].min(axis=1) == 1  # the floor's top faces, under the sky
-    assert (lit[top] == (15, 0)).all()
+    inner = ((vertices[..., 0] > 0) & (vertices[..., 0] < 16)).all(axis=1)
+    inner &= ((vertices[..., 2] > 0) & (vertices[..., 2] < 16)).all(axis=1)
+    assert (values[top & inner] == (15, 0)).all()  # (the chunks beyond the edge hold no light)
+
+
+LIT_REG = BlockRegistry()
+register_base_blocks(LIT_REG)
+GLOW = LIT_REG.register(BlockType("test:glow", light=15, tiles=("base:lamp",)))
+CUBES = [0, 0, 0, LIT_REG.id("base:stone"), LIT_REG.id("base:glass"), GLOW]
+
+
+def smooth_reference(world: World, light, face_voxel, normal, vertex) -> tuple[float, float]:
+    """Minecraft's smooth light of one cube-face vertex, voxel by voxel."""
+    n = np.array(normal)
+    axes = [a for a in range(3) if n[a] == 0]
+    front = np.array(face_voxel) + n
+    picks = []
+    for du in (0, 1):
+        for dv in (0, 1):
+            voxel = front.copy()
+            voxel[axes[0]] = vertex[axes[0]] - 1 + du
+            voxel[axes[1]] = vertex[axes[1]] - 1 + dv
+            picks.append(tuple(int(c) for c in voxel))
+    front_t = tuple(int(c) for c in front)
+    opaque = {p: not world.registry.transparent[world.get_block(*p)] for p in picks if p != front_t}
+    sides = [
+        p
+        for p in picks
+        if p != front_t and sum(a != b for a, b in zip(p, front_t, strict=True)) == 1
+    ]
+    diagonal = [p for p in picks if p != front_t and p not in sides]
+    counted = [front_t] + [p for p in sides if not opaque[p]]
+    if diagonal and not opaque[diagonal[0]] and not all(opaque[p] for p in sides):
+        counted.append(diagonal[0])
+    levels = np.array([light.at(*p) for p in counted], dtype=float)
+    return tuple(levels.mean(axis=0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(CUBES), min_size=125, max_size=125))
+def test_smooth_light_matches_a_per_vertex_reference(cells: list[int]) -> None:
+    from world.light import Light
+
+    world = World(LIT_REG)
+    positions = [(4 + i // 25, 4 + (i // 5) % 5, 4 + i % 5) for i in range(125)]
+    world.set_blocks(
+        [(x, 0, z) for x in range(16) for z in range(16)], [LIT_REG.id("base:stone")] * 256
+    )
+    world.set_blocks(positions, cells)
+    light = Light(world)
+    light.add_chunk((0, 0, 0))
+    mesh = mesh_chunk(world, 0, 0, 0, light)
+    vertices = mesh.vertices.reshape(-1, 4, 3)
+    normals = np.rint(mesh.normals.reshape(-1, 4, 3)[:, 0]).astype(int)
+    values = mesh.light.reshape(-1, 4, 2)
+    centres = vertices.mean(axis=1)
+    for q in range(len(vertices)):
+        if not ((vertices[q] > 1).all() and (vertices[q] < 15).all()):
+            continue  # beside the chunk's edge (unlit neighbours)
+        face_voxel = np.floor(centres[q] - 0.5 * normals[q]).astype(int)
+        for k in range(4):
+            expected = smooth_reference(world, light, face_voxel, normals[q], vertices[q, k])
+            assert tuple(values[q, k]) == pytest.approx(expected), (q, k)
