@@ -30,6 +30,7 @@ from bench.common import median_seconds, print_table
 from world import World
 from world.blocks import BlockRegistry, default_registry
 from world.generators import TerrainGenerator
+from world.light import Light
 from world.mesher import mesh_chunk
 from world.terrain import clear_cache, generate_chunk, surface_height
 
@@ -38,6 +39,7 @@ SAMPLES = 200
 REGION = 16  # chunks per side of the storage region
 GENERATE_TARGET_MS = 5.0
 MESH_TARGET_MS = 1.0
+LIT_MESH_TARGET_MS = 1.5  # issue 17: mesh with smooth light
 SHAPED_SAMPLES = 50
 SHAPED_SHARE = 0.25
 SHAPED_MESH_TARGET_MS = 2.0
@@ -107,6 +109,15 @@ def main() -> int:
         mesh_times.append(time.perf_counter() - start)
         faces.append(mesh.face_count)
 
+    light = Light(world)  # every chunk the meshing loaded, lit
+    light.add_chunks(list(world.loaded_keys()))
+    lit_times = []
+    for key in keys:
+        start = time.perf_counter()
+        mesh_chunk(world, *key, light)
+        lit_times.append(time.perf_counter() - start)
+    lit_ms = statistics.median(lit_times) * 1e3
+
     shaped_times, shaped_faces = shaped_mesh_times(registry, keys[:SHAPED_SAMPLES])
     shaped_ms = statistics.median(shaped_times) * 1e3
 
@@ -153,6 +164,12 @@ def main() -> int:
                 f"{mesh_ms:.3f} ms",
                 f"<= {MESH_TARGET_MS} ms",
                 f"{mesh_ms / MESH_TARGET_MS:.2f} of target",
+            ),
+            (
+                "mesh chunk with smooth light (sky and block light per vertex)",
+                f"{lit_ms:.3f} ms",
+                f"<= {LIT_MESH_TARGET_MS} ms",
+                f"{lit_ms / LIT_MESH_TARGET_MS:.2f} of target",
             ),
             (
                 f"mesh chunk, {SHAPED_SHARE:.0%} shaped blocks ({SHAPED_SAMPLES} chunks)",

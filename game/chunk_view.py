@@ -147,6 +147,7 @@ class ChunkView:
         self._relit: set[ChunkKey] = set()  # drawn chunks whose light may have changed
         self._relit_now: set[ChunkKey] = set()  # the same, after an edit: remeshed at once
         self._light_cost = 0.003  # seconds a light job usually takes (a running average)
+        self._deferred: list[ChunkKey] | None = None  # meshes `load_all` holds until it lit
         # Every chunk node hangs under one node holding the shader and its day light.
         self.node = scene.attachNewNode("chunks")
         self.node.setShader(chunk_shader())
@@ -301,12 +302,26 @@ class ChunkView:
 
     def load_all(self, eye: Iterable[float], limit_s: float = math.inf) -> None:
         """Load, light and mesh what is in view now, nearest first, for up to ``limit_s``
-        seconds."""
-        started = time.perf_counter()
-        self.update(eye, limit_s, wait=True)
-        while (self._light_queue or self._relit) and time.perf_counter() - started < limit_s:
-            if not self._light_work(started, limit_s, force=True):
-                break
+        seconds (loading; lighting and meshing what was loaded follow)."""
+        if self.light is None:
+            self.update(eye, limit_s, wait=True)
+            return
+        # Load first, then light everything in view at once (grouped: 0.5 ms a chunk rather
+        # than 2-3 ms one by one), then mesh: every chunk is meshed once, with its light.
+        self._deferred = []
+        try:
+            self.update(eye, limit_s, wait=True)
+        finally:
+            deferred, self._deferred = self._deferred, None
+        for key in deferred:
+            self._want_light(key)
+        todo = list(self._light_queue)
+        self._light_queue.clear()
+        self._lit.update(todo)
+        self.light.add_chunks(todo)
+        for key in deferred:
+            self._mesh(key)
+        self._relit.clear()
 
     def ready_at(self, pos: Iterable[float]) -> bool:
         """Whether the column under ``pos`` is loaded (a body there has ground to stand on)."""
@@ -387,6 +402,9 @@ class ChunkView:
 
     def _mesh(self, key: ChunkKey) -> None:
         """Build (or rebuild, or drop) one chunk's node from a fresh mesh."""
+        if self._deferred is not None:  # `load_all`: meshed once everything is lit
+            self._deferred.append(key)
+            return
         if self.world.chunk(*key) is None:  # all air: nothing to draw
             self._drop(key)
             return
