@@ -54,11 +54,7 @@ class BlockRegistrar:
         """
         if not isinstance(block, BlockType):
             raise TypeError(f"block must be a BlockType, got {type(block).__name__}")
-        if not block.name.startswith(f"{self.mod}:"):
-            raise ValueError(
-                f"mod {self.mod!r} may only register blocks named '{self.mod}:...', "
-                f"not {block.name!r}"
-            )
+        self._check_own(block.name, "blocks")
         if block.name in self or any(item.name == block.name for item in self._items):
             raise ValueError(f"block {block.name!r} is already registered")
         block_id = len(self._registry) + len(self._pending)
@@ -66,6 +62,12 @@ class BlockRegistrar:
             raise ValueError(f"cannot register {block.name!r}: all {MAX_BLOCKS} ids are used")
         self._pending.append(block)
         return block_id
+
+    def _check_own(self, name: str, what: str) -> None:
+        if not name.startswith(f"{self.mod}:"):
+            raise ValueError(
+                f"mod {self.mod!r} may only register {what} named '{self.mod}:...', not {name!r}"
+            )
 
     def register_item(self, item: Item) -> None:
         """Add an item that is not a block (`world.items.Item`), named ``"<mod>:..."``.
@@ -77,11 +79,7 @@ class BlockRegistrar:
         """
         if not isinstance(item, Item):
             raise TypeError(f"item must be an Item, got {type(item).__name__}")
-        if not item.name.startswith(f"{self.mod}:"):
-            raise ValueError(
-                f"mod {self.mod!r} may only register items named '{self.mod}:...', "
-                f"not {item.name!r}"
-            )
+        self._check_own(item.name, "items")
         taken = item.name in self or item.name in self._registry.items
         if taken or any(other.name == item.name for other in self._items):
             raise ValueError(f"item {item.name!r}: the name is already registered")
