@@ -20,6 +20,13 @@ fixed-function fog, from the ``fog_range`` (start, end) and ``fog_color`` inputs
 every frame (Panda3D's own ``p3d_Fog`` input is not refreshed when the fog object is edited in
 place, as the underwater view does). Cut-outs (leaves, glass, plants) are discarded below
 half alpha (Panda3D's binary transparency); liquids blend.
+
+The brightness and the fog are worked out per vertex and interpolated, as the fixed-function
+pipeline does, so a fragment only samples its texel, scales it and mixes in the fog. On
+llvmpipe the per-fragment curve cost 13 % of the frame at view distance 8 (40.3 FPS against
+46.1 per vertex, the fixed-function renderer 45.9, one process, alternating rounds); the
+picture differs only in the dark, where a level between two vertices is now a brightness
+between theirs.
 """
 
 from __future__ import annotations
@@ -36,20 +43,27 @@ MIN_BRIGHTNESS = 0.05
 _VERTEX = """
 #version 130
 uniform mat4 p3d_ModelViewProjectionMatrix;
+uniform float daylight;
+uniform vec2 fog_range;
 in vec4 p3d_Vertex;
 in vec4 p3d_Color;
 in vec2 p3d_MultiTexCoord0;
 in vec2 tile;
-out vec4 shade_light;
+out float bright;  // shade times the light's brightness, per vertex
+out float fog;
+out float alpha;
 out vec2 local_uv;
 out vec2 tile_origin;
-out float eye_depth;
+const float FLOOR = %(floor)s;
 void main() {
     gl_Position = p3d_ModelViewProjectionMatrix * p3d_Vertex;
-    shade_light = p3d_Color;
+    float level = max(p3d_Color.g * daylight, p3d_Color.b);
+    bright = p3d_Color.r * (FLOOR + (1.0 - FLOOR) * level / (4.0 - 3.0 * level));
+    fog = clamp(  // linear fog by the distance along the view, as fixed-function fog
+        (fog_range.y - gl_Position.w) / (fog_range.y - fog_range.x), 0.0, 1.0);
+    alpha = p3d_Color.a;
     local_uv = p3d_MultiTexCoord0;
     tile_origin = tile;
-    eye_depth = gl_Position.w;  // the distance along the view: what fixed-function fog uses
 }
 """
 
@@ -57,28 +71,22 @@ _FRAGMENT = """
 #version 130
 uniform sampler2D p3d_Texture0;
 uniform vec4 fog_color;
-uniform vec2 fog_range;
-uniform float daylight;
 uniform float alpha_cut;
-in vec4 shade_light;
+in float bright;
+in float fog;
+in float alpha;
 in vec2 local_uv;
 in vec2 tile_origin;
-in float eye_depth;
 out vec4 frag_color;
 const vec2 TILE = vec2(%(tile_u)s, %(tile_v)s);
 const float INSET = %(inset)s;
-const float FLOOR = %(floor)s;
 void main() {
     vec2 inside = clamp(fract(local_uv), INSET, 1.0 - INSET);
     vec4 texel = texture(p3d_Texture0, tile_origin + inside * TILE);
     if (texel.a < alpha_cut) {
         discard;
     }
-    float level = max(shade_light.g * daylight, shade_light.b);
-    float bright = FLOOR + (1.0 - FLOOR) * level / (4.0 - 3.0 * level);
-    vec3 rgb = texel.rgb * shade_light.r * bright;
-    float fog = clamp((fog_range.y - eye_depth) / (fog_range.y - fog_range.x), 0.0, 1.0);
-    frag_color = vec4(mix(fog_color.rgb, rgb, fog), texel.a * shade_light.a);
+    frag_color = vec4(mix(fog_color.rgb, texel.rgb * bright, fog), texel.a * alpha);
 }
 """
 
@@ -96,5 +104,5 @@ def chunk_shader() -> Shader:
         "inset": repr(UV_INSET_PX / TILE_PX),
         "floor": repr(MIN_BRIGHTNESS),
     }
-    shader: Shader = Shader.make(Shader.SL_GLSL, _VERTEX, _FRAGMENT % values)
+    shader: Shader = Shader.make(Shader.SL_GLSL, _VERTEX % values, _FRAGMENT % values)
     return shader
