@@ -5,6 +5,9 @@ Figures (medians):
 - frame time and FPS over 300 frames after a warm-up, on generated terrain at view distance 4
   (``--view-distance 4``: the 49 chunk columns within 4 of the player's; issue 6 measured a 9×9
   square) and at the default 8 (201 columns), turning a full circle (every direction is drawn);
+- the same turn with and without the chunk shader (light, day and night) in alternating rounds:
+  light's cost against the fixed-function renderer the game had before light (target: within
+  10 % at view distance 8);
 - Python-side time per frame: every engine task but ``igLoop`` (Panda3D's cull and draw), i.e.
   ursina's update (the game's physics, raycast, HUD, remeshing) and event handling;
 - the time from a break click to the end of the frame that shows it (and how many frames that
@@ -64,6 +67,8 @@ PYTHON_TARGET_MS = 4.0
 WORST_STREAMING_TARGET_MS = 16.0  # the worst frame's Python-side time, streaming at distance 8
 FIRST_FRAME_TARGET_S = 3.0
 RATIO_TARGET = 10.0
+SHADER_ROUNDS = 3  # alternating rounds with and without the chunk shader
+LIGHT_FPS_TARGET = 0.9  # light's FPS against the fixed-function renderer: within 10 %
 # Engine tasks that are not Python-side work: Panda3D's cull and draw, and the wait for GL.
 _NOT_PYTHON = ("igLoop", "blockpick-gl-finish")
 FLIGHT_SPEED = 21.8  # blocks/s: Minecraft's creative sprint-flight
@@ -140,6 +145,22 @@ def child_measure(view_distance: int) -> dict[str, Any]:
         python_s.append(sum(t.getDt() for t in tasks))
         game_ms.append(game.python_ms)
 
+    # The same turn without the chunk shader (Panda3D's fixed-function pipeline, as before
+    # light), in alternating rounds with it so the machine's load falls on both alike: the
+    # light's cost on the frame. (The tile corners make fixed-function texturing wrong, not
+    # slower.)
+    shaded_s, fixed_s = [], []
+    shader = game.chunks.node.getShader()
+    for _ in range(SHADER_ROUNDS):
+        for timings, on in ((shaded_s, True), (fixed_s, False)):
+            if on:
+                game.chunks.node.setShader(shader)
+            else:
+                game.chunks.node.setShaderOff(1)
+            _frames(app, finish, turn, 5)
+            timings.append(statistics.median(_frames(app, finish, turn, FRAMES // 3)))
+    game.chunks.node.setShader(shader)
+
     # A break click, then frames until the picture changes.
     edit_s, edit_frames = [], []
     for i in range(EDIT_CLICKS):
@@ -189,6 +210,8 @@ def child_measure(view_distance: int) -> dict[str, Any]:
         "frame_s": statistics.median(frame_s),
         "frame_p95_s": float(np.percentile(frame_s, 95)),
         "python_s": statistics.median(python_s),
+        "shaded_s": statistics.median(shaded_s),
+        "fixed_s": statistics.median(fixed_s),
         "game_ms": statistics.median(game_ms),
         "edit_s": statistics.median(edit_s) if edit_s else float("nan"),
         "edit_frames": max(edit_frames) if edit_frames else -1,
@@ -482,6 +505,13 @@ def main() -> None:
                 f"p95 {m['frame_p95_s'] * 1000:.1f} ms)",
                 f">= {FPS_TARGET:.0f}" if fps_target else "reported",
                 _ok(fps / FPS_TARGET) if fps_target else "",
+            ),
+            (
+                "  FPS with light / fixed-function (no light), same run",
+                f"{1.0 / m['shaded_s']:.1f} / {1.0 / m['fixed_s']:.1f} "
+                f"({m['fixed_s'] / m['shaded_s'] * 100:.0f} %)",
+                f">= {LIGHT_FPS_TARGET * 100:.0f} %" if ratio_target else "reported",
+                _ok(m["fixed_s"] / m["shaded_s"] / LIGHT_FPS_TARGET) if ratio_target else "",
             ),
             (
                 "  Python-side per frame",
