@@ -59,6 +59,7 @@ from game.player import HeldInput, Player
 from game.render_origin import RenderOrigin
 from game.scene import Underwater, follow, set_sky, set_view
 from game.session import Session
+from game.sky_bodies import SkyBodies
 from game.text_screen import TextScreen
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.blocks import AIR, BlockRegistry
@@ -173,6 +174,7 @@ class Game:
         )
         self._set_scene()
         self.underwater = Underwater(restore=self._set_scene)
+        self.sky_bodies = SkyBodies()  # the sun and the moon
         # A mod that failed to load, or a notice about the world, is reported; the game goes on.
         notices = [*(str(error) for error in self.mods.errors), *self.session.notices]
         if notices:
@@ -249,6 +251,7 @@ class Game:
             self._sky_shown = sky
             set_sky(sky)
         self.chunks.set_daylight(self.day.daylight)
+        self.sky_bodies.update(self.day.tick)
 
     def set_time(self, tick: int) -> None:
         """Make it that time of day (0..23999 ticks, `game.daylight`): a script's ``time``."""
@@ -626,3 +629,4 @@ class Game:
         self.text_screen.destroy()
         self.menu.destroy()
         self.underwater.destroy()
+        self.sky_bodies.destroy()

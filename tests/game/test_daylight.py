@@ -90,3 +90,35 @@ def _pixels(path: Path) -> np.ndarray:
 
     with Image.open(path) as image:
         return np.asarray(image.convert("L"), dtype=float) / 255.0
+
+
+def test_the_sun_crosses_the_sky_by_day_the_moon_by_night_and_the_ground_hides_them(
+    make_game: Callable[..., Any], replay: Replay, tmp_path: Path
+) -> None:
+    from game.sky_bodies import sun_direction
+
+    assert sun_direction(0) == pytest.approx((1.0, 0.0, 0.0))  # rises in the east (+x)
+    assert sun_direction(6000) == pytest.approx((0.0, 1.0, 0.0), abs=1e-9)  # overhead at noon
+    assert sun_direction(12000) == pytest.approx((-1.0, 0.0, 0.0), abs=1e-9)  # sets in the west
+    game = make_game(flat=True, creative=True)
+
+    def centre(script: str, name: str) -> np.ndarray:
+        replay(game, f"{script}\nwait 2\nscreenshot {tmp_path / name}")
+        from PIL import Image
+
+        with Image.open(tmp_path / name) as image:
+            rgb = np.asarray(image.convert("RGB"), dtype=float) / 255.0
+        h, w, _ = rgb.shape
+        # beside the crosshair, well inside the moon's square
+        return np.asarray(rgb[h // 2 - 4 : h // 2 + 4, w // 2 + 6 : w // 2 + 10].mean(axis=(0, 1)))
+
+    sky = np.array(sky_colour(6000))
+    sun = centre("time noon\nlook 0 -89", "sun.png")  # straight up at noon
+    assert sun.min() > 0.75 and sun[0] > sky[0] + 0.2  # a pale yellow square, not the sky
+    moon = centre("time midnight\nlook 0 -89", "moon.png")
+    assert moon.min() > 0.75  # the moon, bright against the night sky
+    below = centre("time midnight\nlook 0 89", "ground.png")  # the moon is behind the ground
+    assert below.max() < 0.5
+    rising = centre("time 1000\nlook 90 -15", "sunrise.png")  # low in the east, in the morning
+    assert rising[0] > 0.95 and rising[2] < 0.85  # warmer than the sun at noon: near the horizon
+    assert centre("time 1000\nlook -90 -15", "west.png")[0] < 0.8  # the western sky is clear
