@@ -38,6 +38,7 @@ The measurements run in child processes (ursina is one per process). Run:
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -342,13 +343,25 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
             if dx * dx + dz * dz <= (view_distance - 1) ** 2 and dx >= 0
         ]
         holes, python_s, frame_s, most_missing, work_s, work_cpu_s = 0, [], [], 0, [], []
+        gc_s, cpu_s, collecting = [], [], [0.0, 0.0]  # collecting: total, start of this one
+
+        def timed_gc(phase: str, _info: dict[str, int]) -> None:
+            if phase == "start":
+                collecting[1] = time.perf_counter()
+            else:
+                collecting[0] += time.perf_counter() - collecting[1]
+
+        gc.callbacks.append(timed_gc)
         for _ in range(FLIGHT_SECONDS * 60):
             x += FLIGHT_SPEED / 60.0
             game.player.teleport((x, y, z))
+            gc_before, cpu_before = collecting[0], time.thread_time()
             began = time.perf_counter()
             app.step()
             finish()
             frame_s.append(time.perf_counter() - began)
+            cpu_s.append(time.thread_time() - cpu_before)
+            gc_s.append(collecting[0] - gc_before)
             python_s.append(sum(t.getDt() for t in tasks))
             work_s.append(game.chunks.work_s)
             work_cpu_s.append(game.chunks.work_cpu_s)
@@ -376,10 +389,14 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
             "worst_frame_work_s": work_s[int(np.argmax(python_s))],
             "worst_frame_work_cpu_s": work_cpu_s[int(np.argmax(python_s))],
             "worst_frame": int(np.argmax(python_s)),
+            "worst_frame_gc_s": gc_s[int(np.argmax(python_s))],
+            "worst_frame_cpu_s": cpu_s[int(np.argmax(python_s))],
+            "worst_frame_wall_s": frame_s[int(np.argmax(python_s))],
             "python_p99_s": float(np.percentile(python_s, 99)),
             "over_16ms": sum(s > 0.016 for s in python_s),
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
+        gc.callbacks.remove(timed_gc)
         game.destroy()
         game.close()
     return result

@@ -7,6 +7,8 @@ Figures (medians over 200 chunks unless said otherwise):
   chunks of a column reuse its cached height map);
 - mesh one chunk of generated terrain (its neighbours already generated, so only meshing is
   timed), and the faces and vertices in such a mesh;
+- the same with smooth light, and with faces merged and vertices shared (`world.mesher_merge`,
+  what the game draws), and the vertices of both;
 - mesh one chunk of generated terrain where a quarter of the voxels (chosen at random, ground
   and air alike) were replaced by random slab, stairs and fence states (the shaped blocks'
   path: their boxes, culled by face coverage), over `SHAPED_SAMPLES` chunks;
@@ -40,6 +42,7 @@ REGION = 16  # chunks per side of the storage region
 GENERATE_TARGET_MS = 5.0
 MESH_TARGET_MS = 1.0
 LIT_MESH_TARGET_MS = 1.5  # issue 17: mesh with smooth light
+MERGED_VERTEX_TARGET = 0.5  # issue 13: merged faces, at most half the vertices
 SHAPED_SAMPLES = 50
 SHAPED_SHARE = 0.25
 SHAPED_MESH_TARGET_MS = 2.0
@@ -111,12 +114,16 @@ def main() -> int:
 
     light = Light(world)  # every chunk the meshing loaded, lit
     light.add_chunks(list(world.loaded_keys()))
-    lit_times = []
+    lit_times, merged_times, lit_vertices, merged_vertices = [], [], 0, 0
     for key in keys:
         start = time.perf_counter()
-        mesh_chunk(world, *key, light)
+        lit_vertices += mesh_chunk(world, *key, light).vertex_count
         lit_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        merged_vertices += mesh_chunk(world, *key, light, merge=True).vertex_count
+        merged_times.append(time.perf_counter() - start)
     lit_ms = statistics.median(lit_times) * 1e3
+    merged_ms = statistics.median(merged_times) * 1e3
 
     shaped_times, shaped_faces = shaped_mesh_times(registry, keys[:SHAPED_SAMPLES])
     shaped_ms = statistics.median(shaped_times) * 1e3
@@ -170,6 +177,18 @@ def main() -> int:
                 f"{lit_ms:.3f} ms",
                 f"<= {LIT_MESH_TARGET_MS} ms",
                 f"{lit_ms / LIT_MESH_TARGET_MS:.2f} of target",
+            ),
+            (
+                "mesh chunk with smooth light, faces merged (what the game draws)",
+                f"{merged_ms:.3f} ms",
+                f"<= {LIT_MESH_TARGET_MS} ms",
+                f"{merged_ms / LIT_MESH_TARGET_MS:.2f} of target",
+            ),
+            (
+                "  vertices merged / unmerged (same picture)",
+                f"{merged_vertices:,} / {lit_vertices:,} ({merged_vertices / lit_vertices:.0%})",
+                f"<= {MERGED_VERTEX_TARGET:.0%}",
+                f"{merged_vertices / lit_vertices / MERGED_VERTEX_TARGET:.2f} of target",
             ),
             (
                 f"mesh chunk, {SHAPED_SHARE:.0%} shaped blocks ({SHAPED_SAMPLES} chunks)",

@@ -414,7 +414,7 @@ class ChunkView:
             lit = key in self._lit
             self._meshed_light[key] = self._light_hash(key) if lit else None
             light = light if lit else None
-        data = mesh_chunk(self.world, *key, light)
+        data = mesh_chunk(self.world, *key, light, merge=True)  # world.mesher_merge
         if data.vertex_count == 0:
             self._drop(key)
             return

@@ -2,8 +2,10 @@
 
 Contract
 --------
-``mesh_chunk(world, cx, cy, cz)`` returns a `MeshData` of flat numpy arrays (no engine types):
-4 vertices and 2 triangles per quad, vertices in CHUNK-LOCAL coordinates ``0 <= x, y, z <= 16``
+``mesh_chunk(world, cx, cy, cz)`` returns a `MeshData` (`world.mesh_data`) of flat numpy arrays
+(no engine types): 4 vertices and 2 triangles per quad (with ``merge=True``, what the game draws,
+neighbouring cube faces are joined into larger quads and quads share vertices wherever that draws
+the same picture: `world.mesher_merge`), vertices in CHUNK-LOCAL coordinates ``0 <= x, y, z <= 16``
 (the game places the chunk's entity at ``(cx*16, cy*16, cz*16)``), uvs into the block atlas
 (`world.atlas`), a normal and a shade per vertex. It reads the 26 neighbouring chunks' border
 voxels through ``world.chunk_blocks`` (generating them on first read), so faces are culled and
@@ -70,7 +72,6 @@ corner table and a uv table, so the output arrays are each one gather; see ``ben
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -81,6 +82,7 @@ from world.blocks import DRAW_LIQUID
 from world.chunks import CHUNK, World
 from world.geometry import FACE_NORMALS
 from world.light import MAX_LIGHT, Light
+from world.mesh_data import MeshData
 from world.mesher_boxes import (
     CULL_BOXES,
     CULL_OPAQUE,
@@ -91,6 +93,7 @@ from world.mesher_boxes import (
     mesh_boxes,
 )
 from world.mesher_light import AO_OFFSETS_12, smooth_light
+from world.mesher_merge import FaceQuads, merge_parts, share_vertices
 from world.mesher_shapes import (
     CORNER_CUBE,
     CORNER_PLANT,
@@ -149,77 +152,6 @@ _NEIGHBOURHOOD = [
 ]
 
 
-@dataclass(frozen=True)
-class MeshData:
-    """A chunk mesh as flat numpy arrays (the layout ursina's ``Mesh`` takes).
-
-    Attributes
-    ----------
-    vertices : ndarray of float32, shape (3V,)
-        x, y, z per vertex, chunk-local (the entity sits at the chunk's origin).
-    indices : ndarray of uint32, shape (3T,)
-        Triangles, two per quad, counter-clockwise on screen seen from the front.
-    uvs : ndarray of float32, shape (2V,)
-        u, v per vertex into the atlas, origin at its bottom-left.
-    normals : ndarray of float32, shape (3V,)
-        Unit normal per vertex (the quad's front side).
-    shade : ndarray of float32, shape (V,)
-        Brightness in (0, 1]: face-direction shade times ambient occlusion.
-    light : ndarray of float32, shape (2V,)
-        Sky light and block light per vertex, each 0..15 (`world.light`); sky 15 and block 0
-        everywhere when the chunk was meshed without a `Light`. A renderer scales the sky
-        channel by the time of day and takes the brighter of the two.
-    tile_origin : ndarray of float32, shape (2V,)
-        The atlas uv of the bottom-left corner of the vertex's tile (its quad's tile).
-    tile_uvs : ndarray of float32, shape (2V,)
-        The vertex's texture coordinates in tile units from ``tile_origin``: a renderer samples
-        ``tile_origin + fract(tile_uvs) * tile size``, so a quad spanning several blocks repeats
-        its tile. For a one-block quad ``uvs == tile_origin + tile_uvs * tile size``.
-    """
-
-    vertices: NDArray[np.float32]
-    indices: NDArray[np.uint32]
-    uvs: NDArray[np.float32]
-    normals: NDArray[np.float32]
-    shade: NDArray[np.float32]
-    light: NDArray[np.float32]
-    tile_origin: NDArray[np.float32]
-    tile_uvs: NDArray[np.float32]
-
-    @property
-    def face_count(self) -> int:
-        """Number of quads (cube faces and plant quads)."""
-        return len(self.indices) // 6
-
-    @property
-    def vertex_count(self) -> int:
-        """Number of vertices (4 per quad)."""
-        return len(self.vertices) // 3
-
-    def vertex_colors(self) -> NDArray[np.float32]:
-        """The shade as flat RGBA vertex colours (r = g = b = shade, a = 1), shape (4V,).
-
-        What ursina's ``Mesh(colors=...)`` takes, to tint the atlas texture per vertex.
-        """
-        colors = np.ones((self.vertex_count, 4), dtype=np.float32)
-        colors[:, :3] = self.shade[:, np.newaxis]
-        return colors.reshape(-1)
-
-    @classmethod
-    def empty(cls) -> MeshData:
-        """A mesh with no faces (an air chunk, or one buried in stone)."""
-        return cls(
-            vertices=np.zeros(0, np.float32),
-            indices=np.zeros(0, np.uint32),
-            uvs=np.zeros(0, np.float32),
-            normals=np.zeros(0, np.float32),
-            shade=np.zeros(0, np.float32),
-            light=np.zeros(0, np.float32),
-            tile_origin=np.zeros(0, np.float32),
-            tile_uvs=np.zeros(0, np.float32),
-        )
-
-
 _DOWN = FACE_NORMALS.index((0, -1, 0))
 _UP = FACE_NORMALS.index((0, 1, 0))
 _REVERSED = np.array([3, 2, 1, 0])
@@ -233,7 +165,9 @@ def _padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16
     return padded
 
 
-def mesh_chunk(world: World, cx: int, cy: int, cz: int, light: Light | None = None) -> MeshData:
+def mesh_chunk(
+    world: World, cx: int, cy: int, cz: int, light: Light | None = None, *, merge: bool = False
+) -> MeshData:
     """The visible faces of one chunk.
 
     Parameters
@@ -246,6 +180,10 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int, light: Light | None = No
         The world's light: each quad takes the light of the voxel in front of it (a cube face)
         or of its own voxel (box faces, plants, a liquid's underside). Without it every vertex
         has sky light 15 and block light 0 (full daylight).
+    merge : bool, default False
+        Join neighbouring opaque cube faces into larger quads wherever that draws the same
+        picture (`world.mesher_merge`): fewer vertices for a renderer that repeats tiles
+        (``MeshData.tile_uvs``). Off, every quad is one block face.
 
     Returns
     -------
@@ -335,63 +273,95 @@ def mesh_chunk(world: World, cx: int, cy: int, cz: int, light: Light | None = No
         )
     )
 
+    # Each part with whether its quads are unit cube faces that may be merged.
+    opaque, see_through_cubes = (
+        _take(cubes, slice(0, opaque_cubes)),
+        _take(cubes, slice(opaque_cubes, None)),
+    )
     if any_shaped:
         shaped, opaque_shaped = mesh_boxes(registry, tables, padded, floor_ly)
         parts = [
-            _take(cubes, slice(0, opaque_cubes)),
-            _take(shaped, slice(0, opaque_shaped)),
-            _take(cubes, slice(opaque_cubes, None)),
-            below,
-            _take(shaped, slice(opaque_shaped, None)),
+            (opaque, True),
+            (_take(shaped, slice(0, opaque_shaped)), False),
+            (see_through_cubes, True),
+            (below, True),
+            (_take(shaped, slice(opaque_shaped, None)), False),
         ]
     else:
-        parts = [cubes, below]
+        parts = [(opaque, True), (see_through_cubes, True), (below, True)]
     is_plant = centre_cull == CULL_PLANT
     if is_plant.any():
-        parts.append(_plants(centre, is_plant))
+        parts.append((_plants(centre, is_plant), False))
     lit = None if light is None else (*light.padded((cx, cy, cz)), occludes)
-    return _assemble(tables, parts, lit)
+    return _assemble(tables, [part for part, _ in parts], lit, [merge and can for _, can in parts])
 
 
 def _assemble(
     tables: CullTables,
     parts: list[QuadArrays],
     light: tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.int8]] | None,
+    merge: list[bool] | None = None,
 ) -> MeshData:
     """One mesh of the parts' quads, in order: each output array made by one table gather.
 
     ``light`` is the (sky, block) light of the padded 18³ neighbourhood and which of its voxels
-    are opaque (flat), or None (daylight).
+    are opaque (flat), or None (daylight). The quads of the parts flagged in ``merge`` (unit cube
+    faces) are joined into larger quads within their part, where that draws the same picture
+    (`world.mesher_merge`); the parts keep their order.
     """
+    merge = merge or [False] * len(parts)
     voxel, corner, uv, flip, normal = (
         np.concatenate([part[i] for part in parts]) for i in (0, 1, 2, 4, 5)
     )
     shade = np.concatenate([part.shade for part in parts]).astype(np.float32, copy=False)
     # Corner positions: the voxel's origin plus the table's corners, as two gathers of 12-float
     # rows (broadcasting (Q, 1, 3) against (Q, 4, 3) runs numpy's inner loop three wide).
-    vertices = _gather(VOXEL_CORNERS, voxel)
-    vertices += _gather(tables.corners, corner)
-    indices = _gather(_QUAD_TRIANGLES, flip.view(np.uint8))
-    indices += (np.arange(len(voxel), dtype=np.uint32) * 4)[:, None]
-    uvs = _gather(tables.uvs, uv).reshape(-1, 2)
+    vertices = _gather(VOXEL_CORNERS, voxel).reshape(-1, 4, 3)
+    vertices += _gather(tables.corners, corner).reshape(-1, 4, 3)
+    uvs = _gather(tables.uvs, uv).reshape(-1, 4, 2)
     # Each vertex's tile: the atlas grid cell its uv lies in (uv rectangles are inset, so even
     # a tile's far edge lies inside its own cell).
-    tile_origin = np.floor(uvs * _TILE_GRID) / _TILE_GRID
-    tile_uvs = (uvs - tile_origin) * _TILE_GRID
+    tile_origin = (np.floor(uvs * _TILE_GRID) / _TILE_GRID).astype(np.float32)
+    tile_uvs = ((uvs - tile_origin) * _TILE_GRID).astype(np.float32)
     vertex_light = np.empty((len(voxel), 4, 2), np.float32)
     if light is None:
         vertex_light[..., 0], vertex_light[..., 1] = MAX_LIGHT, 0
     else:
         vertex_light[...] = smooth_light(voxel, corner, normal, light)
+    keys = None
+    if any(merge):  # the flagged parts' quads merged, each part in its place
+        quads = FaceQuads(
+            voxel, normal, uv, vertices, shade, vertex_light, tile_origin, tile_uvs, flip
+        )
+        quads, keys = merge_parts([len(part.voxel) for part in parts], merge, quads)
+        normal, flip = quads.face, quads.flip
+        vertices, shade, vertex_light = quads.vertices, quads.shade, quads.light
+        tile_origin, tile_uvs = quads.tile_origin, quads.tile_uvs
+        uvs = tile_origin + tile_uvs / _TILE_GRID
+    indices = _gather(_QUAD_TRIANGLES, flip.view(np.uint8))
+    indices += (np.arange(len(flip), dtype=np.uint32) * 4)[:, None]
+    fields = [
+        vertices.reshape(-1, 3),
+        uvs.reshape(-1, 2).astype(np.float32, copy=False),
+        _gather(_QUAD_NORMALS, normal).reshape(-1, 3),
+        shade.reshape(-1, 1),
+        vertex_light.reshape(-1, 2),
+        tile_origin.astype(np.float32).reshape(-1, 2),
+        tile_uvs.astype(np.float32).reshape(-1, 2),
+    ]
+    indices = indices.reshape(-1)
+    if keys is not None:  # and one vertex where merged quads share one
+        fields, indices = share_vertices(fields, indices, keys.reshape(-1, 2))
+    position, atlas_uv, normals, shades, lights, origin, tiled = fields
     return MeshData(
-        vertices=vertices.reshape(-1),
-        indices=indices.reshape(-1),
-        uvs=uvs.reshape(-1),
-        normals=_gather(_QUAD_NORMALS, normal).reshape(-1),
-        shade=shade.reshape(-1),
-        light=vertex_light.reshape(-1),
-        tile_origin=tile_origin.astype(np.float32).reshape(-1),
-        tile_uvs=tile_uvs.astype(np.float32).reshape(-1),
+        vertices=position.reshape(-1),
+        indices=indices,
+        uvs=atlas_uv.reshape(-1),
+        normals=normals.reshape(-1),
+        shade=shades.reshape(-1),
+        light=lights.reshape(-1),
+        tile_origin=origin.reshape(-1),
+        tile_uvs=tiled.reshape(-1),
     )
 
 
