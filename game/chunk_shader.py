@@ -6,8 +6,9 @@ occlusion), green the sky light and blue the block light (each level 0..15 store
 ``level * 17``, so the channel reads ``level / 15``); the texture coordinates in tile units
 (`world.mesher.MeshData.tile_uvs`) and, in the vertex column ``tile``, the tile's corner in the
 atlas (``tile_origin``). The
-fragment samples ``tile_origin + fract(tile_uvs) * tile size``, so a quad spanning several blocks
-repeats its tile.
+fragment samples ``tile_origin + (inset + fract(tile_uvs) * (1 - 2 inset)) * tile size`` (the
+tile's uv inset put back), so a quad spanning several blocks (`world.mesher_merge`) repeats its
+tile texel for texel as one-block quads draw it.
 
 Light, as Minecraft's: the brighter of the sky light scaled by the time of day (the ``daylight``
 uniform, 0..1, set once for every chunk by `game.chunk_view.ChunkView.set_daylight`) and the
@@ -81,7 +82,7 @@ out vec4 frag_color;
 const vec2 TILE = vec2(%(tile_u)s, %(tile_v)s);
 const float INSET = %(inset)s;
 void main() {
-    vec2 inside = clamp(fract(local_uv), INSET, 1.0 - INSET);
+    vec2 inside = INSET + fract(local_uv) * (1.0 - 2.0 * INSET);
     vec4 texel = texture(p3d_Texture0, tile_origin + inside * TILE);
     if (texel.a < alpha_cut) {
         discard;

@@ -33,9 +33,11 @@ class MeshData:
     tile_origin : ndarray of float32, shape (2V,)
         The atlas uv of the bottom-left corner of the vertex's tile (its quad's tile).
     tile_uvs : ndarray of float32, shape (2V,)
-        The vertex's texture coordinates in tile units from ``tile_origin``: a renderer samples
-        ``tile_origin + fract(tile_uvs) * tile size``, so a quad spanning several blocks repeats
-        its tile. For a one-block quad ``uvs == tile_origin + tile_uvs * tile size``.
+        The vertex's texture coordinates in tile units from ``tile_origin``, without the uv
+        inset (`world.mesher_shapes.UV_INSET_PX`, as a share ``i`` of the tile): a one-block
+        face spans 0..1. A renderer samples ``tile_origin + (i + fract(tile_uvs) * (1 - 2 i))
+        * tile size``, so a quad spanning several blocks repeats its tile; for a one-block quad
+        that is ``uvs``.
     """
 
     vertices: NDArray[np.float32]

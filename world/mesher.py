@@ -77,7 +77,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from world.atlas import TILE_ROWS, TILES_PER_ROW
+from world.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
 from world.blocks import DRAW_LIQUID
 from world.chunks import CHUNK, World
 from world.geometry import FACE_NORMALS
@@ -125,6 +125,7 @@ _FRONT_OFFSETS = FRONT_OFFSETS
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
 _TILE_GRID = np.array([TILES_PER_ROW, TILE_ROWS], dtype=np.float32)  # tiles per uv unit
 _AO_LEVELS = np.array(AO_LEVELS, dtype=np.float32)
+_INSET = UV_INSET_PX / TILE_PX  # of a tile
 
 # Front side of a quad with right × up = -normal, up = +y: normal = up × right.
 _PLANT_NORMALS = (np.cross(np.array([0, 1, 0]), PLANT_RIGHTS) / np.sqrt(2.0)).astype(np.float32)
@@ -322,7 +323,11 @@ def _assemble(
     # Each vertex's tile: the atlas grid cell its uv lies in (uv rectangles are inset, so even
     # a tile's far edge lies inside its own cell).
     tile_origin = (np.floor(uvs * _TILE_GRID) / _TILE_GRID).astype(np.float32)
-    tile_uvs = ((uvs - tile_origin) * _TILE_GRID).astype(np.float32)
+    # In tile units with the uv inset taken out (a one-block face spans 0..1; the renderer puts
+    # the inset back, `MeshData.tile_uvs`), so whole blocks are whole units and faces merge.
+    inside = ((uvs - tile_origin) * _TILE_GRID - _INSET) / (1.0 - 2.0 * _INSET)
+    tile_uvs = np.where(np.abs(inside - np.rint(inside)) < 1e-4, np.rint(inside), inside)
+    tile_uvs = tile_uvs.astype(np.float32)
     vertex_light = np.empty((len(voxel), 4, 2), np.float32)
     if light is None:
         vertex_light[..., 0], vertex_light[..., 1] = MAX_LIGHT, 0
@@ -337,7 +342,7 @@ def _assemble(
         normal, flip = quads.face, quads.flip
         vertices, shade, vertex_light = quads.vertices, quads.shade, quads.light
         tile_origin, tile_uvs = quads.tile_origin, quads.tile_uvs
-        uvs = tile_origin + tile_uvs / _TILE_GRID
+        uvs = tile_origin + (_INSET + tile_uvs * (1.0 - 2.0 * _INSET)) / _TILE_GRID
     indices = _gather(_QUAD_TRIANGLES, flip.view(np.uint8))
     indices += (np.arange(len(flip), dtype=np.uint32) * 4)[:, None]
     fields = [

@@ -16,7 +16,7 @@ from world.atlas import tile_uv_rects
 from world.blocks import BlockRegistry, BlockType, default_registry, register_base_blocks
 from world.generators import FlatGenerator, TerrainGenerator
 from world.geometry import FACE_NORMALS
-from world.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, MeshData, mesh_chunk
+from world.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, UV_INSET_PX, MeshData, mesh_chunk
 from world.terrain import surface_height
 
 REG = default_registry()
@@ -407,8 +407,9 @@ def test_tile_fields_rebuild_the_atlas_uvs() -> None:
     grid = np.array([16, 16], np.float32)
     origin = mesh.tile_origin.reshape(-1, 2)
     local = mesh.tile_uvs.reshape(-1, 2)
-    assert np.allclose(origin + local / grid, mesh.uvs.reshape(-1, 2), atol=1e-6)
-    assert ((local > 0) & (local < 1)).all()  # one-block quads stay inside their tile
+    inset = UV_INSET_PX / 16
+    assert np.allclose(origin + (inset + local * (1 - 2 * inset)) / grid, mesh.uvs.reshape(-1, 2))
+    assert ((local >= 0) & (local <= 1)).all()  # one-block quads stay inside their tile
     assert np.allclose(origin * grid, np.round(origin * grid))  # on the atlas grid
 
 
