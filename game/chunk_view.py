@@ -438,6 +438,9 @@ class ChunkView:
                 if len(chosen)
                 else None
             )
+        plants = nodes[OTHER]
+        if plants is not None:  # one quad a plant plane, seen from both sides (as Luanti's)
+            plants.setTwoSided(True)
         self._groups[key] = nodes
         self._show_facing(key)
         self._set_transparency(key, root)

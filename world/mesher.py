@@ -182,9 +182,11 @@ def mesh_chunk(
         or of its own voxel (box faces, plants, a liquid's underside). Without it every vertex
         has sky light 15 and block light 0 (full daylight).
     merge : bool, default False
-        Join neighbouring opaque cube faces into larger quads wherever that draws the same
-        picture (`world.mesher_merge`): fewer vertices for a renderer that repeats tiles
-        (``MeshData.tile_uvs``). Off, every quad is one block face.
+        Join neighbouring cube faces into larger quads and share vertices wherever that draws
+        the same picture (`world.mesher_merge`), and give each plant plane one quad, not two:
+        fewer vertices for a renderer that repeats tiles (``MeshData.tile_uvs``) and draws the
+        plant quads (the normals on no axis) from both sides. Off, every quad is one block face
+        and plants are seen from behind through their back quads.
 
     Returns
     -------
@@ -292,7 +294,7 @@ def mesh_chunk(
         parts = [(opaque, True), (see_through_cubes, True), (below, True)]
     is_plant = centre_cull == CULL_PLANT
     if is_plant.any():
-        parts.append((_plants(centre, is_plant), False))
+        parts.append((_plants(centre, is_plant, both_sides=not merge), False))
     lit = None if light is None else (*light.padded((cx, cy, cz)), occludes)
     return _assemble(tables, [part for part, _ in parts], lit, [merge and can for _, can in parts])
 
@@ -386,15 +388,20 @@ def _take(quads: QuadArrays, which: slice | NDArray[np.bool_]) -> QuadArrays:
     return QuadArrays(*(array[which] for array in quads))
 
 
-def _plants(centre: NDArray[np.uint16], is_plant: NDArray[np.bool_]) -> QuadArrays:
-    """Plants' crossed quads (4 per plant: two planes, both sides), their tile as face 0's."""
-    voxel = np.repeat(np.flatnonzero(is_plant), 4)
+def _plants(
+    centre: NDArray[np.uint16], is_plant: NDArray[np.bool_], *, both_sides: bool = True
+) -> QuadArrays:
+    """Plants' crossed quads (4 per plant: two planes, both sides; without ``both_sides`` only
+    the front of each plane, for a renderer that draws them two-sided), their tile as face 0's.
+    """
+    planes = np.arange(4) if both_sides else np.array([0, 2])
+    voxel = np.repeat(np.flatnonzero(is_plant), len(planes))
     count = len(voxel)
     return QuadArrays(
         voxel,
-        np.tile(np.arange(CORNER_PLANT, CORNER_PLANT + 4), count // 4),
+        np.tile(CORNER_PLANT + planes, count // len(planes)),
         centre.reshape(-1)[voxel].astype(np.int64) * 6,
         np.full((count, 4), PLANT_SHADE, np.float32),
         np.zeros(count, np.bool_),
-        np.tile(np.arange(6, 10), count // 4),
+        np.tile(6 + planes, count // len(planes)),
     )

@@ -106,6 +106,11 @@ def test_a_merged_mesh_draws_what_the_unmerged_mesh_draws(
         assert merged.vertex_count <= plain.vertex_count
         assert merged.face_count <= plain.face_count
         _same_picture(plain, merged)
+        # Plants: one quad a plane (the renderer draws them two-sided), not a front and a back.
+        slanted = [
+            m.face_count * 2 - sum(len(t) for t in _triangles(m).values()) for m in (plain, merged)
+        ]
+        assert slanted[1] * 2 == slanted[0]
 
 
 def test_merging_halves_the_vertices_of_generated_terrain() -> None:
