@@ -86,6 +86,8 @@ def world_near(origin: tuple[float, ...], offsets: list[tuple[int, int, int]]) -
 @example((0.5, 0.5, 0.5), (1.0, 1.0, 1.0), 1e9)
 @example((0.5, 0.5, 0.5), (1.0, 1.0, 1.0), MAX_REACH)
 @example((L - 0.5, L - 0.5, 0.5), (1.0, 1.0, 0.0), MAX_REACH)
+# |d| rounds an ulp above |dy|: the crossing at exactly the reach once reported 1000.0000000000001.
+@example((-0.5, 0.0, -1.0335380074155655e-13), (0.0, -4.321087113784602e16, 0.0), 1000.0)
 def test_traverse_is_bounded_by_the_reach_or_refuses_naming_the_argument(origin, d, reach):
     if outside(origin) or reach > MAX_REACH:
         with pytest.raises(ValueError, match=bad_names(origin, reach, "max_distance")):

@@ -226,7 +226,8 @@ def raycast(
                     point = (ox + t * dx, oy + t * dy, float(bz - sz))
                 else:
                     point = o
-                return _new(Hit, (_new(Int3, (x, y, z)), face, t * norm, point, block_id, 0))
+                distance = min(t * norm, reach)  # within the reach exactly: never a rounding beyond
+                return _new(Hit, (_new(Int3, (x, y, z)), face, distance, point, block_id, 0))
             found = box_hit(boxes, x, y, z, o, d, t_max, reach)
             if found is not None:
                 index, box_axis, tb = found
@@ -234,7 +235,8 @@ def raycast(
                 cell3 = (x, y, z)
                 box_face = _ZERO if box_axis < 0 else _FACES[box_axis][d[box_axis] < 0.0]
                 point = box_point(box, box_axis, cell3, o, d, tb)
-                return _new(Hit, (_new(Int3, cell3), box_face, tb * norm, point, block_id, index))
+                distance = min(tb * norm, reach)
+                return _new(Hit, (_new(Int3, cell3), box_face, distance, point, block_id, index))
         if tx <= ty and tx <= tz:
             axis, t = 0, tx
             near = t * near_up

@@ -152,11 +152,12 @@ def _march(
 
     Yields ``(x, y, z, face, t, axis, block_id)``: the start voxel first (``t = 0``,
     ``axis = -1``), then each later voxel with the axis crossed to enter it and the ray parameter
-    ``t`` of the entry (distance = t * norm). Without a world it yields every voxel entered (with
-    ``block_id = -1``); with one, only voxels whose block id ``accept`` marks true. It stops at
-    the first crossing beyond ``reach`` and before the first voxel with a coordinate of
-    magnitude ``>= edge`` (outside the world). The block lookup is inline (current chunk
-    cached): this loop is the whole cost of a raycast.
+    ``t`` of the entry (distance = t * norm, at most ``reach``: a crossing found within the
+    reach exactly is never reported a rounding beyond it). Without a world it yields every voxel
+    entered (with ``block_id = -1``); with one, only voxels whose block id ``accept`` marks
+    true. It stops at the first crossing beyond ``reach`` and before the first voxel with a
+    coordinate of magnitude ``>= edge`` (outside the world). The block lookup is inline (current
+    chunk cached): this loop is the whole cost of a raycast.
     """
     ox, oy, oz = o
     dx, dy, dz = d
@@ -196,7 +197,7 @@ def _march(
     ez = 0 if sz > 0 else CHUNK_MASK
     while True:
         if world is None:
-            yield x, y, z, face, t * norm, _entry_point(o, d, x, y, z, axis, t), -1
+            yield x, y, z, face, min(t * norm, reach), _entry_point(o, d, x, y, z, axis, t), -1
         else:
             if stale:
                 # A chunk in memory is taken straight from the dict (the walk's keys are valid);
@@ -209,7 +210,15 @@ def _march(
                 idx = (x & CHUNK_MASK) * STRIDE_X + (y & CHUNK_MASK) * STRIDE_Y + (z & CHUNK_MASK)
             block_id = blocks[idx]
             if accept[block_id]:
-                yield x, y, z, face, t * norm, _entry_point(o, d, x, y, z, axis, t), block_id
+                yield (
+                    x,
+                    y,
+                    z,
+                    face,
+                    min(t * norm, reach),
+                    _entry_point(o, d, x, y, z, axis, t),
+                    block_id,
+                )
                 return
         if tx <= ty and tx <= tz:
             axis, t = 0, tx
