@@ -38,12 +38,14 @@ from numpy.typing import NDArray
 from world.blocks import BlockRegistry
 from world.chunk_layout import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
 from world.chunks import World
+from world.padded import neighbour_keys, pad
 
 __all__ = ["MAX_LIGHT", "Light", "opacity_table", "sky_stop_table"]
 
 MAX_LIGHT = 15
 _S = 16
 _Box = tuple[int, int, int, int, int, int]
+_DARK = np.zeros(CHUNK_VOLUME, np.uint8)  # a chunk without light
 _NO_FLOOR = -(2**40)  # a floor below any world height: nothing stops sky
 
 
@@ -133,10 +135,11 @@ class Light:
         return int(sky[i]), int(self.block[key][i])
 
     def padded(self, key: ChunkKey) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
-        """(sky, block) of chunk ``key`` and a one-voxel border as (18, 18, 18) uint8 arrays."""
-        x0, y0, z0 = (c * _S - 1 for c in key)
-        box = (x0, y0, z0, x0 + 18, y0 + 18, z0 + 18)
-        return self._gather(self.sky, box), self._gather(self.block, box)
+        """(sky, block) of chunk ``key`` and a one-voxel border as (18, 18, 18) uint8 arrays
+        (0 in chunks without light)."""
+        keys = neighbour_keys(key)
+        sky = pad([self.sky.get(k, _DARK) for k in keys])
+        return sky, pad([self.block.get(k, _DARK) for k in keys])
 
     # -- updating ---------------------------------------------------------------------------
 

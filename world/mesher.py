@@ -93,7 +93,7 @@ from world.mesher_boxes import (
     mesh_boxes,
 )
 from world.mesher_light import AO_OFFSETS_12, smooth_light
-from world.mesher_merge import FaceQuads, merge_parts, share_vertices
+from world.mesher_merge import KINDS, NOT_MERGED, merge_faces, share_vertices, stretch
 from world.mesher_shapes import (
     CORNER_CUBE,
     CORNER_PLANT,
@@ -107,6 +107,7 @@ from world.mesher_shapes import (
     UV_INSET_PX,
     VOXEL_CORNERS,
 )
+from world.padded import neighbour_keys, pad
 from world.validate import chunk_coord
 
 __all__ = ["AO_LEVELS", "FACE_SHADE", "PLANT_SHADE", "UV_INSET_PX", "MeshData", "mesh_chunk"]
@@ -137,33 +138,18 @@ _QUAD_NORMALS = np.repeat(
 # A quad's six triangle corners, split along 0-2 or (flipped) along 1-3.
 _QUAD_TRIANGLES = np.stack([TRIANGLES, _TRIANGLES_FLIPPED])
 
-# The 27 (destination, source) slice pairs that copy a chunk and its neighbours' borders into
-# the padded array: offset -1 gives the neighbour's last layer, +1 its first.
-_AXIS_SLICES = {-1: (slice(0, 1), slice(_SIZE - 1, _SIZE)), 0: (slice(1, _SIZE + 1), slice(None))}
-_AXIS_SLICES[1] = (slice(_SIZE + 1, _PAD), slice(0, 1))
-_NEIGHBOURHOOD = [
-    (
-        (dx, dy, dz),
-        (_AXIS_SLICES[dx][0], _AXIS_SLICES[dy][0], _AXIS_SLICES[dz][0]),
-        (_AXIS_SLICES[dx][1], _AXIS_SLICES[dy][1], _AXIS_SLICES[dz][1]),
-    )
-    for dx in (-1, 0, 1)
-    for dy in (-1, 0, 1)
-    for dz in (-1, 0, 1)
-]
-
-
 _DOWN = FACE_NORMALS.index((0, -1, 0))
+# Per face direction, each voxel's neighbour across that face in the padded array, and the
+# side of the neighbour that faces back.
+_FRONT_INDEX = (PADDED_INDEX[None, :] + FRONT_OFFSETS[:, None]).astype(np.intp)
+_OPPOSITE = (np.arange(6) ^ 1)[:, None].astype(np.uint16)
 _UP = FACE_NORMALS.index((0, 1, 0))
 _REVERSED = np.array([3, 2, 1, 0])
 
 
 def _padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
     """The chunk's blocks with a one-voxel border read from its 26 neighbours, shape (18,)*3."""
-    padded = np.empty((_PAD, _PAD, _PAD), dtype=np.uint16)
-    for (dx, dy, dz), dst, src in _NEIGHBOURHOOD:
-        padded[dst] = world.chunk_blocks(cx + dx, cy + dy, cz + dz).reshape(CHUNK)[src]
-    return padded
+    return pad([world.chunk_blocks(*key) for key in neighbour_keys((cx, cy, cz))])
 
 
 def mesh_chunk(
@@ -219,31 +205,27 @@ def mesh_chunk(
             padded_block = registry.block_index[padded]
             centre_block = padded_block[inner]
 
-    masks = np.empty((6, _SIZE, _SIZE, _SIZE), dtype=np.bool_)
-    for direction, (nx, ny, nz) in enumerate(FACE_NORMALS):
-        front = (
-            slice(1 + nx, _SIZE + 1 + nx),
-            slice(1 + ny, _SIZE + 1 + ny),
-            slice(1 + nz, _SIZE + 1 + nz),
-        )
-        front_cull = padded_cull[front]
-        mask = masks[direction]
-        np.equal(front_cull, centre_cull, out=mask)
-        mask |= front_cull == CULL_OPAQUE
-        np.greater(cube, mask, out=mask)  # a cube, and not hidden
-        if any_shaped:  # shaped neighbours hide the face when whole on the shared side
-            front_bits = padded_bits[front]
-            hidden = (front_bits & (1 << (direction ^ 1))).astype(np.bool_)
-            if any_same:
-                same_side = (front_bits & (1 << (6 + (direction ^ 1)))).astype(np.bool_)
-                hidden |= same_side & (padded_block[front] == centre_block)
-            mask &= ~hidden
+    # Per face direction and voxel, the neighbour across the face: (6, 4096) gathers.
+    front_cull = padded_cull.reshape(-1).take(_FRONT_INDEX)
+    masks = front_cull == centre_cull.reshape(-1)
+    masks |= front_cull == CULL_OPAQUE
+    np.greater(cube.reshape(-1), masks, out=masks)  # a cube, and not hidden
+    if any_shaped:  # shaped neighbours hide the face when whole on the shared side
+        front_bits = padded_bits.reshape(-1).take(_FRONT_INDEX)
+        hidden = (front_bits >> _OPPOSITE & 1).astype(np.bool_)
+        if any_same:
+            same_side = (front_bits >> (_OPPOSITE + 6) & 1).astype(np.bool_)
+            same_side &= padded_block.reshape(-1).take(_FRONT_INDEX) == centre_block.reshape(-1)
+            hidden |= same_side
+        masks &= ~hidden
+    masks = masks.reshape(6, _SIZE, _SIZE, _SIZE)
     # The underside of the world's lowest layer faces the void below the build height, where
     # no player can stand: those faces are never seen (a third of a terrain view's vertices).
     floor_ly = world.build_height[0] - cy * _SIZE
     if 0 <= floor_ly < _SIZE:
         masks[_DOWN, :, floor_ly, :] = False
-    face, voxel = np.nonzero(masks.reshape(6, -1))
+    found = np.flatnonzero(masks)  # (np.nonzero of the (6, 4096) masks is seven times slower)
+    face, voxel = found >> 12, found & 4095
     block = centre.reshape(-1)[voxel]
     # Opaque faces first, then the transparent blocks' (see the module docstring).
     order = np.argsort(transparent[block], kind="stable")
@@ -317,6 +299,18 @@ def _assemble(
         np.concatenate([part[i] for part in parts]) for i in (0, 1, 2, 4, 5)
     )
     shade = np.concatenate([part.shade for part in parts]).astype(np.float32, copy=False)
+    vertex_light = np.empty((len(voxel), 4, 2), np.float32)
+    if light is None:
+        vertex_light[..., 0], vertex_light[..., 1] = MAX_LIGHT, 0
+    else:
+        vertex_light[...] = smooth_light(voxel, corner, normal, light)
+    merged = None
+    if any(merge):  # the flagged parts' quads merged into rectangles, each part in its place
+        sizes = [len(part.voxel) for part in parts]
+        merged = _merge(sizes, merge, voxel, corner, normal, uv, shade, vertex_light)
+        keep, kind, length_a, length_b, identity = merged
+        voxel, corner, uv, flip = voxel[keep], corner[keep], uv[keep], flip[keep]
+        normal, shade, vertex_light = normal[keep], shade[keep], vertex_light[keep]
     # Corner positions: the voxel's origin plus the table's corners, as two gathers of 12-float
     # rows (broadcasting (Q, 1, 3) against (Q, 4, 3) runs numpy's inner loop three wide).
     vertices = _gather(VOXEL_CORNERS, voxel).reshape(-1, 4, 3)
@@ -330,45 +324,77 @@ def _assemble(
     inside = ((uvs - tile_origin) * _TILE_GRID - _INSET) / (1.0 - 2.0 * _INSET)
     tile_uvs = np.where(np.abs(inside - np.rint(inside)) < 1e-4, np.rint(inside), inside)
     tile_uvs = tile_uvs.astype(np.float32)
-    vertex_light = np.empty((len(voxel), 4, 2), np.float32)
-    if light is None:
-        vertex_light[..., 0], vertex_light[..., 1] = MAX_LIGHT, 0
-    else:
-        vertex_light[...] = smooth_light(voxel, corner, normal, light)
-    keys = None
-    if any(merge):  # the flagged parts' quads merged, each part in its place
-        quads = FaceQuads(
-            voxel, normal, uv, vertices, shade, vertex_light, tile_origin, tile_uvs, flip
-        )
-        quads, keys = merge_parts([len(part.voxel) for part in parts], merge, quads)
-        normal, flip = quads.face, quads.flip
-        vertices, shade, vertex_light = quads.vertices, quads.shade, quads.light
-        tile_origin, tile_uvs = quads.tile_origin, quads.tile_uvs
-        uvs = tile_origin + (_INSET + tile_uvs * (1.0 - 2.0 * _INSET)) / _TILE_GRID
+    if merged is not None:  # stretched over their rectangles, and their atlas uvs to match
+        stretch(kind, voxel, length_a, length_b, _gather(tables.tile_steps, uv), vertices, tile_uvs)
+        rows = kind < NOT_MERGED
+        uvs[rows] = tile_origin[rows] + (_INSET + tile_uvs[rows] * (1 - 2 * _INSET)) / _TILE_GRID
     indices = _gather(_QUAD_TRIANGLES, flip.view(np.uint8))
     indices += (np.arange(len(flip), dtype=np.uint32) * 4)[:, None]
-    fields = [
-        vertices.reshape(-1, 3),
-        uvs.reshape(-1, 2).astype(np.float32, copy=False),
-        _gather(_QUAD_NORMALS, normal).reshape(-1, 3),
-        shade.reshape(-1, 1),
-        vertex_light.reshape(-1, 2),
-        tile_origin.astype(np.float32).reshape(-1, 2),
-        tile_uvs.astype(np.float32).reshape(-1, 2),
-    ]
     indices = indices.reshape(-1)
-    if keys is not None:  # and one vertex where merged quads share one
-        fields, indices = share_vertices(fields, indices, keys.reshape(-1, 2))
-    position, atlas_uv, normals, shades, lights, origin, tiled = fields
+    fields = [
+        vertices,
+        uvs,
+        _gather(_QUAD_NORMALS, normal).reshape(-1, 4, 3),
+        shade[..., None],
+        vertex_light,
+        tile_origin,
+        tile_uvs,
+    ]
+    if merged is not None:  # and one vertex where merged quads share one
+        kept, number = share_vertices(kind, vertices, identity)
+        fields = [_gather(field.reshape(-1, field.shape[2]), kept) for field in fields]
+        indices = number[indices]
+    position, atlas_uv, normals, shades, lights, origin, tiled = (
+        field.astype(np.float32, copy=False).reshape(-1) for field in fields
+    )
     return MeshData(
-        vertices=position.reshape(-1),
+        vertices=position,
         indices=indices,
-        uvs=atlas_uv.reshape(-1),
-        normals=normals.reshape(-1),
-        shade=shades.reshape(-1),
-        light=lights.reshape(-1),
-        tile_origin=origin.reshape(-1),
-        tile_uvs=tiled.reshape(-1),
+        uvs=atlas_uv,
+        normals=normals,
+        shade=shades,
+        light=lights,
+        tile_origin=origin,
+        tile_uvs=tiled,
+    )
+
+
+def _merge(
+    sizes: list[int],
+    merge: list[bool],
+    voxel: NDArray[np.int64],
+    corner: NDArray[np.int64],
+    normal: NDArray[np.int64],
+    uv: NDArray[np.int64],
+    shade: NDArray[np.float32],
+    light: NDArray[np.float32],
+) -> tuple[NDArray[np.int64], ...]:
+    """The quads to draw after merging the flagged parts' (`world.mesher_merge.merge_faces`):
+    indices into the quads, in the parts' order, with each one's kind, extents along its a and
+    b axes and per vertex an identity for `world.mesher_merge.share_vertices`."""
+    part = np.repeat(np.arange(len(sizes)), sizes)
+    flagged = np.repeat(np.array(merge, dtype=np.bool_), sizes)
+    cubes = np.flatnonzero(flagged)
+    kind = np.where(corner[cubes] == CORNER_REVERSED + _UP, KINDS - 1, normal[cubes])
+    # One integer per vertex for all it interpolates. Exact: shades are a few products of fixed
+    # levels; smooth light averages 1 to 4 levels, so its twelfths are whole.
+    code = (np.rint(shade[cubes] * 4096.0) * 65536.0).astype(np.int64)
+    code += np.rint(light[cubes] @ np.array([3072.0, 12.0], np.float32)).astype(np.int64)
+    first, length_a, length_b = merge_faces(part[cubes], kind, voxel[cubes], uv[cubes], code)
+    others = np.flatnonzero(~flagged)
+    keep = np.concatenate([cubes[first], others])
+    order = np.argsort(part[keep], kind="stable")
+    ones = np.ones(len(others), np.int64)
+    kinds = np.concatenate([kind[first], np.full(len(others), NOT_MERGED)])[order]
+    identity = np.zeros((len(keep), 4), np.int64)
+    identity[: len(first)] = (uv[cubes[first]] << 3 | part[cubes[first]])[:, None] << 29
+    identity[: len(first)] |= code[first]
+    return (
+        keep[order],
+        kinds,
+        np.concatenate([length_a, ones])[order],
+        np.concatenate([length_b, ones])[order],
+        identity[order],
     )
 
 

@@ -39,6 +39,7 @@ from numpy.typing import NDArray
 from world.atlas import tile_uv_rects
 from world.blocks import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID, DRAW_PLANT, BlockRegistry
 from world.geometry import FACE_NORMALS
+from world.mesher_merge import tile_steps, uv_kinds
 from world.mesher_shapes import (
     CORNER_BOX,
     FACE_CORNERS,
@@ -105,6 +106,7 @@ class CullTables(NamedTuple):
     uvs: NDArray[np.float32]
     box_shade: NDArray[np.float32]
     box_uv: int
+    tile_steps: NDArray[np.float32]
 
 
 # Codes of `CullTables.cull` (a transparent cube's code is its block index, >= 0).
@@ -139,7 +141,8 @@ def cull_tables(registry: BlockRegistry) -> CullTables:
         faces, `CORNER_REVERSED` the same seen from behind, `CORNER_PLANT` the plant quads,
         `CORNER_BOX` the box faces of ``faces``; ``uvs`` (rows, 4, 2): rows ``6 * id + d``
         the state's cube face ``d``, ``6 * S`` further the same reversed, ``box_uv + f`` the
-        box faces; ``box_shade`` (F, 4): the box faces' shade.
+        box faces; ``box_shade`` (F, 4): the box faces' shade; ``tile_steps`` (rows, 2, 2): per
+        uv row, its texture's step per block along a merged quad (`world.mesher_merge`).
     """
     return _cull_tables(
         registry.selection_boxes,
@@ -187,6 +190,9 @@ def _cull_tables(
         bits << 6
     )
     cube_uvs = tile_uv_rects(face_tiles.reshape(-1), inset_px=UV_INSET_PX)[:, UV_EDGES]
+    uvs = np.concatenate(
+        [cube_uvs, cube_uvs[:, ::-1], (origin + faces.ab * extent).reshape(-1, 4, 2)]
+    ).astype(np.float32)
     return CullTables(
         faces,
         sides,
@@ -201,13 +207,12 @@ def _cull_tables(
                 faces.corners.reshape(-1, 12),
             ]
         ).astype(np.float32),
-        uvs=np.concatenate(
-            [cube_uvs, cube_uvs[:, ::-1], (origin + faces.ab * extent).reshape(-1, 4, 2)]
-        ).astype(np.float32),
+        uvs=uvs,
         box_shade=np.repeat(
             np.where(light > 0, np.float32(1.0), _FACE_SHADE[faces.direction])[:, None], 4, axis=1
         ),
         box_uv=2 * len(cube_uvs),
+        tile_steps=tile_steps(uvs, uv_kinds(len(cube_uvs), len(uvs))),
     )
 
 
