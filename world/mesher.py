@@ -72,8 +72,6 @@ corner table and a uv table, so the output arrays are each one gather; see ``ben
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numpy.typing import NDArray
 
@@ -106,6 +104,7 @@ from world.mesher_shapes import (
     TRIANGLES,
     UV_INSET_PX,
     VOXEL_CORNERS,
+    gather_rows,
 )
 from world.padded import neighbour_keys, pad
 from world.validate import chunk_coord
@@ -139,6 +138,11 @@ _QUAD_NORMALS = np.repeat(
 _QUAD_TRIANGLES = np.stack([TRIANGLES, _TRIANGLES_FLIPPED])
 
 _DOWN = FACE_NORMALS.index((0, -1, 0))
+# The merging kind of each corner-table row (`world.mesher_merge`): cube faces, a liquid's
+# surface seen from below, and any other row (plants, box faces) as the last, not merged.
+_KIND_OF_CORNER = np.full(CORNER_PLANT + 1, NOT_MERGED, np.int64)
+_KIND_OF_CORNER[CORNER_CUBE : CORNER_CUBE + 6] = np.arange(6)
+_KIND_OF_CORNER[CORNER_REVERSED + FACE_NORMALS.index((0, 1, 0))] = KINDS - 1
 # Per face direction, each voxel's neighbour across that face in the padded array, and the
 # side of the neighbour that faces back.
 _FRONT_INDEX = (PADDED_INDEX[None, :] + FRONT_OFFSETS[:, None]).astype(np.intp)
@@ -258,7 +262,7 @@ def mesh_chunk(
         )
     )
 
-    # Each part with whether its quads are unit cube faces that may be merged.
+    # The parts in drawing order (module notes).
     opaque, see_through_cubes = (
         _take(cubes, slice(0, opaque_cubes)),
         _take(cubes, slice(opaque_cubes, None)),
@@ -266,56 +270,57 @@ def mesh_chunk(
     if any_shaped:
         shaped, opaque_shaped = mesh_boxes(registry, tables, padded, floor_ly)
         parts = [
-            (opaque, True),
-            (_take(shaped, slice(0, opaque_shaped)), False),
-            (see_through_cubes, True),
-            (below, True),
-            (_take(shaped, slice(opaque_shaped, None)), False),
+            opaque,
+            _take(shaped, slice(0, opaque_shaped)),
+            see_through_cubes,
+            below,
+            _take(shaped, slice(opaque_shaped, None)),
         ]
     else:
-        parts = [(opaque, True), (see_through_cubes, True), (below, True)]
+        parts = [opaque, see_through_cubes, below]
     is_plant = centre_cull == CULL_PLANT
     if is_plant.any():
-        parts.append((_plants(centre, is_plant, both_sides=not merge), False))
+        parts.append(_plants(centre, is_plant, both_sides=not merge))
     lit = None if light is None else (*light.padded((cx, cy, cz)), occludes)
-    return _assemble(tables, [part for part, _ in parts], lit, [merge and can for _, can in parts])
+    return _assemble(tables, parts, lit, merge=merge)
 
 
 def _assemble(
     tables: CullTables,
     parts: list[QuadArrays],
     light: tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.int8]] | None,
-    merge: list[bool] | None = None,
+    *,
+    merge: bool = False,
 ) -> MeshData:
     """One mesh of the parts' quads, in order: each output array made by one table gather.
 
     ``light`` is the (sky, block) light of the padded 18³ neighbourhood and which of its voxels
-    are opaque (flat), or None (daylight). The quads of the parts flagged in ``merge`` (unit cube
-    faces) are joined into larger quads within their part, where that draws the same picture
-    (`world.mesher_merge`); the parts keep their order.
+    are opaque (flat), or None (daylight). With ``merge``, cube faces (and a liquid's surface
+    seen from below) are joined into larger quads within their part, where that draws the same
+    picture (`world.mesher_merge`); the parts keep their order.
     """
-    merge = merge or [False] * len(parts)
     voxel, corner, uv, flip, normal = (
         np.concatenate([part[i] for part in parts]) for i in (0, 1, 2, 4, 5)
     )
     shade = np.concatenate([part.shade for part in parts]).astype(np.float32, copy=False)
-    vertex_light = np.empty((len(voxel), 4, 2), np.float32)
     if light is None:
+        vertex_light = np.empty((len(voxel), 4, 2), np.float32)
         vertex_light[..., 0], vertex_light[..., 1] = MAX_LIGHT, 0
+        twelfths = np.full((len(voxel), 4), MAX_LIGHT * 12 << 8, np.uint16)
     else:
-        vertex_light[...] = smooth_light(voxel, corner, normal, light)
+        vertex_light, twelfths = smooth_light(voxel, corner, normal, light)
     merged = None
-    if any(merge):  # the flagged parts' quads merged into rectangles, each part in its place
-        sizes = [len(part.voxel) for part in parts]
-        merged = _merge(sizes, merge, voxel, corner, normal, uv, shade, vertex_light)
+    if merge:  # the cube faces merged into rectangles, each part in its place
+        part = np.repeat(np.arange(len(parts)), [len(part.voxel) for part in parts])
+        merged = _merge(part, voxel, corner, uv, shade, twelfths)
         keep, kind, length_a, length_b, identity = merged
         voxel, corner, uv, flip = voxel[keep], corner[keep], uv[keep], flip[keep]
         normal, shade, vertex_light = normal[keep], shade[keep], vertex_light[keep]
     # Corner positions: the voxel's origin plus the table's corners, as two gathers of 12-float
     # rows (broadcasting (Q, 1, 3) against (Q, 4, 3) runs numpy's inner loop three wide).
-    vertices = _gather(VOXEL_CORNERS, voxel).reshape(-1, 4, 3)
-    vertices += _gather(tables.corners, corner).reshape(-1, 4, 3)
-    uvs = _gather(tables.uvs, uv).reshape(-1, 4, 2)
+    vertices = gather_rows(VOXEL_CORNERS, voxel).reshape(-1, 4, 3)
+    vertices += gather_rows(tables.corners, corner).reshape(-1, 4, 3)
+    uvs = gather_rows(tables.uvs, uv).reshape(-1, 4, 2)
     # Each vertex's tile: the atlas grid cell its uv lies in (uv rectangles are inset, so even
     # a tile's far edge lies inside its own cell).
     tile_origin = (np.floor(uvs * _TILE_GRID) / _TILE_GRID).astype(np.float32)
@@ -325,16 +330,18 @@ def _assemble(
     tile_uvs = np.where(np.abs(inside - np.rint(inside)) < 1e-4, np.rint(inside), inside)
     tile_uvs = tile_uvs.astype(np.float32)
     if merged is not None:  # stretched over their rectangles, and their atlas uvs to match
-        stretch(kind, voxel, length_a, length_b, _gather(tables.tile_steps, uv), vertices, tile_uvs)
+        stretch(
+            kind, voxel, length_a, length_b, gather_rows(tables.tile_steps, uv), vertices, tile_uvs
+        )
         rows = kind < NOT_MERGED
         uvs[rows] = tile_origin[rows] + (_INSET + tile_uvs[rows] * (1 - 2 * _INSET)) / _TILE_GRID
-    indices = _gather(_QUAD_TRIANGLES, flip.view(np.uint8))
+    indices = gather_rows(_QUAD_TRIANGLES, flip.view(np.uint8))
     indices += (np.arange(len(flip), dtype=np.uint32) * 4)[:, None]
     indices = indices.reshape(-1)
     fields = [
         vertices,
         uvs,
-        _gather(_QUAD_NORMALS, normal).reshape(-1, 4, 3),
+        gather_rows(_QUAD_NORMALS, normal).reshape(-1, 4, 3),
         shade[..., None],
         vertex_light,
         tile_origin,
@@ -342,7 +349,7 @@ def _assemble(
     ]
     if merged is not None:  # and one vertex where merged quads share one
         kept, number = share_vertices(kind, vertices, identity)
-        fields = [_gather(field.reshape(-1, field.shape[2]), kept) for field in fields]
+        fields = [gather_rows(field.reshape(-1, field.shape[2]), kept) for field in fields]
         indices = number[indices]
     position, atlas_uv, normals, shades, lights, origin, tiled = (
         field.astype(np.float32, copy=False).reshape(-1) for field in fields
@@ -360,53 +367,23 @@ def _assemble(
 
 
 def _merge(
-    sizes: list[int],
-    merge: list[bool],
+    part: NDArray[np.int64],
     voxel: NDArray[np.int64],
     corner: NDArray[np.int64],
-    normal: NDArray[np.int64],
     uv: NDArray[np.int64],
     shade: NDArray[np.float32],
-    light: NDArray[np.float32],
+    twelfths: NDArray[np.uint16],
 ) -> tuple[NDArray[np.int64], ...]:
-    """The quads to draw after merging the flagged parts' (`world.mesher_merge.merge_faces`):
+    """The quads to draw after merging the cube faces (`world.mesher_merge.merge_faces`):
     indices into the quads, in the parts' order, with each one's kind, extents along its a and
     b axes and per vertex an identity for `world.mesher_merge.share_vertices`."""
-    part = np.repeat(np.arange(len(sizes)), sizes)
-    flagged = np.repeat(np.array(merge, dtype=np.bool_), sizes)
-    cubes = np.flatnonzero(flagged)
-    kind = np.where(corner[cubes] == CORNER_REVERSED + _UP, KINDS - 1, normal[cubes])
+    kind = _KIND_OF_CORNER[np.minimum(corner, len(_KIND_OF_CORNER) - 1)]
     # One integer per vertex for all it interpolates. Exact: shades are a few products of fixed
-    # levels; smooth light averages 1 to 4 levels, so its twelfths are whole.
-    code = (np.rint(shade[cubes] * 4096.0) * 65536.0).astype(np.int64)
-    code += np.rint(light[cubes] @ np.array([3072.0, 12.0], np.float32)).astype(np.int64)
-    first, length_a, length_b = merge_faces(part[cubes], kind, voxel[cubes], uv[cubes], code)
-    others = np.flatnonzero(~flagged)
-    keep = np.concatenate([cubes[first], others])
-    order = np.argsort(part[keep], kind="stable")
-    ones = np.ones(len(others), np.int64)
-    kinds = np.concatenate([kind[first], np.full(len(others), NOT_MERGED)])[order]
-    identity = np.zeros((len(keep), 4), np.int64)
-    identity[: len(first)] = (uv[cubes[first]] << 3 | part[cubes[first]])[:, None] << 29
-    identity[: len(first)] |= code[first]
-    return (
-        keep[order],
-        kinds,
-        np.concatenate([length_a, ones])[order],
-        np.concatenate([length_b, ones])[order],
-        identity[order],
-    )
-
-
-def _gather(table: NDArray[Any], rows: NDArray[Any]) -> NDArray[Any]:
-    """``table[rows]`` for a C-contiguous table, each row taken as one block of bytes.
-
-    numpy's 1-D ``take`` copies fixed-size items in a tight loop, two to four times faster than
-    fancy indexing or ``take(axis=0)`` of rows of a few floats.
-    """
-    row_bytes = table.itemsize * (table.size // len(table))
-    blocks = table.reshape(len(table), -1).view(np.dtype((np.void, row_bytes))).reshape(-1)
-    return np.take(blocks, rows).view(table.dtype).reshape(-1, *table.shape[1:])
+    # levels, and light comes as whole twelfths (`world.mesher_light.smooth_light`).
+    code = np.rint(shade * 4096.0).astype(np.int64) << 16 | twelfths
+    keep, length_a, length_b = merge_faces(part, kind, voxel, uv, code)
+    identity = (uv[keep] << 3 | part[keep])[:, None] << 29 | code[keep]
+    return keep, kind[keep], length_a, length_b, identity
 
 
 def _take(quads: QuadArrays, which: slice | NDArray[np.bool_]) -> QuadArrays:

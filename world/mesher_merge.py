@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from world.mesher_shapes import FACE_CORNERS
+from world.mesher_shapes import FACE_CORNERS, gather_rows
 
 __all__ = [
     "KINDS",
@@ -81,7 +81,7 @@ def canonical(values: NDArray[np.int64], kind: NDArray[np.int64]) -> NDArray[np.
     """(Q, 4) per-vertex ``values`` reordered to the canonical corners 00, 10, 01, 11 of each
     quad's (a, b) frame."""
     rows = np.arange(0, 4 * len(kind), 4, dtype=np.int64)[:, None]
-    return np.take(values.reshape(-1), _PERM[kind] + rows)
+    return np.take(values.reshape(-1), gather_rows(_PERM, kind) + rows)
 
 
 def uv_kinds(cube_rows: int, rows: int) -> NDArray[np.int64]:
@@ -114,19 +114,24 @@ def merge_faces(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """The rectangles the quads merge into (module notes).
 
-    Per quad: ``part`` (< 8; quads of different parts never merge), ``kind`` (< `KINDS`), its
-    chunk-local flat ``voxel``, ``tile`` (equal for quads drawn with the same tile the same way
-    round) and ``code`` (Q, 4): per vertex one integer < 2**29, equal where the vertices are
-    drawn alike (shade and light). At most one quad per (part, kind, voxel).
+    Per quad: ``part`` (quads of different parts never merge), ``kind`` (`NOT_MERGED` for quads
+    that stay as they are), its chunk-local flat ``voxel``, ``tile`` (equal for quads drawn with
+    the same tile the same way round) and ``code`` (Q, 4): per vertex one integer < 2**29,
+    equal where the vertices are drawn alike (shade and light). At most one quad per (part,
+    kind, voxel) of the kinds that merge.
 
     Returns each rectangle's first quad (an index into the quads; least coordinates in its
-    plane) and its extents in blocks along a and along b, in increasing order of part.
+    plane) and its extents in blocks along a and along b (1 and 1 for every other quad), in
+    increasing order of part; within a part, the quads that stay keep their order.
     """
     count = len(voxel)
     if count == 0:
         empty = np.zeros(0, np.int64)
         return empty, empty, empty
-    key = (part << 15 | kind << 12) + _PLACE[kind << 12 | voxel]
+    # One sort key: part, kind, then the place (plane, b, a) or, for quads that stay, their
+    # order, above the place's bits (so no two of them are ever neighbours in a run).
+    place = np.where(kind < NOT_MERGED, _PLACE[kind << 12 | voxel], np.arange(count) << 12)
+    key = (part << 40 | kind << 36) + place
     order = np.argsort(key)
     key, tile = key[order], tile[order]
     c00, c10, c01, c11 = canonical(code, kind)[order].T
@@ -144,7 +149,7 @@ def merge_faces(
         & free[:-1]
     )
     first = np.flatnonzero(~join)
-    length_a = np.diff(first, append=count)
+    length_a = _lengths(first, count)
 
     # Runs of those along b, ordered by (..., plane, a, b): the same a, extent and values.
     run_key = key[first]
@@ -166,8 +171,17 @@ def merge_faces(
         & free[:-1]
     )
     first = np.flatnonzero(~join)
-    length_b = np.diff(first, append=len(run))
+    length_b = _lengths(first, len(run))
     return order[run[first]], length_a[first], length_b
+
+
+def _lengths(first: NDArray[np.int64], count: int) -> NDArray[np.int64]:
+    """The lengths of runs starting at ``first`` (increasing) among ``count`` items
+    (``np.diff(first, append=count)``, five times faster on a few hundred)."""
+    ends = np.empty_like(first)
+    ends[:-1] = first[1:]
+    ends[-1:] = count
+    return ends - first
 
 
 def stretch(

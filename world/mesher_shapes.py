@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,6 +47,7 @@ __all__ = [
     "UV_INSET_PX",
     "VOXEL_CORNERS",
     "ShapeFaces",
+    "gather_rows",
     "shape_faces",
 ]
 
@@ -229,3 +230,14 @@ def shape_faces(selection_boxes: tuple[Shape | None, ...]) -> ShapeFaces:
         sig=np.array(sig, dtype=np.int64).reshape(-1, 6),
         cover=cover,
     )
+
+
+def gather_rows(table: NDArray[Any], rows: NDArray[Any]) -> NDArray[Any]:
+    """``table[rows]`` for a C-contiguous table, each row taken as one block of bytes.
+
+    numpy's 1-D ``take`` copies fixed-size items in a tight loop, two to four times faster than
+    fancy indexing or ``take(axis=0)`` of rows of a few floats.
+    """
+    row_bytes = table.itemsize * (table.size // len(table))
+    blocks = table.reshape(len(table), -1).view(np.dtype((np.void, row_bytes))).reshape(-1)
+    return np.take(blocks, rows).view(table.dtype).reshape(-1, *table.shape[1:])
