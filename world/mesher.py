@@ -321,18 +321,10 @@ def _assemble(
     vertices = gather_rows(VOXEL_CORNERS, voxel).reshape(-1, 4, 3)
     vertices += gather_rows(tables.corners, corner).reshape(-1, 4, 3)
     uvs = gather_rows(tables.uvs, uv).reshape(-1, 4, 2)
-    # Each vertex's tile: the atlas grid cell its uv lies in (uv rectangles are inset, so even
-    # a tile's far edge lies inside its own cell).
-    tile_origin = (np.floor(uvs * _TILE_GRID) / _TILE_GRID).astype(np.float32)
-    # In tile units with the uv inset taken out (a one-block face spans 0..1; the renderer puts
-    # the inset back, `MeshData.tile_uvs`), so whole blocks are whole units and faces merge.
-    inside = ((uvs - tile_origin) * _TILE_GRID - _INSET) / (1.0 - 2.0 * _INSET)
-    tile_uvs = np.where(np.abs(inside - np.rint(inside)) < 1e-4, np.rint(inside), inside)
-    tile_uvs = tile_uvs.astype(np.float32)
+    tile_origin = gather_rows(tables.tiles.origin, uv).reshape(-1, 4, 2)
+    tile_uvs = gather_rows(tables.tiles.units, uv).reshape(-1, 4, 2)
     if merged is not None:  # stretched over their rectangles, and their atlas uvs to match
-        stretch(
-            kind, voxel, length_a, length_b, gather_rows(tables.tile_steps, uv), vertices, tile_uvs
-        )
+        stretch(tables.tiles, kind, uv, length_a, length_b, vertices, tile_uvs)
         rows = kind < NOT_MERGED
         uvs[rows] = tile_origin[rows] + (_INSET + tile_uvs[rows] * (1 - 2 * _INSET)) / _TILE_GRID
     indices = gather_rows(_QUAD_TRIANGLES, flip.view(np.uint8))

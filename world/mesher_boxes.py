@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 from world.atlas import tile_uv_rects
 from world.blocks import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID, DRAW_PLANT, BlockRegistry
 from world.geometry import FACE_NORMALS
-from world.mesher_merge import tile_steps, uv_kinds
+from world.mesher_merge import TileTables, tile_tables
 from world.mesher_shapes import (
     CORNER_BOX,
     FACE_CORNERS,
@@ -106,7 +106,7 @@ class CullTables(NamedTuple):
     uvs: NDArray[np.float32]
     box_shade: NDArray[np.float32]
     box_uv: int
-    tile_steps: NDArray[np.float32]
+    tiles: TileTables
 
 
 # Codes of `CullTables.cull` (a transparent cube's code is its block index, >= 0).
@@ -141,8 +141,8 @@ def cull_tables(registry: BlockRegistry) -> CullTables:
         faces, `CORNER_REVERSED` the same seen from behind, `CORNER_PLANT` the plant quads,
         `CORNER_BOX` the box faces of ``faces``; ``uvs`` (rows, 4, 2): rows ``6 * id + d``
         the state's cube face ``d``, ``6 * S`` further the same reversed, ``box_uv + f`` the
-        box faces; ``box_shade`` (F, 4): the box faces' shade; ``tile_steps`` (rows, 2, 2): per
-        uv row, its texture's step per block along a merged quad (`world.mesher_merge`).
+        box faces; ``box_shade`` (F, 4): the box faces' shade; ``tiles``: per uv row, its
+        tile and texture coordinates (`world.mesher_merge.TileTables`).
     """
     return _cull_tables(
         registry.selection_boxes,
@@ -212,7 +212,7 @@ def _cull_tables(
             np.where(light > 0, np.float32(1.0), _FACE_SHADE[faces.direction])[:, None], 4, axis=1
         ),
         box_uv=2 * len(cube_uvs),
-        tile_steps=tile_steps(uvs, uv_kinds(len(cube_uvs), len(uvs))),
+        tiles=tile_tables(uvs, len(cube_uvs)),
     )
 
 

@@ -28,20 +28,23 @@ shared through a table indexed by position, not by sorting them.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import NDArray
 
-from world.mesher_shapes import FACE_CORNERS, gather_rows
+from world.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
+from world.mesher_shapes import FACE_CORNERS, UV_INSET_PX, gather_rows
 
 __all__ = [
     "KINDS",
     "NOT_MERGED",
+    "TileTables",
     "canonical",
     "merge_faces",
     "share_vertices",
     "stretch",
-    "tile_steps",
-    "uv_kinds",
+    "tile_tables",
 ]
 
 _UP = 2  # FACE_NORMALS index of +y
@@ -66,8 +69,14 @@ _PERM = np.argsort(_OFF_A + 2 * _OFF_B, axis=1)
 _PERM[NOT_MERGED] = np.arange(4)
 # How a vertex moves per block of extra length along a and along b: (kinds, 4, 3) float32.
 _UNIT = np.eye(3, dtype=np.float32)
-STRETCH_A = (_OFF_A[..., None] * _UNIT[_AXIS_A][:, None, :]).astype(np.float32)
-STRETCH_B = (_OFF_B[..., None] * _UNIT[_AXIS_B][:, None, :]).astype(np.float32)
+_STRETCH_A = _OFF_A[..., None] * _UNIT[_AXIS_A][:, None, :]  # (kinds, 4, 3)
+_STRETCH_B = _OFF_B[..., None] * _UNIT[_AXIS_B][:, None, :]
+# Per kind and extra length along a and b (0..15 each), the 4 vertices' moves: (2048, 12).
+_EXTRA = np.arange(16, dtype=np.float32)
+_STRETCH = (
+    _STRETCH_A[:, None, None] * _EXTRA[None, :, None, None, None]
+    + _STRETCH_B[:, None, None] * _EXTRA[None, None, :, None, None]
+).reshape(-1, 12).astype(np.float32)
 # Per kind and chunk-local voxel (flat x*256 + y*16 + z): plane << 8 | b << 4 | a.
 _XYZ = np.indices((16, 16, 16)).reshape(3, -1)
 _PLACE = (_XYZ[_NORMAL_AXIS] << 8 | _XYZ[_AXIS_B] << 4 | _XYZ[_AXIS_A]).astype(np.int64)
@@ -84,25 +93,56 @@ def canonical(values: NDArray[np.int64], kind: NDArray[np.int64]) -> NDArray[np.
     return np.take(values.reshape(-1), gather_rows(_PERM, kind) + rows)
 
 
-def uv_kinds(cube_rows: int, rows: int) -> NDArray[np.int64]:
-    """The quad kind of each uv-table row (`world.mesher_boxes.CullTables.uvs`): ``cube_rows``
-    rows of cube faces (row ``6 * state + direction``), as many reversed (of which only up faces
-    are drawn, as a liquid's surface from below), then box faces."""
-    kind = np.full(rows, NOT_MERGED, np.int64)
+class TileTables(NamedTuple):
+    """Per uv-table row (`world.mesher_boxes.CullTables.uvs`), what a quad drawn with it takes.
+
+    ``origin`` (rows, 4, 2): the atlas uv of its tile's bottom-left corner, at each vertex;
+    ``units`` (rows, 4, 2): a unit quad's texture coordinates in tile units from there, without
+    the uv inset (`world.mesh_data.MeshData.tile_uvs`); for rows of the merging kinds, the
+    texture coordinates as a function of a vertex's chunk-local position: u (and v) is
+    ``sign * position[axis] + start``, whole tile units a block, the same function for every
+    quad drawn with the row, so stretched quads repeat the tile and agree where they meet.
+    """
+
+    origin: NDArray[np.float32]
+    units: NDArray[np.float32]
+    axis: NDArray[np.intp]
+    sign: NDArray[np.float32]
+    start: NDArray[np.float32]
+
+
+def tile_tables(uvs: NDArray[np.float32], cube_rows: int) -> TileTables:
+    """The `TileTables` of a uv table (``uvs`` (rows, 4, 2) inset atlas uvs; ``cube_rows`` rows
+    of cube faces, row ``6 * state + direction``, as many reversed, then box faces)."""
+    grid = np.array([TILES_PER_ROW, TILE_ROWS], dtype=np.float64)  # tiles per uv unit
+    inset = UV_INSET_PX / TILE_PX  # of a tile
+    # The atlas grid cell each uv lies in (uv rectangles are inset, so even a tile's far edge
+    # lies inside its own cell), and the uv in tile units from its corner, inset taken out.
+    origin = np.floor(uvs * grid) / grid
+    inside = ((uvs - origin) * grid - inset) / (1.0 - 2.0 * inset)
+    units = np.where(np.abs(inside - np.rint(inside)) < 1e-4, np.rint(inside), inside)
+    kind = np.full(len(uvs), NOT_MERGED, np.int64)
     kind[:cube_rows] = np.arange(cube_rows) % 6
     reversed_up = np.arange(cube_rows, 2 * cube_rows)
     kind[reversed_up[reversed_up % 6 == _UP]] = KINDS - 1
-    return kind
-
-
-def tile_steps(uvs: NDArray[np.float32], kind: NDArray[np.int64]) -> NDArray[np.float32]:
-    """(rows, 2, 2) per uv-table row (``uvs`` (rows, 4, 2) a unit quad's atlas uvs, ``kind``
-    the quad kind it is drawn as): how its texture coordinates move, in tile units, per block
-    along a and along b (each a unit step on one of u, v; zeros for `NOT_MERGED` rows)."""
-    ordered = np.take_along_axis(uvs, _PERM[kind][..., None], axis=1)
-    steps = np.sign(np.stack([ordered[:, 1] - ordered[:, 0], ordered[:, 2] - ordered[:, 0]], 1))
-    steps[kind == NOT_MERGED] = 0
-    return steps.astype(np.float32)
+    # How u and v change per block along the kind's a and b axes (a unit step on one of them),
+    # then along x, y, z: each of u, v follows one axis.
+    ordered = np.take_along_axis(units, _PERM[kind][..., None], axis=1)
+    step_a, step_b = ordered[:, 1] - ordered[:, 0], ordered[:, 2] - ordered[:, 0]
+    along = _UNIT[_AXIS_A[kind]][:, :, None] * step_a[:, None, :]
+    along += _UNIT[_AXIS_B[kind]][:, :, None] * step_b[:, None, :]  # (rows, 3, 2)
+    axis = np.abs(along).argmax(axis=1)  # (rows, 2)
+    sign = np.take_along_axis(along, axis[:, None, :], axis=1)[:, 0]
+    sign[kind == NOT_MERGED] = 0
+    corner0 = np.take_along_axis(_CORNERS[kind][:, 0], axis, axis=1)  # vertex 0, at the origin
+    start = units[:, 0] - sign * corner0
+    return TileTables(
+        origin.astype(np.float32),
+        units.astype(np.float32),
+        axis.astype(np.intp),
+        sign.astype(np.float32),
+        start.astype(np.float32),
+    )
 
 
 def merge_faces(
@@ -185,30 +225,30 @@ def _lengths(first: NDArray[np.int64], count: int) -> NDArray[np.int64]:
 
 
 def stretch(
+    tables: TileTables,
     kind: NDArray[np.int64],
-    voxel: NDArray[np.int64],
+    uv: NDArray[np.int64],
     length_a: NDArray[np.int64],
     length_b: NDArray[np.int64],
-    steps: NDArray[np.float32],
     vertices: NDArray[np.float32],
     tile_uvs: NDArray[np.float32],
 ) -> None:
-    """Stretch unit quads (``vertices`` (Q, 4, 3), ``tile_uvs`` (Q, 4, 2), in place) over their
-    rectangles' extents; kind `NOT_MERGED` quads stay as they are. ``steps`` (Q, 2, 2) are their
-    uv rows' `tile_steps`.
+    """Stretch unit quads (``vertices`` (Q, 4, 3), ``tile_uvs`` (Q, 4, 2), in place; ``uv``
+    their uv-table rows) over their rectangles' extents; kind `NOT_MERGED` quads stay as they
+    are.
 
-    The texture coordinates become whole tile units from the tile's corner, one per block: as
-    one function of the position in the plane for all quads of a tile (module notes).
+    The texture coordinates become whole tile units, one per block, as one function of the
+    position for all quads of a tile (`TileTables`): neighbours agree at the corners they share.
     """
-    extra_a = _OFF_A[kind] * (length_a - 1)[:, None]  # (Q, 4) blocks added at each vertex
-    extra_b = _OFF_B[kind] * (length_b - 1)[:, None]
-    vertices += STRETCH_A[kind] * (length_a - 1).astype(np.float32)[:, None, None]
-    vertices += STRETCH_B[kind] * (length_b - 1).astype(np.float32)[:, None, None]
-    place = _PLACE[kind << 12 | voxel]
-    at_a = (extra_a + (place & 15)[:, None]).astype(np.float32)  # whole tiles from the corner
-    at_b = (extra_b + (place >> 4 & 15)[:, None]).astype(np.float32)
-    for axis in (0, 1):
-        tile_uvs[..., axis] += at_a * steps[:, None, 0, axis] + at_b * steps[:, None, 1, axis]
+    row = (kind * 16 + length_a - 1) * 16 + length_b - 1
+    vertices += gather_rows(_STRETCH, row).reshape(-1, 4, 3)
+    merged = np.flatnonzero(kind < NOT_MERGED)
+    uv = uv[merged]
+    flat = vertices.reshape(-1)
+    first = (merged * 12)[:, None] + np.arange(0, 12, 3)  # each vertex's x in ``flat``
+    for c in (0, 1):  # u, then v
+        position = flat[first + tables.axis[uv, c, None]]
+        tile_uvs[merged, :, c] = position * tables.sign[uv, c, None] + tables.start[uv, c, None]
 
 
 def share_vertices(
