@@ -74,23 +74,28 @@ _STRETCH_B = _OFF_B[..., None] * _UNIT[_AXIS_B][:, None, :]
 # Per kind and extra length along a and b (0..15 each), the 4 vertices' moves: (2048, 12).
 _EXTRA = np.arange(16, dtype=np.float32)
 _STRETCH = (
-    _STRETCH_A[:, None, None] * _EXTRA[None, :, None, None, None]
-    + _STRETCH_B[:, None, None] * _EXTRA[None, None, :, None, None]
-).reshape(-1, 12).astype(np.float32)
+    (
+        _STRETCH_A[:, None, None] * _EXTRA[None, :, None, None, None]
+        + _STRETCH_B[:, None, None] * _EXTRA[None, None, :, None, None]
+    )
+    .reshape(-1, 12)
+    .astype(np.float32)
+)
 # Per kind and chunk-local voxel (flat x*256 + y*16 + z): plane << 8 | b << 4 | a.
 _XYZ = np.indices((16, 16, 16)).reshape(3, -1)
 _PLACE = (_XYZ[_NORMAL_AXIS] << 8 | _XYZ[_AXIS_B] << 4 | _XYZ[_AXIS_A]).astype(np.int64)
 _PLACE[NOT_MERGED] = 0
 _PLACE = _PLACE.reshape(-1)
 _VERTEX_SLOTS = 17**3  # vertex positions 0..16 on each axis
-_VERTEX_WEIGHTS = np.array([17 * 17, 17, 1], dtype=np.int64)
+_VERTEX_WEIGHTS = np.array([17 * 17, 17, 1], dtype=np.float32)
 
 
-def canonical(values: NDArray[np.int64], kind: NDArray[np.int64]) -> NDArray[np.int64]:
-    """(Q, 4) per-vertex ``values`` reordered to the canonical corners 00, 10, 01, 11 of each
-    quad's (a, b) frame."""
-    rows = np.arange(0, 4 * len(kind), 4, dtype=np.int64)[:, None]
-    return np.take(values.reshape(-1), gather_rows(_PERM, kind) + rows)
+def canonical(
+    values: NDArray[np.int64], kind: NDArray[np.int64], rows: NDArray[np.int64]
+) -> NDArray[np.int64]:
+    """(4, R): of the quads ``rows``, the per-vertex ``values`` (Q, 4) at the canonical corners
+    00, 10, 01, 11 of each quad's (a, b) frame (``kind`` per quad)."""
+    return np.take(values.reshape(-1), gather_rows(_PERM, kind[rows]).T + rows * 4)
 
 
 class TileTables(NamedTuple):
@@ -99,16 +104,15 @@ class TileTables(NamedTuple):
     ``origin`` (rows, 4, 2): the atlas uv of its tile's bottom-left corner, at each vertex;
     ``units`` (rows, 4, 2): a unit quad's texture coordinates in tile units from there, without
     the uv inset (`world.mesh_data.MeshData.tile_uvs`); for rows of the merging kinds, the
-    texture coordinates as a function of a vertex's chunk-local position: u (and v) is
-    ``sign * position[axis] + start``, whole tile units a block, the same function for every
-    quad drawn with the row, so stretched quads repeat the tile and agree where they meet.
+    texture coordinates as a function of a vertex's chunk-local position, ``frame`` (rows, 6):
+    u (and v) is ``sign * position[axis] + start`` (axis of u and v, then signs, then starts;
+    zeros for other rows), whole tile units a block, the same function for every quad drawn
+    with the row, so stretched quads repeat the tile and agree where they meet.
     """
 
     origin: NDArray[np.float32]
     units: NDArray[np.float32]
-    axis: NDArray[np.intp]
-    sign: NDArray[np.float32]
-    start: NDArray[np.float32]
+    frame: NDArray[np.float32]
 
 
 def tile_tables(uvs: NDArray[np.float32], cube_rows: int) -> TileTables:
@@ -136,13 +140,8 @@ def tile_tables(uvs: NDArray[np.float32], cube_rows: int) -> TileTables:
     sign[kind == NOT_MERGED] = 0
     corner0 = np.take_along_axis(_CORNERS[kind][:, 0], axis, axis=1)  # vertex 0, at the origin
     start = units[:, 0] - sign * corner0
-    return TileTables(
-        origin.astype(np.float32),
-        units.astype(np.float32),
-        axis.astype(np.intp),
-        sign.astype(np.float32),
-        start.astype(np.float32),
-    )
+    frame = np.concatenate([axis, sign, start], axis=1).astype(np.float32)
+    return TileTables(origin.astype(np.float32), units.astype(np.float32), frame)
 
 
 def merge_faces(
@@ -174,7 +173,7 @@ def merge_faces(
     key = (part << 40 | kind << 36) + place
     order = np.argsort(key)
     key, tile = key[order], tile[order]
-    c00, c10, c01, c11 = canonical(code, kind)[order].T
+    c00, c10, c01, c11 = canonical(code, kind, order)
 
     # Runs along a (consecutive keys, a not wrapping to 0) of quads constant along a.
     free = (c00 == c10) & (c01 == c11)
@@ -242,13 +241,15 @@ def stretch(
     """
     row = (kind * 16 + length_a - 1) * 16 + length_b - 1
     vertices += gather_rows(_STRETCH, row).reshape(-1, 4, 3)
-    merged = np.flatnonzero(kind < NOT_MERGED)
-    uv = uv[merged]
-    flat = vertices.reshape(-1)
-    first = (merged * 12)[:, None] + np.arange(0, 12, 3)  # each vertex's x in ``flat``
-    for c in (0, 1):  # u, then v
-        position = flat[first + tables.axis[uv, c, None]]
-        tile_uvs[merged, :, c] = position * tables.sign[uv, c, None] + tables.start[uv, c, None]
+    # u and v as functions of the vertex positions (zero for the quads that stay, put back).
+    frame = gather_rows(tables.frame, uv)  # (Q, 6): axis, sign and start of u and of v
+    first = np.arange(0, 12 * len(kind), 3).reshape(-1, 4, 1)  # each vertex's x in ``vertices``
+    position = np.take(vertices, first + frame[:, None, 0:2].astype(np.intp))
+    np.copyto(
+        tile_uvs,
+        position * frame[:, None, 2:4] + frame[:, None, 4:6],
+        where=(kind < NOT_MERGED)[:, None, None],
+    )
 
 
 def share_vertices(
@@ -268,8 +269,8 @@ def share_vertices(
     more, never a wrong one).
     """
     total = 4 * len(kind)
-    place = vertices.reshape(-1, 3).astype(np.int64) @ _VERTEX_WEIGHTS
-    place += np.repeat(kind, 4) * _VERTEX_SLOTS
+    place = (vertices.reshape(-1, 3) @ _VERTEX_WEIGHTS).astype(np.int64)  # exact: < 2**24
+    place += np.repeat(kind * _VERTEX_SLOTS, 4)
     identity = identity.reshape(-1)
     number = np.arange(total, dtype=np.int64)
     same_as = number.copy()
