@@ -61,8 +61,12 @@ def smooth_light(
         around = (np.take(AO_OFFSETS_12, face, axis=0) + front[:, None]).reshape(-1, 4, 3)
         clear = occludes[around] == 0  # (C, 4, 3): side along right, side along up, diagonal
         clear[..., 2] &= clear[..., 0] | clear[..., 1]
-        weight[cube] += clear.sum(axis=-1, dtype=np.float32)  # the front voxel always counts
-        total[cube] = both[front][:, None] + (both[around] * clear).sum(axis=-1, dtype=np.uint16)
+        # (Sums over the last axis of three spelled out: numpy's reduction over so short an
+        # axis is four times slower.)
+        lit = both[around] * clear
+        total[cube] = both[front][:, None] + lit[..., 0] + lit[..., 1] + lit[..., 2]
+        count = clear[..., 0].astype(np.float32) + clear[..., 1] + clear[..., 2]
+        weight[cube] += count  # the front voxel always counts
     out = np.empty((len(voxel), 4, 2), np.float32)
     out[..., 0] = total >> 8
     out[..., 1] = total & 0xFF
