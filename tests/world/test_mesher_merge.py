@@ -13,7 +13,7 @@ from collections import defaultdict
 import numpy as np
 from hypothesis import given, settings
 
-from tests.world.test_mesher import REG, small_worlds
+from tests.world.test_mesher import REG, STONE, small_worlds
 from world import World
 from world.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
 from world.generators import TerrainGenerator
@@ -127,3 +127,14 @@ def test_merging_halves_the_vertices_of_generated_terrain() -> None:
     for a, b in zip(plain, merged, strict=True):
         if a.face_count:
             _same_picture(a, b)
+
+
+def test_a_buried_chunk_merges_to_an_empty_mesh() -> None:
+    """A chunk with blocks but no face to show (stone all round) meshes to nothing, merged too."""
+    world = World(REG)
+    stone = np.full(16**3, STONE, np.uint16)
+    for key in np.ndindex(3, 3, 3):
+        world.put_chunk(tuple(int(c) - 1 for c in key), stone)
+    for merge in (False, True):
+        mesh = mesh_chunk(world, 0, 0, 0, Light(world), merge=merge)
+        assert mesh.vertex_count == 0 and mesh.face_count == 0
