@@ -239,7 +239,8 @@ def gather_rows(table: NDArray[Any], rows: NDArray[Any]) -> NDArray[Any]:
     fancy indexing or ``take(axis=0)`` of rows of a few floats.
     """
     if table.size == 0:  # no rows, or rows of nothing
-        return table[rows]
+        empty: NDArray[Any] = table[rows]
+        return empty
     row_bytes = table.itemsize * (table.size // len(table))
     blocks = table.reshape(len(table), -1).view(np.dtype((np.void, row_bytes))).reshape(-1)
     return np.take(blocks, rows).view(table.dtype).reshape(-1, *table.shape[1:])
