@@ -78,23 +78,46 @@ def _relax(
     """Relax padded (X+2, Y+2, Z+2) fields in place; the shell stays fixed.
 
     ``loss`` is ``max(1, opacity)`` and 16 in opaque voxels, so that only their source remains.
+    Each pass works on the box around what the last pass changed, one voxel wider (a lamp's
+    light spreads from a point: its passes are small); a channel with no source and no light
+    in its shell is dark without a pass.
     """
     inner = (slice(1, -1),) * 3
     for field, src in zip(fields, sources, strict=True):
-        cur = field[inner]
-        cur[...] = src
-        m = np.empty_like(src)
+        field[inner] = src
+        if not src.any() and not field.any():  # no source inside, none in the shell
+            continue
+        lo, hi = [0, 0, 0], list(src.shape)
         for _ in range(MAX_LIGHT + 1):
-            np.maximum(field[:-2, 1:-1, 1:-1], field[2:, 1:-1, 1:-1], out=m)
-            np.maximum(m, field[1:-1, :-2, 1:-1], out=m)
-            np.maximum(m, field[1:-1, 2:, 1:-1], out=m)
-            np.maximum(m, field[1:-1, 1:-1, :-2], out=m)
-            np.maximum(m, field[1:-1, 1:-1, 2:], out=m)
-            m -= loss
-            np.maximum(m, src, out=m)
-            if np.array_equal(m, cur):
+            x0, y0, z0 = lo
+            x1, y1, z1 = hi
+            cur = field[x0 + 1 : x1 + 1, y0 + 1 : y1 + 1, z0 + 1 : z1 + 1]
+            m = np.maximum(
+                field[x0:x1, y0 + 1 : y1 + 1, z0 + 1 : z1 + 1],
+                field[x0 + 2 : x1 + 2, y0 + 1 : y1 + 1, z0 + 1 : z1 + 1],
+            )
+            np.maximum(m, field[x0 + 1 : x1 + 1, y0:y1, z0 + 1 : z1 + 1], out=m)
+            np.maximum(m, field[x0 + 1 : x1 + 1, y0 + 2 : y1 + 2, z0 + 1 : z1 + 1], out=m)
+            np.maximum(m, field[x0 + 1 : x1 + 1, y0 + 1 : y1 + 1, z0:z1], out=m)
+            np.maximum(m, field[x0 + 1 : x1 + 1, y0 + 1 : y1 + 1, z0 + 2 : z1 + 2], out=m)
+            m -= loss[x0:x1, y0:y1, z0:z1]
+            np.maximum(m, src[x0:x1, y0:y1, z0:z1], out=m)
+            changed = m != cur
+            count = np.count_nonzero(changed)
+            if count == 0:
                 break
             cur[...] = m
+            # The next pass: around what changed, one voxel wider (found when few changed in a
+            # large box; else this pass's box, one voxel wider).
+            few = count * 8 < changed.size > 4096
+            for axis, others in ((0, (1, 2)), (1, (0, 2)), (2, (0, 1))):
+                first, last = 0, hi[axis] - lo[axis] - 1
+                if few:
+                    where = np.flatnonzero(changed.any(axis=others))
+                    first, last = int(where[0]), int(where[-1])
+                start = lo[axis]
+                lo[axis] = max(start + first - 1, 0)
+                hi[axis] = min(start + last + 2, src.shape[axis])
 
 
 class Light:
@@ -397,23 +420,25 @@ class Light:
         sky_src = np.where(self._open_sky(box) & loaded, MAX_LIGHT, 0).astype(np.int8)
         blk_src = np.where(loaded, self._emit[ids], 0).astype(np.int8)
         loss = np.where(loaded, self._loss[ids], MAX_LIGHT + 1).astype(np.int8)
-        _relax((sky, blk), (sky_src, blk_src), loss)
-        changed: set[ChunkKey] = set()
         inner = (slice(1, -1),) * 3
+        old_sky, old_blk = sky[inner].copy(), blk[inner].copy()  # to tell what changed
+        _relax((sky, blk), (sky_src, blk_src), loss)
+        differs = (sky[inner] != old_sky) | (blk[inner] != old_blk)
+        changed: set[ChunkKey] = set()
         new_sky = sky[inner].astype(np.uint8)
         new_blk = blk[inner].astype(np.uint8)
         for key, sl_box, sl_chunk in _pieces(box):
             if not self._is_loaded(key):
                 continue
+            fresh = key not in self.sky
+            if not (fresh or differs[sl_box].any()):
+                continue
+            changed.add(key)
             for store, new in ((self.sky, new_sky), (self.block, new_blk)):
                 arr = store.get(key)
                 if arr is None:
                     arr = store[key] = np.zeros(CHUNK_VOLUME, dtype=np.uint8)
-                    changed.add(key)
-                view = arr.reshape(_S, _S, _S)
-                if not np.array_equal(view[sl_chunk], new[sl_box]):
-                    view[sl_chunk] = new[sl_box]
-                    changed.add(key)
+                arr.reshape(_S, _S, _S)[sl_chunk] = new[sl_box]
         return changed
 
 
