@@ -10,8 +10,9 @@ Figures (medians):
   does while streaming (`streaming_order_ms`): the median and the worst job.
 
 Measured on the shared 2-core machine (medians vary ±50 % between runs under load): new chunk
-1.5–1.6 ms, place lamp 2.6 ms, break lamp 1.6 ms, worst of 100 edits 3.9–4.0 ms (the sky
-heights of each chunk column are cached: the open-sky mask no longer reads whole columns).
+1.35–1.5 ms, place lamp 2.65–2.7 ms, break lamp 1.6–1.7 ms, worst of 100 edits 3.3–5.6 ms (the
+sky heights of each chunk column are cached: the open-sky mask no longer reads whole columns;
+relaxation passes work around what the last pass changed).
 
 Run: ``python -m bench.light``.
 """

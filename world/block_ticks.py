@@ -26,10 +26,10 @@ __all__ = ["BlockTicks"]
 class BlockTicks:
     """Timers, random ticks and ABMs of one world (see the module notes)."""
 
-    def __init__(self, world: World, random_tick_speed: int) -> None:
+    def __init__(self, world: World, random_tick_speed: int, seed: int | None = None) -> None:
         self.world = world
-        self.ticker = RandomTicker(world, random_tick_speed)
-        self.chance = random.Random()  # ABMs' chance to act on a pick
+        self.ticker = RandomTicker(world, random_tick_speed, seed)  # ``seed``: reproducible
+        self.chance = random.Random(seed)  # ABMs' chance to act on a pick
         self.abm_impls: dict[int, Implementation | str] = {}
 
     def run(self, tx: Transaction, ticks: int) -> None:

@@ -38,11 +38,11 @@ from numpy.typing import NDArray
 from world.blocks import BlockRegistry
 from world.chunk_layout import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
 from world.chunks import World
+from world.light_relax import MAX_LIGHT, relax
 from world.padded import neighbour_keys, pad
 
 __all__ = ["MAX_LIGHT", "Light", "opacity_table", "sky_stop_table"]
 
-MAX_LIGHT = 15
 _S = 16
 _Box = tuple[int, int, int, int, int, int]
 _DARK = np.zeros(CHUNK_VOLUME, np.uint8)  # a chunk without light
@@ -68,56 +68,6 @@ def sky_stop_table(registry: BlockRegistry) -> NDArray[np.bool_]:
     shaped = np.asarray(registry.solid, bool) & ~np.asarray(registry.full_cube, bool)
     stop: NDArray[np.bool_] = (opacity_table(registry) > 0) | shaped
     return stop
-
-
-def _relax(
-    fields: tuple[NDArray[np.int8], NDArray[np.int8]],
-    sources: tuple[NDArray[np.int8], NDArray[np.int8]],
-    loss: NDArray[np.int8],
-) -> None:
-    """Relax padded (X+2, Y+2, Z+2) fields in place; the shell stays fixed.
-
-    ``loss`` is ``max(1, opacity)`` and 16 in opaque voxels, so that only their source remains.
-    Each pass works on the box around what the last pass changed, one voxel wider (a lamp's
-    light spreads from a point: its passes are small); a channel with no source and no light
-    in its shell is dark without a pass.
-    """
-    inner = (slice(1, -1),) * 3
-    for field, src in zip(fields, sources, strict=True):
-        field[inner] = src
-        if not src.any() and not field.any():  # no source inside, none in the shell
-            continue
-        lo, hi = [0, 0, 0], list(src.shape)
-        for _ in range(MAX_LIGHT + 1):
-            x0, y0, z0 = lo
-            x1, y1, z1 = hi
-            cur = field[x0 + 1 : x1 + 1, y0 + 1 : y1 + 1, z0 + 1 : z1 + 1]
-            m = np.maximum(
-                field[x0:x1, y0 + 1 : y1 + 1, z0 + 1 : z1 + 1],
-                field[x0 + 2 : x1 + 2, y0 + 1 : y1 + 1, z0 + 1 : z1 + 1],
-            )
-            np.maximum(m, field[x0 + 1 : x1 + 1, y0:y1, z0 + 1 : z1 + 1], out=m)
-            np.maximum(m, field[x0 + 1 : x1 + 1, y0 + 2 : y1 + 2, z0 + 1 : z1 + 1], out=m)
-            np.maximum(m, field[x0 + 1 : x1 + 1, y0 + 1 : y1 + 1, z0:z1], out=m)
-            np.maximum(m, field[x0 + 1 : x1 + 1, y0 + 1 : y1 + 1, z0 + 2 : z1 + 2], out=m)
-            m -= loss[x0:x1, y0:y1, z0:z1]
-            np.maximum(m, src[x0:x1, y0:y1, z0:z1], out=m)
-            changed = m != cur
-            count = np.count_nonzero(changed)
-            if count == 0:
-                break
-            cur[...] = m
-            # The next pass: around what changed, one voxel wider (found when few changed in a
-            # large box; else this pass's box, one voxel wider).
-            few = count * 8 < changed.size > 4096
-            for axis, others in ((0, (1, 2)), (1, (0, 2)), (2, (0, 1))):
-                first, last = 0, hi[axis] - lo[axis] - 1
-                if few:
-                    where = np.flatnonzero(changed.any(axis=others))
-                    first, last = int(where[0]), int(where[-1])
-                start = lo[axis]
-                lo[axis] = max(start + first - 1, 0)
-                hi[axis] = min(start + last + 2, src.shape[axis])
 
 
 class Light:
@@ -422,7 +372,7 @@ class Light:
         loss = np.where(loaded, self._loss[ids], MAX_LIGHT + 1).astype(np.int8)
         inner = (slice(1, -1),) * 3
         old_sky, old_blk = sky[inner].copy(), blk[inner].copy()  # to tell what changed
-        _relax((sky, blk), (sky_src, blk_src), loss)
+        relax((sky, blk), (sky_src, blk_src), loss)
         differs = (sky[inner] != old_sky) | (blk[inner] != old_blk)
         changed: set[ChunkKey] = set()
         new_sky = sky[inner].astype(np.uint8)

@@ -94,6 +94,10 @@ class Rules:
     max_pending : int
         The most changed voxels waiting for their neighbours' notification
         (`world.neighbors.MAX_PENDING`).
+    random_tick_speed : int
+        Voxels picked per loaded chunk per game tick (`world.random_ticks.RANDOM_TICK_SPEED`).
+    random_tick_seed : int, optional
+        Makes the random ticks' picks and ABM chances reproducible (tests); random otherwise.
     """
 
     def __init__(
@@ -104,6 +108,7 @@ class Rules:
         hook_time_limit: float = HOOK_TIME_LIMIT,
         max_pending: int = MAX_PENDING,
         random_tick_speed: int = RANDOM_TICK_SPEED,
+        random_tick_seed: int | None = None,
     ) -> None:
         if not isinstance(world, World):
             raise TypeError(f"world must be a World, got {type(world).__name__}")
@@ -122,7 +127,7 @@ class Rules:
         else:
             self._guard = HookGuard(mods.record, hook_time_limit)
         self._callbacks: dict[object, Implementation | BlockTables | str] = {}
-        self._ticks = BlockTicks(world, random_tick_speed)
+        self._ticks = BlockTicks(world, random_tick_speed, random_tick_seed)
         # The report holds the mods, not the rules: no reference cycle keeps the rules alive.
         self._overflow = None if mods is None else partial(_report_overflow, mods, max_pending)
         self._pending = NeighborQueue(max_pending, self._overflow)

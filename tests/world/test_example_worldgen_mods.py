@@ -21,7 +21,9 @@ def loaded() -> tuple[World, Rules]:
     registry = make_registry(mods)
     generator = worldgen_factory(mod_hooks(mods, HookGuard(mods.record)))("terrain", 7, registry)
     world = World(registry, generator)
-    return world, Rules(world, mods)
+    # Random ticks seeded: a leaf far from a log decays with a chance a tick (3 picks of 4,096
+    # voxels, then 1 in 2), so unseeded the decay test failed about once in 14 runs.
+    return world, Rules(world, mods, random_tick_seed=7)
 
 
 def test_new_terrain_holds_coal_and_iron_in_its_stone() -> None:
