@@ -41,6 +41,7 @@ from world.chunk_layout import (
     ChunkGenerator,
     ChunkKey,
     ChunkSource,
+    by_chunk,
     chunk_index,
     local_index,
 )
@@ -64,40 +65,6 @@ __all__ = [
     "chunk_index",
     "local_index",
 ]
-
-
-def _by_chunk(
-    cells: NDArray[np.int64],
-) -> tuple[list[tuple[ChunkKey, NDArray[np.intp]]], NDArray[np.int64]]:
-    """Group (N, 3) world voxels by chunk.
-
-    Returns each chunk's key with the positions (into ``cells``, in their original order) of its
-    voxels, and every voxel's flat index in its chunk. O(N log N), no per-voxel Python loop.
-    """
-    keys = cells >> CHUNK_SHIFT
-    low = keys.min(axis=0)
-    span = keys.max(axis=0) - low + 1
-    if float(np.prod(span.astype(np.float64))) < 2.0**62:
-        # One integer per chunk (a dense numbering of the keys' bounding box): np.unique on it
-        # is a hash, far faster than np.unique(axis=0)'s row sort.
-        packed = ((keys[:, 0] - low[0]) * span[1] + (keys[:, 1] - low[1])) * span[2] + (
-            keys[:, 2] - low[2]
-        )
-        codes, inverse = np.unique(packed, return_inverse=True)
-        kx, rest = np.divmod(codes, span[1] * span[2])
-        ky, kz = np.divmod(rest, span[2])
-        unique = list(
-            zip((kx + low[0]).tolist(), (ky + low[1]).tolist(), (kz + low[2]).tolist(), strict=True)
-        )
-    else:  # voxels too far apart for one int64 number per chunk: sort the key rows instead
-        rows, inverse = np.unique(keys, axis=0, return_inverse=True)
-        unique = [(r[0], r[1], r[2]) for r in rows.tolist()]
-    inverse = inverse.reshape(-1)
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(inverse, minlength=len(unique)))))
-    groups = [(key, order[bounds[n] : bounds[n + 1]]) for n, key in enumerate(unique)]
-    local = cells & CHUNK_MASK
-    return groups, local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
 
 
 def _key(cx: object, cy: object, cz: object) -> ChunkKey:
@@ -368,7 +335,7 @@ class World:
         out = np.zeros(len(cells), dtype=np.uint16)
         if not len(cells):
             return out
-        groups, idx = _by_chunk(cells)
+        groups, idx = by_chunk(cells)
         for key, sel in groups:
             chunk = self.chunk(*key)
             if chunk is not None:
@@ -400,7 +367,7 @@ class World:
         values = np.broadcast_to(values, (len(cells),)).astype(np.int64)
         if not len(cells):
             return
-        groups, idx = _by_chunk(cells)
+        groups, idx = by_chunk(cells)
         for key, sel in groups:
             chunk = self.chunk(*key)
             if chunk is None:
