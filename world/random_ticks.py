@@ -21,6 +21,8 @@ world generate or load a chunk, and the edge of the view never changes by itself
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -43,6 +45,7 @@ RANDOM_TICK_SPEED = 3  # Minecraft's default game rule: voxels per 16³ chunk pe
 TICK_SECONDS = 0.05  # a game tick, 20 per second
 MAX_CATCH_UP = 5  # game ticks run by one `due` call at most
 RECHECK_TICKS = 100  # every chunk is looked at again for reacting blocks within this many ticks
+LOOK_PER_TICK = 64  # chunks looked at for reacting blocks per tick, at most
 
 
 class RandomTicker:
@@ -108,7 +111,9 @@ class RandomTicker:
         and in a rotating slice of 1/`RECHECK_TICKS` of the chunks each tick, so an edit the
         cache missed (one made by a tick and remeshed before the next) is noticed within that
         many ticks. Set operations find the new and the unloaded chunks: no Python loop over
-        every loaded chunk (thousands at view distance 8) each tick.
+        every loaded chunk (thousands at view distance 8) each tick; and at most
+        `LOOK_PER_TICK` chunks are looked at a tick (a chunk loaded among hundreds may wait a
+        few ticks for its first random tick).
         """
         chunks = self.world.chunks
         cache, hot = self._reacting, self._hot
@@ -123,7 +128,9 @@ class RandomTicker:
         look = chunks.keys() - cache.keys()  # loaded since
         look.update(self.world.dirty & chunks.keys())
         look.update(list(chunks)[self._turn :: RECHECK_TICKS])
-        for key in look:
+        # At most LOOK_PER_TICK a tick (crossing into new columns loads hundreds at once): the
+        # rest are looked at in the next ticks (new ones stay new; edits the rotation finds).
+        for key in itertools.islice(look, LOOK_PER_TICK):
             blocks = chunks[key].blocks
             cache[key] = blocks
             if reacts[blocks].any():
