@@ -15,12 +15,13 @@ from game.options import DEFAULT_VIEW_DISTANCE
 
 Make = Callable[..., Any]
 DT = 1 / 60
-# A frame's Python-side chunk work: issue 12's 8 ms, raised to 12 ms when light came and to
-# issue 17's 16 ms for a whole streaming frame when merged meshes came (0.7 ms more a mesh): a
-# light job (2.3 ms median) starts when its average cost fits the budget, but one whose
-# open-sky columns reach far down takes up to ~9 ms, and the remeshes it causes follow. Alone
-# the worst frame here is 8.5-10 ms of CPU; two test workers on two cores made it 12+ once.
-CHUNK_WORK_LIMIT_S = 0.016
+# A frame's chunk work is bounded: the streaming budget, then at most the light job that fits it
+# (one whose open-sky columns reach far down takes several times the median) and the remeshes
+# it causes. The 16 ms streaming-frame target is a speed figure, measured by bench.game (the
+# walk's worst frame), not asserted here: as a timed limit it was raised from 8 to 12 to 16 ms
+# and still failed on slower machines (14-16 ms of CPU alone on one). This limit tells bounded
+# work from unbounded: a view meshed or lit in one frame is hundreds of milliseconds.
+CHUNK_WORK_LIMIT_S = 0.040
 LOAD_RING = 1.5  # chunks this far beyond the view distance are loaded: the meshes' neighbours
 
 
