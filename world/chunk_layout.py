@@ -132,38 +132,30 @@ def by_chunk(
     local = cells & CHUNK_MASK
     flat = local[:, 0] * STRIDE_X + local[:, 1] * STRIDE_Y + local[:, 2]
     boxes = float(np.prod(span.astype(np.float64)))
-    if boxes <= _DENSE_CHUNKS:
-        # Few chunks (a mod reading the cube around a block): count the voxels per chunk of
-        # the keys' bounding box and sort once by it (a radix sort of small integers).
+    if boxes < 2.0**62:
+        # One integer per chunk (a dense numbering of the keys' bounding box); the voxels in
+        # its order (a stable sort: each chunk's in their original order).
         sy, sz = int(span[1]), int(span[2])
         packed = ((keys[:, 0] - low[0]) * sy + (keys[:, 1] - low[1])) * sz + (keys[:, 2] - low[2])
-        counts = np.bincount(packed)
-        present = np.flatnonzero(counts)
         order = np.argsort(packed, kind="stable")
-        ends = np.cumsum(counts[present]).tolist()
-        x0, y0, z0 = low.tolist()
-        groups = []
-        for code, start, end in zip(present.tolist(), [0, *ends[:-1]], ends, strict=True):
-            key = (x0 + code // (sy * sz), y0 + code // sz % sy, z0 + code % sz)
-            groups.append((key, order[start:end]))
-        return groups, flat
-    if boxes < 2.0**62:
-        # One integer per chunk (a dense numbering of the keys' bounding box): np.unique on it
-        # is a hash, far faster than np.unique(axis=0)'s row sort.
-        packed = ((keys[:, 0] - low[0]) * span[1] + (keys[:, 1] - low[1])) * span[2] + (
-            keys[:, 2] - low[2]
-        )
-        codes, inverse = np.unique(packed, return_inverse=True)
-        kx, rest = np.divmod(codes, span[1] * span[2])
-        ky, kz = np.divmod(rest, span[2])
+        if boxes <= _DENSE_CHUNKS:  # few chunks (a mod reading the cube around a block): count
+            counts = np.bincount(packed)
+            codes = np.flatnonzero(counts)
+            counts = counts[codes]
+        else:  # np.unique on one integer is a hash, far faster than np.unique(axis=0)'s sort
+            found = np.unique(packed, return_counts=True)
+            codes, counts = found[0], found[1]
+        kx, rest = np.divmod(codes, sy * sz)
+        ky, kz = np.divmod(rest, sz)
         unique = list(
             zip((kx + low[0]).tolist(), (ky + low[1]).tolist(), (kz + low[2]).tolist(), strict=True)
         )
     else:  # voxels too far apart for one int64 number per chunk: sort the key rows instead
         rows, inverse = np.unique(keys, axis=0, return_inverse=True)
         unique = [(r[0], r[1], r[2]) for r in rows.tolist()]
-    inverse = inverse.reshape(-1)
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(inverse, minlength=len(unique)))))
+        inverse = inverse.reshape(-1)
+        order = np.argsort(inverse, kind="stable")
+        counts = np.bincount(inverse, minlength=len(unique))
+    bounds = np.concatenate(([0], np.cumsum(counts)))
     groups = [(key, order[bounds[n] : bounds[n + 1]]) for n, key in enumerate(unique)]
     return groups, flat
