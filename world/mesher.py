@@ -75,7 +75,6 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from world.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
 from world.blocks import DRAW_LIQUID
 from world.chunks import CHUNK, World
 from world.geometry import FACE_NORMALS
@@ -123,9 +122,7 @@ _TRIANGLES_FLIPPED = np.array([1, 2, 3, 1, 3, 0], dtype=np.uint32)
 
 _FRONT_OFFSETS = FRONT_OFFSETS
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
-_TILE_GRID = np.array([TILES_PER_ROW, TILE_ROWS], dtype=np.float32)  # tiles per uv unit
 _AO_LEVELS = np.array(AO_LEVELS, dtype=np.float32)
-_INSET = UV_INSET_PX / TILE_PX  # of a tile
 
 # Front side of a quad with right × up = -normal, up = +y: normal = up × right.
 _PLANT_NORMALS = (np.cross(np.array([0, 1, 0]), PLANT_RIGHTS) / np.sqrt(2.0)).astype(np.float32)
@@ -324,9 +321,7 @@ def _assemble(
     tile_origin = gather_rows(tables.tiles.origin, uv).reshape(-1, 4, 2)
     tile_uvs = gather_rows(tables.tiles.units, uv).reshape(-1, 4, 2)
     if merged is not None:  # stretched over their rectangles, and their atlas uvs to match
-        stretch(tables.tiles, kind, uv, length_a, length_b, vertices, tile_uvs)
-        rows = kind < NOT_MERGED
-        uvs[rows] = tile_origin[rows] + (_INSET + tile_uvs[rows] * (1 - 2 * _INSET)) / _TILE_GRID
+        stretch(tables.tiles, kind, uv, length_a, length_b, vertices, tile_uvs, uvs, tile_origin)
     indices = gather_rows(_QUAD_TRIANGLES, flip.view(np.uint8))
     indices += (np.arange(len(flip), dtype=np.uint32) * 4)[:, None]
     indices = indices.reshape(-1)

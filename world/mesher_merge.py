@@ -86,6 +86,8 @@ _XYZ = np.indices((16, 16, 16)).reshape(3, -1)
 _PLACE = (_XYZ[_NORMAL_AXIS] << 8 | _XYZ[_AXIS_B] << 4 | _XYZ[_AXIS_A]).astype(np.int64)
 _PLACE[NOT_MERGED] = 0
 _PLACE = _PLACE.reshape(-1)
+_GRID = np.array([TILES_PER_ROW, TILE_ROWS])  # tiles per atlas uv unit
+_INSET = UV_INSET_PX / TILE_PX  # the uv inset, as a share of a tile
 _VERTEX_SLOTS = 17**3  # vertex positions 0..16 on each axis
 _VERTEX_WEIGHTS = np.array([17 * 17, 17, 1], dtype=np.float32)
 
@@ -118,12 +120,12 @@ class TileTables(NamedTuple):
 def tile_tables(uvs: NDArray[np.float32], cube_rows: int) -> TileTables:
     """The `TileTables` of a uv table (``uvs`` (rows, 4, 2) inset atlas uvs; ``cube_rows`` rows
     of cube faces, row ``6 * state + direction``, as many reversed, then box faces)."""
-    grid = np.array([TILES_PER_ROW, TILE_ROWS], dtype=np.float64)  # tiles per uv unit
-    inset = UV_INSET_PX / TILE_PX  # of a tile
+    grid = _GRID.astype(np.float64)
     # The atlas grid cell each uv lies in (uv rectangles are inset, so even a tile's far edge
-    # lies inside its own cell), and the uv in tile units from its corner, inset taken out.
+    # lies inside its own cell), and the uv in tile units from its corner, inset taken out
+    # (`stretch` puts it back).
     origin = np.floor(uvs * grid) / grid
-    inside = ((uvs - origin) * grid - inset) / (1.0 - 2.0 * inset)
+    inside = ((uvs - origin) * grid - _INSET) / (1.0 - 2.0 * _INSET)
     units = np.where(np.abs(inside - np.rint(inside)) < 1e-4, np.rint(inside), inside)
     kind = np.full(len(uvs), NOT_MERGED, np.int64)
     kind[:cube_rows] = np.arange(cube_rows) % 6
@@ -175,20 +177,8 @@ def merge_faces(
     key, tile = key[order], tile[order]
     c00, c10, c01, c11 = canonical(code, kind, order)
 
-    # Runs along a (consecutive keys, a not wrapping to 0) of quads constant along a.
-    free = (c00 == c10) & (c01 == c11)
-    values = c00 << 29 | c01
-    join = np.zeros(count, np.bool_)
-    join[1:] = (
-        (key[1:] == key[:-1] + 1)
-        & (key[1:] & 15 != 0)
-        & (tile[1:] == tile[:-1])
-        & (values[1:] == values[:-1])
-        & free[1:]
-        & free[:-1]
-    )
-    first = np.flatnonzero(~join)
-    length_a = _lengths(first, count)
+    # Runs along a of quads constant along a.
+    first, length_a = _runs(key, tile, c00 << 29 | c01, (c00 == c10) & (c01 == c11))
 
     # Runs of those along b, ordered by (..., plane, a, b): the same a, extent and values.
     run_key = key[first]
@@ -197,30 +187,38 @@ def merge_faces(
     run_key, run, length_a = run_key[by_b], first[by_b], length_a[by_b]
     c00, c10, c01, c11 = c00[run], c10[run], c01[run], c11[run]
     free = (c00 == c01) & (c10 == c11)
-    values = c00 << 29 | c10
-    tile = tile[run]
-    join = np.zeros(len(run), np.bool_)
+    first, length_b = _runs(run_key, tile[run], c00 << 29 | c10, free, length_a)
+    return order[run[first]], length_a[first], length_b
+
+
+def _runs(
+    key: NDArray[np.int64],
+    tile: NDArray[np.int64],
+    values: NDArray[np.int64],
+    free: NDArray[np.bool_],
+    extent: NDArray[np.int64] | None = None,
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Runs of items in ``key`` order: an item joins the one before it when its key is the next
+    (the low 4 bits, its place along the run, not wrapping to 0), with the same ``tile``,
+    ``values`` and ``extent`` (if given), both ``free`` (constant along the run). Returns each
+    run's first item and its length."""
+    join = np.zeros(len(key), np.bool_)
     join[1:] = (
-        (run_key[1:] == run_key[:-1] + 1)
-        & (run_key[1:] & 15 != 0)
-        & (length_a[1:] == length_a[:-1])
+        (key[1:] == key[:-1] + 1)
+        & (key[1:] & 15 != 0)
         & (tile[1:] == tile[:-1])
         & (values[1:] == values[:-1])
         & free[1:]
         & free[:-1]
     )
+    if extent is not None:
+        join[1:] &= extent[1:] == extent[:-1]
     first = np.flatnonzero(~join)
-    length_b = _lengths(first, len(run))
-    return order[run[first]], length_a[first], length_b
-
-
-def _lengths(first: NDArray[np.int64], count: int) -> NDArray[np.int64]:
-    """The lengths of runs starting at ``first`` (increasing) among ``count`` items
-    (``np.diff(first, append=count)``, five times faster on a few hundred)."""
+    # The lengths: ``np.diff(first, append=len(key))``, five times faster on a few hundred.
     ends = np.empty_like(first)
     ends[:-1] = first[1:]
-    ends[-1:] = count
-    return ends - first
+    ends[-1:] = len(key)
+    return first, ends - first
 
 
 def stretch(
@@ -231,25 +229,27 @@ def stretch(
     length_b: NDArray[np.int64],
     vertices: NDArray[np.float32],
     tile_uvs: NDArray[np.float32],
+    uvs: NDArray[np.float32],
+    origin: NDArray[np.float32],
 ) -> None:
-    """Stretch unit quads (``vertices`` (Q, 4, 3), ``tile_uvs`` (Q, 4, 2), in place; ``uv``
-    their uv-table rows) over their rectangles' extents; kind `NOT_MERGED` quads stay as they
-    are.
+    """Stretch unit quads (``vertices`` (Q, 4, 3), ``tile_uvs`` and atlas ``uvs`` (Q, 4, 2), in
+    place; ``uv`` their uv-table rows, ``origin`` (Q, 4, 2) their tiles' corners) over their
+    rectangles' extents; kind `NOT_MERGED` quads stay as they are.
 
     The texture coordinates become whole tile units, one per block, as one function of the
     position for all quads of a tile (`TileTables`): neighbours agree at the corners they share.
+    The atlas uvs follow them, the uv inset put back.
     """
     row = (kind * 16 + length_a - 1) * 16 + length_b - 1
     vertices += gather_rows(_STRETCH, row).reshape(-1, 4, 3)
-    # u and v as functions of the vertex positions (zero for the quads that stay, put back).
+    # u and v as functions of the vertex positions (only the merging kinds' are kept).
+    merging = (kind < NOT_MERGED)[:, None, None]
     frame = gather_rows(tables.frame, uv)  # (Q, 6): axis, sign and start of u and of v
     first = np.arange(0, 12 * len(kind), 3).reshape(-1, 4, 1)  # each vertex's x in ``vertices``
     position = np.take(vertices, first + frame[:, None, 0:2].astype(np.intp))
-    np.copyto(
-        tile_uvs,
-        position * frame[:, None, 2:4] + frame[:, None, 4:6],
-        where=(kind < NOT_MERGED)[:, None, None],
-    )
+    np.copyto(tile_uvs, position * frame[:, None, 2:4] + frame[:, None, 4:6], where=merging)
+    atlas = origin + (_INSET + tile_uvs * (1 - 2 * _INSET)) / _GRID.astype(np.float32)
+    np.copyto(uvs, atlas, where=merging)
 
 
 def share_vertices(
