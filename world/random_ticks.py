@@ -71,8 +71,8 @@ class RandomTicker:
         self.per_chunk = per_chunk
         self._rng = np.random.default_rng(seed)
         self._owed = 0.0  # game time not yet ticked
-        # Per loaded chunk, the array looked at; and the chunks holding a reacting block.
-        self._reacting: dict[ChunkKey, NDArray[np.uint16]] = {}
+        # The loaded chunks looked at, and of those the ones holding a reacting block.
+        self._seen: set[ChunkKey] = set()
         self._hot: dict[ChunkKey, None] = {}
         self._table_size = 0
         self._turn = 0
@@ -106,7 +106,7 @@ class RandomTicker:
     def _reacting_chunks(self, reacts: NDArray[np.bool_]) -> list[Chunk]:
         """The loaded chunks holding a block that reacts, from a per-chunk cache.
 
-        A chunk is looked at again when it is new to the cache (loaded since the last tick),
+        A chunk is looked at again when it is new (loaded since it was last looked at),
         when it is in ``world.dirty`` (edited or installed anew since the view last remeshed),
         and in a rotating slice of 1/`RECHECK_TICKS` of the chunks each tick, so an edit the
         cache missed (one made by a tick and remeshed before the next) is noticed within that
@@ -116,24 +116,23 @@ class RandomTicker:
         few ticks for its first random tick).
         """
         chunks = self.world.chunks
-        cache, hot = self._reacting, self._hot
+        seen, hot = self._seen, self._hot
         if len(reacts) != self._table_size:
-            cache.clear()
+            seen.clear()
             hot.clear()
             self._table_size = len(reacts)
-        for key in cache.keys() - chunks.keys():  # unloaded
-            del cache[key]
+        for key in seen - chunks.keys():  # unloaded
+            seen.discard(key)
             hot.pop(key, None)
         self._turn = (self._turn + 1) % RECHECK_TICKS
-        look = chunks.keys() - cache.keys()  # loaded since
+        look = chunks.keys() - seen  # loaded since
         look.update(self.world.dirty & chunks.keys())
         look.update(list(chunks)[self._turn :: RECHECK_TICKS])
         # At most LOOK_PER_TICK a tick (crossing into new columns loads hundreds at once): the
         # rest are looked at in the next ticks (new ones stay new; edits the rotation finds).
         for key in itertools.islice(look, LOOK_PER_TICK):
-            blocks = chunks[key].blocks
-            cache[key] = blocks
-            if reacts[blocks].any():
+            seen.add(key)
+            if reacts[chunks[key].blocks].any():
                 hot[key] = None
             else:
                 hot.pop(key, None)
