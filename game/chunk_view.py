@@ -29,8 +29,9 @@ after an edit. Light of a chunk the world forgets is dropped with it. `load_all`
 lights everything in view before the first frame.
 
 Which chunks: `world.streaming.ChunkStreamer` decides. Chunk columns within ``view_distance`` of
-the player's column (a circle, as Minecraft's render distance) are loaded by a worker thread (saved
-rows read in batches, the rest generated: `world.streaming_loader`) and meshed here nearest and
+the player's column (a circle, as Minecraft's render distance) are loaded off the main thread, by
+a worker process when the game gives a recipe for one, else a thread (saved rows read in batches,
+the rest generated: `world.streaming_loader`, `world.chunk_worker`) and meshed here nearest and
 in-front-of-the-camera first, one chunk per job, under a per-frame time budget; columns beyond it
 lose their nodes, and beyond ``view_distance + 1.5`` the world forgets them, handing chunks with
 unsaved edits to ``on_save`` first. Time spent on chunks in a frame (recentring, remeshing, jobs)
@@ -62,6 +63,7 @@ from ursina import camera, scene
 from game.chunk_shader import chunk_shader
 from game.geometry import interleaved_format
 from game.render_origin import RenderOrigin
+from world.chunk_worker import WorkerRecipe
 from world.chunks import CHUNK, ChunkKey, World
 from world.geometry import FACE_NORMALS
 from world.light import Light
@@ -137,6 +139,8 @@ class ChunkView:
         origin: RenderOrigin | None = None,
         threaded: bool = True,
         light: Light | None = None,
+        worker: WorkerRecipe | None = None,
+        on_mod_error: Callable[[str, str, str], object] | None = None,
     ) -> None:
         self.world = world
         self.light = light
@@ -171,6 +175,8 @@ class ChunkView:
             on_save=on_save,
             on_forget=self._forget_light,
             threaded=threaded,
+            worker=worker,
+            on_mod_error=on_mod_error,
         )
         self.work_s = 0.0  # wall-clock seconds of chunk work in the last `update`
         self.work_cpu_s = 0.0  # the main thread's CPU seconds of the same

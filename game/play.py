@@ -122,7 +122,8 @@ class Game:
         self.captured = False  # the mouse is captured for looking (live play only)
         self.pointer: Pointer = WindowPointer(application.base.win)  # what looking reads
         self.session = Session.unsaved(options) if session is None else session
-        self.mods: Mods = load_mods((DEFAULT_MODS_DIR, *options.mods))
+        mods_dirs = (DEFAULT_MODS_DIR, *options.mods)
+        self.mods: Mods = load_mods(mods_dirs)
         registry = make_registry(self.mods)
         self._worldgen_guard = HookGuard(self.mods.record)  # mods' on_generated hooks
         self.world = self.session.load_world(
@@ -153,6 +154,9 @@ class Game:
             on_save=lambda keys: self.save(),
             origin=self.origin,
             light=self.light,
+            # Chunks load in a worker process (world.chunk_worker): the frame keeps its GIL.
+            worker=self.session.chunk_worker(mods_dirs, registry),
+            on_mod_error=self._worker_mod_error,
         )
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
         atlas = Texture(self.atlas)
@@ -526,6 +530,10 @@ class Game:
         }:
             return f"mod {outcome.denied_by!r} failed again: nothing changed (see the log)"
         return outcome.reason
+
+    def _worker_mod_error(self, mod: str, where: str, message: str) -> None:
+        """A mod failed in the chunk worker process (its ``on_generated``): as if here."""
+        self.mods.record(mod, where, RuntimeError(message), traceback=False)
 
     def _show_new_mod_errors(self) -> bool:
         """Show the mod errors not shown yet (each once); True when there were any."""

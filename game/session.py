@@ -44,14 +44,16 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from game.hotbar import SLOTS, Hotbar
 from game.options import DEFAULT_SEED, Options
 from game.player import Player
+from world import save_lock
 from world.blocks import BlockRegistry
+from world.chunk_worker import WorkerRecipe, registry_fingerprint
 from world.chunks import World
 from world.generators import FlatGenerator, make_generator
 from world.inventory import STACK_MAX, Inventory, ItemStack
@@ -209,6 +211,24 @@ class Session:
                 f"{', '.join(self.store.unknown_blocks)}"
             )
         return self.world
+
+    def chunk_worker(
+        self, mods_dirs: Iterable[str | os.PathLike[str]], registry: BlockRegistry
+    ) -> WorkerRecipe | None:
+        """How a worker process builds this world's chunks again (`world.chunk_worker`), for
+        the world `load_world` made with the mods of ``mods_dirs`` (and the installed entry
+        points) and ``registry``; None where a second reader of a save is not safe (no file
+        locks: the reader could not tell that the game writes)."""
+        if self.store is not None and not save_lock.locks_files():
+            return None
+        return WorkerRecipe(
+            mods_dirs=tuple(str(Path(folder).resolve()) for folder in mods_dirs),
+            entry_points=True,
+            save=None if self.store is None else str(self.store.path.resolve()),
+            generator=_FLAT if self.flat else DEFAULT_GENERATOR,
+            seed=self.seed,
+            fingerprint=registry_fingerprint(registry),
+        )
 
     def spawn(self) -> Body:
         """Where the player starts: where they were saved, else the generator's spawn point."""

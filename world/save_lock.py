@@ -40,13 +40,19 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
-__all__ = ["LOCK_SUFFIX", "FileLock", "WorldLocked", "lock_path"]
+__all__ = ["LOCK_SUFFIX", "FileLock", "WorldLocked", "lock_path", "locks_files"]
 
 LOCK_SUFFIX = "-lock"
 
 
 class WorldLocked(SaveError):
     """The world is open for writing in another game (or another store of this one)."""
+
+
+def locks_files() -> bool:
+    """Whether this system has the locks (``fcntl``); without them a reader beside a writer
+    would read the file as immutable."""
+    return fcntl is not None
 
 
 def lock_path(path: Path) -> Path:

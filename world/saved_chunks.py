@@ -71,6 +71,16 @@ class SavedChunks:
                 saved[key] = None if self.base is None else self.base(*key)
         return saved
 
+    def take_pending(self, keys: list[ChunkKey]) -> dict[ChunkKey, object]:
+        """The block data a batch read, taken out (a worker process hands it to the game's)."""
+        with self._pending_lock:
+            return {key: self._pending.pop(key) for key in keys if key in self._pending}
+
+    def hold_pending(self, rows: dict[ChunkKey, object]) -> None:
+        """Block data a worker process read with its batch, until `adopt` takes it."""
+        with self._pending_lock:
+            self._pending.update(rows)
+
     def adopt(self, key: ChunkKey, installed: bool) -> None:
         """The main thread took (or, already holding the chunk, skipped) a batch's chunk: its
         block data read with the batch goes into the world, or is dropped."""

@@ -56,6 +56,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import product
 
+from world.chunk_worker import WorkerRecipe
 from world.chunks import CHUNK, ChunkKey, World
 from world.streaming_loader import ChunkLoader
 
@@ -100,6 +101,10 @@ class ChunkStreamer:
     threaded : bool
         Load in a worker thread (`world.streaming_loader`); ``False`` loads in `work`, one
         batch per job, deterministic (tests).
+    worker : WorkerRecipe, optional
+        Threaded: load in a worker process built from it instead (`world.chunk_worker`).
+    on_mod_error : callable, optional
+        ``on_mod_error(mod, where, message)``: a mod failed in the worker process.
     """
 
     def __init__(
@@ -114,6 +119,8 @@ class ChunkStreamer:
         on_forget: Callable[[ChunkKey], object] | None = None,
         clock: Callable[[], float] = time.perf_counter,
         threaded: bool = False,
+        worker: WorkerRecipe | None = None,
+        on_mod_error: Callable[[str, str, str], object] | None = None,
     ) -> None:
         self.world = world
         self.view_distance = _check_view_distance(view_distance)
@@ -131,7 +138,13 @@ class ChunkStreamer:
         self.loaded: set[ChunkKey] = set()
         self.meshed: set[ChunkKey] = set()
         # In the frame, one chunk a job (a job must fit a budget); in the thread, batches.
-        self.loader = ChunkLoader(world.generator, threaded=threaded, batch=16 if threaded else 1)
+        self.loader = ChunkLoader(
+            world.generator,
+            threaded=threaded,
+            batch=16 if threaded else 1,
+            worker=worker,
+            on_mod_error=on_mod_error,
+        )
         self._mesh_queue: deque[ChunkKey] = deque()
         self._keep_load: set[Column] = set()
         # Per column, how many of its chunks are in `loaded` / `meshed` (no entry: none).

@@ -18,27 +18,40 @@ recognised as stale and never installed.
 
 ``threaded=False`` loads in the caller's thread, one batch per `ChunkLoader.pump` (tests, and
 deterministic replays).
+
+With a `world.chunk_worker.WorkerRecipe` (the game's), batches go to a worker *process* instead
+(why: `world.chunk_worker`), at most `IN_FLIGHT` at a time so that a re-plan still cancels the
+rest; the main thread sends them and takes the answers in `take` and `wait`. The worker is
+started by the first request after the one that asked for the start-up view (a game that never
+streams, as most scripts and tests, never starts one), and the thread loads until it answers
+``ready``. The thread is also what takes over, for good, when the worker's registry differs
+from the game's or the worker dies (logged); a batch the worker failed on is loaded again by the
+main thread, so its error (a damaged save) is raised here as the thread's would be.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from world.chunk_worker import WORKER_NICENESS, WorkerProcess, WorkerRecipe
 from world.chunks import ChunkKey
 
-__all__ = ["ChunkLoader", "Loaded"]
+__all__ = ["IN_FLIGHT", "ChunkLoader", "Loaded"]
 
 Blocks = NDArray[np.uint16] | None
 Loaded = tuple[ChunkKey, Blocks, int]  # key, blocks (None: all air), the batch's epoch
-_WORKER_NICENESS = 5  # Linux: a thread's own nice value (os.setpriority on its native id)
+ModErrorReport = Callable[[str, str, str], object]  # (mod, where, message)
+IN_FLIGHT = 4  # batches sent to a worker process and not answered yet, at most
+_log = logging.getLogger(__name__)
 
 
 class ChunkLoader:
@@ -53,14 +66,32 @@ class ChunkLoader:
         Load in a daemon worker thread (the game), or only in `pump` (tests).
     batch : int
         Most requests loaded together (one SQLite query for a saved world).
+    worker : WorkerRecipe, optional
+        Load in a worker process built from this recipe (threaded only; see the module notes).
+    on_mod_error : callable, optional
+        ``on_mod_error(mod, where, message)``: a mod failed in the worker (its ``on_generated``).
     """
 
-    def __init__(self, source: Any, *, threaded: bool = True, batch: int = 16) -> None:
+    def __init__(
+        self,
+        source: Any,
+        *,
+        threaded: bool = True,
+        batch: int = 16,
+        worker: WorkerRecipe | None = None,
+        on_mod_error: ModErrorReport | None = None,
+    ) -> None:
         if batch < 1:
             raise ValueError(f"batch must be at least 1, got {batch}")
         self.source = source
         self.threaded = threaded
         self.batch = batch
+        self.recipe = worker if threaded else None
+        self.on_mod_error = on_mod_error
+        self.worker: WorkerProcess | None = None  # running (and, once it said so, ready)
+        self._requests = 0  # non-empty requests so far: the second starts the worker
+        self._sent: dict[int, tuple[list[ChunkKey], int]] = {}  # batch id: keys, epoch
+        self._batch_id = 0
         self.epoch = 0  # advanced by the streamer (main thread) when it forgets chunks
         self._cond = threading.Condition()
         self._queue: deque[ChunkKey] = deque()
@@ -78,11 +109,18 @@ class ChunkLoader:
         with self._cond:
             self._queue = deque(key for key in keys if key not in self._busy)
             if self._queue and self.threaded:
+                self._requests += 1
                 self._start()
                 self._cond.notify()
+        if self._queue and self.recipe is not None:
+            if self._requests >= 2:
+                self.start_worker()
+            self._exchange(0.0)
 
     def take(self) -> list[Loaded]:
         """The results finished since the last call (re-raises a worker's error)."""
+        if self.worker is not None:
+            self._exchange(0.0)
         with self._cond:
             if self._error is not None:
                 error, self._error = self._error, None
@@ -95,6 +133,12 @@ class ChunkLoader:
         """Block until a result is ready, nothing is left to load, or ``timeout`` s passed."""
         if not self.threaded:
             self.pump()
+            return
+        if self.worker is not None and self.worker.ready:
+            with self._cond:
+                if self._done or self._error is not None or not self.in_flight:
+                    return
+            self._exchange(timeout)
             return
         with self._cond:
             self._cond.wait_for(
@@ -133,6 +177,10 @@ class ChunkLoader:
             self._closed = True
             self._queue.clear()
             self._cond.notify_all()
+        self.recipe = None
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
         if self._thread is not None:
             self._thread.join(timeout=5.0)
             self._thread = None
@@ -161,10 +209,11 @@ class ChunkLoader:
     def _run(self) -> None:
         # Below the main thread for the OS scheduler: when the cores are busy, the frame first.
         with contextlib.suppress(AttributeError, OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _WORKER_NICENESS)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICENESS)
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: self._closed or bool(self._queue))
+                # Idle while a worker process is ready: it takes the batches.
+                self._cond.wait_for(lambda: self._closed or (bool(self._queue) and not self._ready))
                 if self._closed:
                     return
                 keys = self._next_batch()
@@ -198,3 +247,87 @@ class ChunkLoader:
             if blocks is not None and not blocks.any():
                 found[key] = None  # all air: the main thread keeps no array
         return found
+
+    # -- a worker process (the main thread's side) ---------------------------------------------
+
+    @property
+    def _ready(self) -> bool:
+        return self.worker is not None and self.worker.ready
+
+    def start_worker(self) -> None:
+        """Start the worker process now, if there is a recipe and none runs (the loader starts
+        it by itself at the second request that asks for chunks)."""
+        if self.recipe is None or self.worker is not None:
+            return
+        try:
+            self.worker = WorkerProcess(self.recipe)
+        except OSError as exc:
+            self._give_up_worker(f"it could not start: {exc}")
+
+    def _exchange(self, timeout: float) -> None:
+        """Take the worker's answers (waiting up to ``timeout`` s for the first), send more."""
+        worker = self.worker
+        if worker is None:
+            return
+        try:
+            while worker.poll(timeout):
+                timeout = 0.0
+                self._answer(worker.recv())
+                if self.worker is None:
+                    return
+            with self._cond:
+                while worker.ready and self._queue and len(self._sent) < IN_FLIGHT:
+                    keys = self._next_batch()
+                    self._batch_id += 1
+                    self._sent[self._batch_id] = (keys, self.epoch)
+                    worker.send(self._batch_id, keys)
+        except (EOFError, OSError) as exc:
+            self._give_up_worker(f"it stopped ({type(exc).__name__}: {exc})")
+
+    def _answer(self, message: tuple[Any, ...]) -> None:
+        assert self.worker is not None
+        kind = message[0]
+        if kind == "ready":
+            assert self.recipe is not None
+            if message[1] != self.recipe.fingerprint:
+                self._give_up_worker(
+                    "its blocks differ from the game's (a mod registers them "
+                    "differently in another interpreter)"
+                )
+            else:
+                self.worker.ready = True
+        elif kind == "broken":
+            self._give_up_worker(f"it could not build the world's chunks: {message[1]}")
+        elif kind == "done":
+            _, batch_id, found, data, errors = message
+            keys, epoch = self._sent.pop(batch_id)
+            if data:
+                hold = getattr(self.source, "hold_pending", None)
+                if hold is not None:
+                    hold(data)
+            if self.on_mod_error is not None:
+                for mod, where, text in errors:
+                    self.on_mod_error(mod, where, text)
+            with self._cond:
+                self._busy.difference_update(keys)
+                self._done.extend((key, found[key], epoch) for key in keys)
+                self.loaded_count += len(keys)
+        elif kind == "failed":
+            keys, epoch = self._sent.pop(message[1])
+            _log.warning("the chunk worker failed on a batch; loading it here:\n%s", message[2])
+            self._load(keys, epoch)  # raises here, in `take`, what it raised there
+
+    def _give_up_worker(self, why: str) -> None:
+        """Load in the thread from now on; the worker's unanswered batches go back first."""
+        _log.warning("chunks load in a thread instead of a worker process: %s", why)
+        worker, self.worker, self.recipe = self.worker, None, None
+        with self._cond:
+            for keys, _ in reversed(list(self._sent.values())):
+                self._busy.difference_update(keys)
+                self._queue.extendleft(reversed(keys))
+            self._sent.clear()
+            if self._queue:
+                self._start()
+            self._cond.notify_all()
+        if worker is not None:
+            worker.close()

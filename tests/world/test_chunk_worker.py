@@ -1,0 +1,219 @@
+"""The chunk worker process: it loads what the main thread would, and the game never depends
+on it (a registry that differs, a worker that dies, a batch that fails: the loader carries on)."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from world.chunk_worker import WorkerRecipe, registry_fingerprint
+from world.chunks import ChunkKey, World
+from world.geometry import Int3
+from world.hook_guard import HookGuard
+from world.mod_loader import DEFAULT_MODS_DIR, load_mods
+from world.mods import Mods
+from world.registration import make_registry
+from world.storage import SaveError, WorldStore
+from world.streaming_loader import ChunkLoader
+from world.worldgen import mod_hooks, worldgen_factory
+
+SEED = 11
+KEYS: list[ChunkKey] = [(cx, cy, cz) for cx in range(-2, 2) for cz in range(-1, 2) for cy in (1, 2)]
+SAVED: list[ChunkKey] = [(0, 1, 0), (-1, 1, 1)]
+MARKED = Int3(3, 20, 5)  # in (0, 1, 0): per-voxel data saved with the chunk
+WAIT_S = 60.0  # a fresh interpreter imports numpy and the mods: seconds on a busy machine
+
+
+def _open(
+    path: Path, mods_dirs: tuple[Path, ...], *, read_only: bool = False
+) -> tuple[World, Mods, WorldStore]:
+    mods = load_mods(mods_dirs)
+    registry = make_registry(mods)
+    store = WorldStore(path, read_only=read_only)
+    factory = worldgen_factory(mod_hooks(mods, HookGuard(mods.record)))
+    return store.load(registry, generator_factory=factory), mods, store
+
+
+def _saved_world(path: Path, mods_dirs: tuple[Path, ...]) -> tuple[World, Mods, WorldStore]:
+    """A terrain world with two edited chunks and per-voxel data saved; reopened."""
+    WorldStore.create(path, seed=SEED, generator="terrain").close()
+    world, _, store = _open(path, mods_dirs)
+    stone = world.registry.id("base:stone")
+    for key in SAVED:
+        chunk = world.chunk(*key)
+        assert chunk is not None
+        chunk.blocks[::7] = stone  # differs from the terrain: a read must use the row
+        world.modified.add(key)
+    world.block_data.write(MARKED, "owner", "ada")
+    store.save(world)
+    store.close()
+    return _open(path, mods_dirs)
+
+
+def _recipe(world: World, path: Path, mods_dirs: tuple[Path, ...]) -> WorkerRecipe:
+    return WorkerRecipe(
+        mods_dirs=tuple(str(d) for d in mods_dirs),
+        entry_points=True,
+        save=str(path),
+        generator=None,
+        seed=0,
+        fingerprint=registry_fingerprint(world.registry),
+    )
+
+
+def _load_all(loader: ChunkLoader, keys: list[ChunkKey]) -> dict[ChunkKey, object]:
+    """Request ``keys`` and wait for every result."""
+    loader.request(keys)
+    found: dict[ChunkKey, object] = {}
+    deadline = time.monotonic() + WAIT_S
+    while loader.in_flight and time.monotonic() < deadline:
+        loader.wait(0.05)
+        found.update((key, blocks) for key, blocks, _ in loader.take())
+    assert not loader.in_flight, "the loader never finished"
+    return found
+
+
+def _ready(loader: ChunkLoader) -> None:
+    loader.start_worker()
+    deadline = time.monotonic() + WAIT_S
+    while loader.worker is not None and not loader.worker.ready:
+        assert time.monotonic() < deadline, "the worker never said it was ready"
+        loader.take()
+        time.sleep(0.02)
+
+
+def _expected(path: Path, keys: list[ChunkKey]) -> dict[ChunkKey, object]:
+    """Each chunk read on this thread through a second store of the same file."""
+    world, _, store = _open(path, (DEFAULT_MODS_DIR,), read_only=True)
+    try:
+        return {key: world.generator(*key) for key in keys}
+    finally:
+        store.close()
+
+
+def _same(found: dict[ChunkKey, object], expected: dict[ChunkKey, object]) -> None:
+    assert found.keys() == expected.keys()
+    for key, blocks in expected.items():
+        got = found[key]
+        if blocks is None or not np.asarray(blocks).any():
+            assert got is None, key
+        else:
+            np.testing.assert_array_equal(got, blocks, err_msg=str(key))
+
+
+def test_a_worker_process_loads_saved_and_generated_chunks_as_the_main_thread_reads_them(tmp_path):
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    loader = ChunkLoader(world.generator, worker=_recipe(world, path, (DEFAULT_MODS_DIR,)))
+    try:
+        _ready(loader)
+        assert loader.worker is not None and loader.worker.ready
+        found = _load_all(loader, KEYS)
+        assert loader.worker is not None, "it fell back to the thread"
+        _same(found, _expected(path, KEYS))
+        # The per-voxel data read with a saved chunk reaches the game's world when installed.
+        for key in KEYS:
+            world.install_loaded(key, found[key])  # type: ignore[arg-type]
+        assert world.block_data.get(MARKED) == {"owner": "ada"}
+    finally:
+        loader.close()
+        store.close()
+    assert loader.worker is None
+
+
+def test_a_worker_whose_blocks_differ_from_the_games_is_not_used(tmp_path, caplog):
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    recipe = replace(_recipe(world, path, (DEFAULT_MODS_DIR,)), fingerprint="another registry")
+    loader = ChunkLoader(world.generator, worker=recipe)
+    try:
+        with caplog.at_level(logging.WARNING):
+            _ready(loader)
+            found = _load_all(loader, KEYS)
+        assert loader.worker is None
+        assert "blocks differ" in caplog.text
+        _same(found, _expected(path, KEYS))  # the thread loaded them all
+    finally:
+        loader.close()
+        store.close()
+
+
+def test_when_the_worker_dies_its_batches_are_loaded_by_the_thread(tmp_path, caplog):
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    loader = ChunkLoader(world.generator, worker=_recipe(world, path, (DEFAULT_MODS_DIR,)))
+    try:
+        _ready(loader)
+        assert loader.worker is not None
+        loader.worker.process.kill()
+        loader.worker.process.wait()
+        with caplog.at_level(logging.WARNING):
+            found = _load_all(loader, KEYS)
+        assert loader.worker is None
+        assert "it stopped" in caplog.text
+        _same(found, _expected(path, KEYS))
+    finally:
+        loader.close()
+        store.close()
+
+
+def test_a_damaged_row_the_worker_meets_is_raised_in_the_game_as_the_thread_raises_it(tmp_path):
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    with sqlite3.connect(path) as conn:  # another program damaged one row
+        conn.execute("UPDATE chunks SET data = x'00ff' WHERE cx = 0 AND cy = 1 AND cz = 0")
+    loader = ChunkLoader(world.generator, worker=_recipe(world, path, (DEFAULT_MODS_DIR,)))
+    try:
+        _ready(loader)
+        with pytest.raises(SaveError, match=r"\(0, 1, 0\)"):
+            _load_all(loader, KEYS)
+        assert store.read_only  # the game's own store turned read-only: never overwritten
+    finally:
+        loader.close()
+        store.close()
+
+
+FAILING_MOD = """
+from world.hooks import hookimpl
+
+@hookimpl
+def on_generated(chunk):
+    if chunk.key == (1, 2, 1):
+        raise RuntimeError("no room for a tower here")
+    chunk.blocks[0] = 1
+"""
+
+
+def test_a_mods_on_generated_runs_in_the_worker_and_its_failure_is_reported_in_the_game(
+    tmp_path,
+):
+    mods_dir = tmp_path / "mods"
+    mods_dir.mkdir()
+    (mods_dir / "towers.py").write_text(FAILING_MOD)
+    dirs = (DEFAULT_MODS_DIR, mods_dir)
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, dirs)
+    reports: list[tuple[str, str, str]] = []
+    loader = ChunkLoader(
+        world.generator,
+        worker=_recipe(world, path, dirs),
+        on_mod_error=lambda *report: reports.append(report),
+    )
+    keys = [(1, 2, 1), (1, 3, 1), (-2, 2, -1)]
+    try:
+        _ready(loader)
+        found = _load_all(loader, keys)
+        assert loader.worker is not None
+        assert [(mod, where) for mod, where, _ in reports] == [("towers", "on_generated")]
+        assert "no room for a tower here" in reports[0][2]
+        assert found[(1, 3, 1)] is not None and found[(1, 3, 1)][0] == 1  # type: ignore[index]
+        _same(found, {key: world.generator(*key) for key in keys})
+    finally:
+        loader.close()
+        store.close()
