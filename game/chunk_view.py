@@ -20,8 +20,9 @@ crosses into another chunk. ursina's own ``Mesh`` builds one geom per mesh with 
 data, which is why the geoms are built here with Panda3D's API.
 
 Light (`world.light.Light`, when given): a chunk meshed is queued to be lit with its 26
-neighbours; chunks are lit one at a time, nearest the camera first, in the frame time the
-streaming leaves (or one a frame when it had nothing to do), so lighting never holds up drawing:
+neighbours; chunks are lit nearest the camera first, with the others waiting in the same 2×2
+columns in one relight, in the frame time the streaming leaves (or one job a frame when it had
+nothing to do), so lighting never holds up drawing:
 a chunk meshed before it is lit is drawn in full daylight, then remeshed with its light. The
 light of chunks that change (`relight`: lit later, or after an edit) reaches every drawn chunk
 whose meshed light (its 18³ neighbourhood) it changes: remeshed under the budget, or at once
@@ -85,6 +86,7 @@ OTHER = len(FACE_NORMALS)  # the group of faces with no axis direction (plants)
 _CUT_ALPHA = 0.5  # cut-outs: texels below half alpha are not drawn (binary transparency)
 _CLEAR_ALPHA = 1 / 255  # chunks with liquid blend: only fully clear texels are dropped
 _COST_WEIGHT = 0.1  # how fast the light job's running cost follows new measurements
+_LIGHT_GROUP = 8  # chunks lit together in one job, at most
 _AROUND = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
 
 
@@ -150,7 +152,7 @@ class ChunkView:
         self._meshed_light: dict[ChunkKey, int | None] = {}
         self._relit: set[ChunkKey] = set()  # drawn chunks whose light may have changed
         self._relit_now: set[ChunkKey] = set()  # the same, after an edit: remeshed at once
-        self._light_cost = 0.003  # seconds a light job usually takes (a running average)
+        self._light_cost = 0.003  # seconds a chunk's light usually takes (a running average)
         self._deferred: list[ChunkKey] | None = None  # meshes `load_all` holds until it lit
         # Every chunk node hangs under one node holding the shader and its day light.
         self.node = scene.attachNewNode("chunks")
@@ -227,18 +229,33 @@ class ChunkView:
             order = sorted(
                 queue, key=lambda k: (k[0] - cx) ** 2 + (k[1] - cy) ** 2 + (k[2] - cz) ** 2
             )
+            # A job lights the nearest chunk with the others waiting in its 2×2 columns, in one
+            # relight (`Light.add_chunks`): new columns of terrain cost 0.9-1.6 ms a chunk lit
+            # two columns together, 1.7-2.1 ms a column at a time, 2.7-3.6 ms one by one.
+            blocks: dict[tuple[int, int], list[ChunkKey]] = {}
             for key in order:
-                # A job starts only when its usual cost fits what is left of the budget.
-                expected = time.perf_counter() - started + self._light_cost
-                if (done or not force) and expected > budget_s:
+                blocks.setdefault((key[0] >> 1, key[2] >> 1), []).append(key)
+            for key in order:
+                if key not in queue:
+                    continue  # lit with an earlier one's block
+                # A job starts only when the usual cost of a chunk fits what is left of the
+                # budget, and takes as many as fit.
+                left = budget_s - (time.perf_counter() - started)
+                if (done or not force) and left < self._light_cost:
                     break
-                del queue[key]
-                if key in self._lit or not self.world.is_loaded(*key):
+                fits = _LIGHT_GROUP if left >= _LIGHT_GROUP * self._light_cost else 1
+                if fits == 1 and left > self._light_cost:
+                    fits = int(left / self._light_cost)
+                group = [k for k in blocks[(key[0] >> 1, key[2] >> 1)] if k in queue][:fits]
+                for k in group:
+                    del queue[k]
+                group = [k for k in group if k not in self._lit and self.world.is_loaded(*k)]
+                if not group:
                     continue
-                self._lit.add(key)
+                self._lit.update(group)
                 began = time.perf_counter()
-                self.relight(light.add_chunks([key]))
-                took = time.perf_counter() - began
+                self.relight(light.add_chunks(group))
+                took = (time.perf_counter() - began) / len(group)
                 self._light_cost += _COST_WEIGHT * (took - self._light_cost)
                 done += 1
         meshed = self.streamer.meshed

@@ -6,7 +6,7 @@ and then `ChunkStreamer.work` with a few milliseconds of budget:
 1. *load*: every chunk of every column within ``view_distance + 1.5`` (so every neighbour of a
    shown chunk, diagonal ones included, is loaded before it is meshed) is requested from a
    `world.streaming_loader.ChunkLoader`, which reads saved chunks in batches (one SQLite query
-   per group) and generates the others in a worker thread; `work` swaps the finished arrays in
+   per group) and generates the others off the main thread; `work` swaps the finished arrays in
    (`World.install_loaded`: the world's dict is only touched by the main thread). Requests for
    columns that left the range are cancelled (a re-plan replaces the list; late results are
    thrown away), and a result read before its chunk was saved and forgotten is stale and
@@ -18,7 +18,8 @@ and then `ChunkStreamer.work` with a few milliseconds of budget:
    entity); a chunk leaving ``view_distance + 1.5`` is forgotten by the world, after chunks with
    unsaved changes are handed to ``on_save`` (a chunk that still has unsaved changes is kept:
    no block is ever lost to streaming). Columns that left are let go `LET_GO_COLUMNS` of each
-   kind per `ChunkStreamer.update`, oldest first (a column back in range meanwhile stays): a
+   kind per `ChunkStreamer.update` (a longer backlog, as a teleport's, within `LET_GO_SPREAD`
+   updates), oldest first (a column back in range meanwhile stays): a
    crossing at view distance 8 leaves 19 columns of 16 layers, and letting them all go in the
    frame of the crossing took 10-16 ms of it.
 
@@ -37,17 +38,11 @@ budget has room for it, and at least one job runs per call so streaming never st
 frame rates. ``threaded=False`` (the default here; the game's `game.chunk_view` threads) loads
 in `work` as jobs of the budget, one chunk each: deterministic, for tests.
 
-Why a thread, not a process pool (measured on the 2-core machine, shared, issue 13): the worker's
-cost per chunk is small — a saved chunk read in batches of 16 costs 0.031 ms (0.040 ms with one
-query each), a generated chunk 0.055 ms — so shipping arrays to and from processes would cost
-more than it saves; what hurt was the GIL: at Python's default switch interval (5 ms) the
-main thread waited for the worker and the worst frame of a 60 s flight at view distance 8 was
-37 ms (11 frames over 16 ms); `game.engine` sets 0.5 ms: worst 14.1 ms, none over 16 ms,
-median Python-side 0.8 ms (loading in the frame instead: median 3.1 ms, worst 24 ms). Meshing
-stays on the main thread: `mesh_chunk` costs 0.4 ms median per non-air chunk and holds the GIL
-most of the time (meshing 56 chunks beside a spinning Python thread took 111 ms instead of
-64 ms), so a meshing thread would compete with the frame rather than run beside it, and the
-flight at view distance 8 has no hole frame with meshing in the frame's 3 ms.
+Where loading runs: in the game, a worker process (`world.chunk_worker`: a thread's GIL made
+the streaming frames take twice their CPU time); elsewhere a thread, or the caller's frame.
+Meshing stays on the main thread: `mesh_chunk` holds the GIL most of its time (56 chunks meshed
+beside a spinning Python thread took 111 ms instead of 64 ms), and its input is the main
+thread's world, edits included.
 """
 
 from __future__ import annotations
@@ -82,6 +77,7 @@ _NEIGHBOURS = tuple(product((-1, 0, 1), repeat=3))
 # Columns let go (un-shown, or forgotten) per `ChunkStreamer.update`, of each kind: a crossing at
 # view distance 8 leaves 19 columns of 16 layers, and letting all go at once took 10-16 ms.
 LET_GO_COLUMNS = 2
+LET_GO_SPREAD = 8  # updates a longer backlog of leaving columns is spread over
 
 
 class ChunkStreamer:
@@ -217,13 +213,16 @@ class ChunkStreamer:
             self._let_go()
 
     def _let_go(self, columns: int | None = None) -> None:
-        """Un-show, and forget, up to ``columns`` (`LET_GO_COLUMNS`) columns that left the
-        range, oldest first; a column back in range meanwhile is kept."""
-        most = LET_GO_COLUMNS if columns is None else columns
+        """Un-show, and forget, up to ``columns`` columns that left the range (`LET_GO_COLUMNS`,
+        or an eighth of a longer backlog), oldest first; a column back in range is kept."""
         for leaving, keep, forget in (
             (self._leaving_mesh, self._keep_mesh, False),
             (self._leaving_load, self._keep_load, True),
         ):
+            # A long backlog (a teleport leaves every column) goes within LET_GO_SPREAD updates.
+            most = max(LET_GO_COLUMNS, -(-len(leaving) // LET_GO_SPREAD))
+            if columns is not None:
+                most = columns
             far: set[ChunkKey] = set()
             for _ in range(min(most, len(leaving))):
                 column = next(iter(leaving))
