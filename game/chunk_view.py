@@ -326,8 +326,11 @@ class ChunkView:
     def load_all(self, eye: Iterable[float], limit_s: float = math.inf) -> None:
         """Load, light and mesh what is in view now, nearest first, for up to ``limit_s``
         seconds (loading; lighting and meshing what was loaded follow)."""
+        # The start-up view is loaded: the worker process starts now and streams what follows
+        # (`world.chunk_worker`), the thread loading meanwhile.
         if self.light is None:
             self.update(eye, limit_s, wait=True)
+            self.streamer.loader.start_worker()
             return
         # Load first, then light everything in view at once (grouped: 0.5 ms a chunk rather
         # than 2-3 ms one by one), then mesh: every chunk is meshed once, with its light.
@@ -345,6 +348,7 @@ class ChunkView:
         for key in deferred:
             self._mesh(key)
         self._relit.clear()
+        self.streamer.loader.start_worker()
 
     def ready_at(self, pos: Iterable[float]) -> bool:
         """Whether the column under ``pos`` is loaded (a body there has ground to stand on)."""

@@ -95,6 +95,8 @@ class WorkerProcess:
     """
 
     def __init__(self, recipe: WorkerRecipe) -> None:
+        if os.name != "posix":  # the socket is handed down as a file descriptor
+            raise OSError("a chunk worker process needs a POSIX system")
         parent, child = socket.socketpair()
         try:
             self.process = subprocess.Popen(
@@ -107,6 +109,8 @@ class WorkerProcess:
             raise
         finally:
             child.close()
+        with contextlib.suppress(AttributeError, OSError):  # below the game from its start
+            os.setpriority(os.PRIO_PROCESS, self.process.pid, WORKER_NICENESS)
         self._conn = Connection(parent.detach())
         self._conn.send(recipe)
         self.ready = False
@@ -124,10 +128,13 @@ class WorkerProcess:
         return self._conn.recv()
 
     def close(self) -> None:
-        """Ask the worker to stop, and make sure it has."""
+        """Ask the worker to stop, and make sure it has (one still starting is stopped at once:
+        it would only read the request once the mods are loaded)."""
         with contextlib.suppress(OSError):
             self._conn.send(None)
         self._conn.close()
+        if not self.ready:
+            self.process.kill()
         try:
             self.process.wait(timeout=2.0)
         except subprocess.TimeoutExpired:
@@ -205,8 +212,6 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1 or not argv[0].isdigit():
         print("usage: python -m world.chunk_worker FD (started by the game)", file=sys.stderr)
         return 2
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(WORKER_NICENESS)
     logging.basicConfig(level=logging.WARNING, format="blockpick chunk worker: %(message)s")
     # A broken pipe: the game is gone.
     with (

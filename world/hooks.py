@@ -236,7 +236,8 @@ def on_generated(chunk: GeneratedChunk) -> None:
     ``registry``, ``seed``, and ``rng``, a generator seeded by the world seed, the chunk and the
     mod, so the result is the same in every run and generation order). Only this chunk may be
     changed. When the mod raises, its edits to the chunk are undone. Runs once per chunk the
-    first time it is generated (a saved chunk is loaded, not generated again).
+    first time it is generated (a saved chunk is loaded, not generated again). In the game it
+    runs in the chunk worker process (`world.chunk_worker`): it must depend only on the chunk.
     """
 
 

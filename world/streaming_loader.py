@@ -22,11 +22,11 @@ deterministic replays).
 With a `world.chunk_worker.WorkerRecipe` (the game's), batches go to a worker *process* instead
 (why: `world.chunk_worker`), at most `IN_FLIGHT` at a time so that a re-plan still cancels the
 rest; the main thread sends them and takes the answers in `take` and `wait`. The worker is
-started by the first request after the one that asked for the start-up view (a game that never
-streams, as most scripts and tests, never starts one), and the thread loads until it answers
-``ready``. The thread is also what takes over, for good, when the worker's registry differs
-from the game's or the worker dies (logged); a batch the worker failed on is loaded again by the
-main thread, so its error (a damaged save) is raised here as the thread's would be.
+started by `start_worker` (the game's view calls it once the start-up view is loaded) or else by
+the second request that asks for chunks, and the thread loads until it answers ``ready``. The
+thread is also what takes over, for good, when the worker's registry differs from the game's or
+the worker dies (logged); a batch the worker failed on is loaded again by the main thread, so its
+error (a damaged save) is raised here as the thread's would be.
 """
 
 from __future__ import annotations
