@@ -312,7 +312,9 @@ class ChunkView:
         self._sync_fog()
         self.streamer.update((x, y, z), facing)
         done = self.remesh_dirty()
-        left = budget_s - (time.perf_counter() - started)
+        # Letting go of columns that left is bounded by its own count, not by the budget: the
+        # budget is for what comes into view.
+        left = budget_s - (time.perf_counter() - started - self.streamer.let_go_seconds)
         streamed = 0
         if self.streamer.pending and (left > 0.0 or wait):  # recentring may take the budget
             streamed = self.streamer.work(max(left, 0.0), wait=wait)

@@ -17,11 +17,8 @@ and then `ChunkStreamer.work` with a few milliseconds of budget:
 3. *drop*: a chunk leaving ``view_distance`` is un-shown (``on_drop``: the game removes its
    entity); a chunk leaving ``view_distance + 1.5`` is forgotten by the world, after chunks with
    unsaved changes are handed to ``on_save`` (a chunk that still has unsaved changes is kept:
-   no block is ever lost to streaming). Columns that left are let go `LET_GO_COLUMNS` of each
-   kind per `ChunkStreamer.update` (a longer backlog, as a teleport's, within `LET_GO_SPREAD`
-   updates), oldest first (a column back in range meanwhile stays): a
-   crossing at view distance 8 leaves 19 columns of 16 layers, and letting them all go in the
-   frame of the crossing took 10-16 ms of it.
+   no block is ever lost to streaming). Columns that left are let go a few per update, oldest
+   first (a column back in range meanwhile stays): `LET_GO_COLUMNS` notes why.
 
 Order: nearest first, and in front of the camera first — a column's rank is its distance times
 ``1 - 0.5 cos(angle to the view)`` (the view direction in 16 sectors; turning into another
@@ -75,9 +72,11 @@ _FRONT_WEIGHT = 0.5
 _MESH_LOOKAHEAD = 16  # mesh jobs looked at for one whose neighbours are loaded
 _NEIGHBOURS = tuple(product((-1, 0, 1), repeat=3))
 # Columns let go (un-shown, or forgotten) per `ChunkStreamer.update`, of each kind: a crossing at
-# view distance 8 leaves 19 columns of 16 layers, and letting all go at once took 10-16 ms.
-LET_GO_COLUMNS = 2
-LET_GO_SPREAD = 8  # updates a longer backlog of leaving columns is spread over
+# view distance 8 leaves 19 columns of 16 layers, and letting all go at once took 10-16 ms; a
+# column is 0.3-1 ms. Not counted in the game's streaming budget: taken from it, it slowed the
+# meshing of the columns coming in (hole frames in the flight).
+LET_GO_COLUMNS = 1  # and within LET_GO_SPREAD updates a longer backlog (a teleport's)
+LET_GO_SPREAD = 30
 
 
 class ChunkStreamer:
@@ -154,6 +153,7 @@ class ChunkStreamer:
         self._leaving_mesh: dict[Column, None] = {}
         self._leaving_load: dict[Column, None] = {}
         self._let_go_now = False  # the view distance changed: let go at once
+        self.let_go_seconds = 0.0  # what letting go took in the last `update`
         # Per column, how many of its chunks are in `loaded` / `meshed` (no entry: none).
         self._loaded_in: dict[Column, int] = {}
         self._meshed_in: dict[Column, int] = {}
@@ -214,7 +214,9 @@ class ChunkStreamer:
 
     def _let_go(self, columns: int | None = None) -> None:
         """Un-show, and forget, up to ``columns`` columns that left the range (`LET_GO_COLUMNS`,
-        or an eighth of a longer backlog), oldest first; a column back in range is kept."""
+        or a `LET_GO_SPREAD` th of a longer backlog), oldest first; a column back in range is
+        kept. The time it took is `let_go_seconds` (the game's budget does not count it)."""
+        began = self.clock()
         for leaving, keep, forget in (
             (self._leaving_mesh, self._keep_mesh, False),
             (self._leaving_load, self._keep_load, True),
@@ -235,6 +237,7 @@ class ChunkStreamer:
                     elif forget and key in self.loaded:
                         far.add(key)
             self._drop(far)
+        self.let_go_seconds = self.clock() - began
 
     def let_go_all(self) -> None:
         """Un-show and forget at once every column that left the range (tests, teleports)."""

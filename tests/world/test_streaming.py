@@ -73,9 +73,10 @@ def test_meshes_nearest_first_and_only_with_loaded_neighbours():
 def test_walk_keeps_shown_and_loaded_sets_within_range():
     world, streamer, meshed, dropped = make(view_distance=4)
     shown: set = set()
-    # Columns that left are let go LET_GO_COLUMNS an update: the 9 that one crossing leaves at
-    # view distance 4 are gone within 5 updates, long before the next crossing (64 updates).
-    settle = math.ceil(9 / LET_GO_COLUMNS)
+    # Columns that left are let go LET_GO_COLUMNS an update: the at most 12 that one crossing
+    # leaves of the loaded ring (view distance 4 + 1.5) go long before the next crossing (64
+    # updates).
+    settle = math.ceil(12 / LET_GO_COLUMNS)
     since_crossing, center = settle, None
     for step in range(0, 200 * 4):
         x = 8.0 + step / 4  # 200 blocks along +x
