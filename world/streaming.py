@@ -32,14 +32,10 @@ and meshed chunks skip complete columns), so it costs about 1 ms at view distanc
 
 A mesh job's cost is estimated from the average of past jobs; a job runs only while the frame's
 budget has room for it, and at least one job runs per call so streaming never starves at low
-frame rates. ``threaded=False`` (the default here; the game's `game.chunk_view` threads) loads
-in `work` as jobs of the budget, one chunk each: deterministic, for tests.
-
-Where loading runs: in the game, a worker process (`world.chunk_worker`: a thread's GIL made
-the streaming frames take twice their CPU time); elsewhere a thread, or the caller's frame.
-Meshing stays on the main thread: `mesh_chunk` holds the GIL most of its time (56 chunks meshed
-beside a spinning Python thread took 111 ms instead of 64 ms), and its input is the main
-thread's world, edits included.
+frame rates. Loading runs in a worker process in the game (`world.chunk_worker`: with a thread,
+the GIL made the streaming frames take twice their CPU time), else a thread, or ``threaded=False``
+(the default here) in `work`, one chunk a job: deterministic, for tests. Meshing stays on the
+main thread: it holds the GIL most of its time, and reads the main thread's world, edits and all.
 """
 
 from __future__ import annotations
@@ -73,8 +69,8 @@ _MESH_LOOKAHEAD = 16  # mesh jobs looked at for one whose neighbours are loaded
 _NEIGHBOURS = tuple(product((-1, 0, 1), repeat=3))
 # Columns let go (un-shown, or forgotten) per `ChunkStreamer.update`, of each kind: a crossing at
 # view distance 8 leaves 19 columns of 16 layers, and letting all go at once took 10-16 ms; a
-# column is 0.3-1 ms. Not counted in the game's streaming budget: taken from it, it slowed the
-# meshing of the columns coming in (hole frames in the flight).
+# column is 0.3-1 ms, not counted in the game's streaming budget (taken from it, it slowed the
+# meshing of the columns coming in: hole frames in the flight).
 LET_GO_COLUMNS = 1  # and within LET_GO_SPREAD updates a longer backlog (a teleport's)
 LET_GO_SPREAD = 30
 
@@ -213,18 +209,22 @@ class ChunkStreamer:
             self._let_go()
 
     def _let_go(self, columns: int | None = None) -> None:
-        """Un-show, and forget, up to ``columns`` columns that left the range (`LET_GO_COLUMNS`,
-        or a `LET_GO_SPREAD` th of a longer backlog), oldest first; a column back in range is
-        kept. The time it took is `let_go_seconds` (the game's budget does not count it)."""
+        """Un-show, then forget, up to ``columns`` (`LET_GO_COLUMNS`, or a `LET_GO_SPREAD` th of
+        a backlog) columns that left, oldest first, keeping any back in range; nothing is
+        forgotten while one waits to be un-shown (a chunk still shown may be remeshed, and the
+        mesher would load again what was forgotten). Its time is `let_go_seconds`."""
         began = self.clock()
         for leaving, keep, forget in (
             (self._leaving_mesh, self._keep_mesh, False),
             (self._leaving_load, self._keep_load, True),
         ):
-            # A long backlog (a teleport leaves every column) goes within LET_GO_SPREAD updates.
-            most = max(LET_GO_COLUMNS, -(-len(leaving) // LET_GO_SPREAD))
-            if columns is not None:
-                most = columns
+            if forget and self._leaving_mesh:
+                break
+            most = (
+                max(LET_GO_COLUMNS, -(-len(leaving) // LET_GO_SPREAD))
+                if columns is None
+                else columns
+            )
             far: set[ChunkKey] = set()
             for _ in range(min(most, len(leaving))):
                 column = next(iter(leaving))

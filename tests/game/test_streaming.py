@@ -63,9 +63,10 @@ def test_a_200_block_walk_keeps_chunks_within_the_view_distance_and_frames_short
     game.held.forward = 1.0
     layers = len(range(*game.chunks.streamer.cy_range))
     most_loaded = len(disc((0, 0), r + LOAD_RING)) * layers
-    # The columns a crossing leaves (one row: at most 2r + 3 of them) are let go LET_GO_COLUMNS
-    # a frame: until then, one column more (and at most that row more loaded).
-    settle = math.ceil((2 * r + 3) / LET_GO_COLUMNS)
+    # The columns a crossing leaves (a row of at most 2r + 1 shown and 2r + 3 loaded) are let
+    # go LET_GO_COLUMNS a frame, un-shown first: until then, one column more (and at most that
+    # row more loaded).
+    settle = math.ceil((4 * r + 4) / LET_GO_COLUMNS)
     work_cpu_s, work_s, frames, since_crossing, last = [], [], 0, settle, None
     freeze_startup_heap()  # as `game.runner` does once the game is built
     try:

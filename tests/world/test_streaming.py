@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import product
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from world import World
 from world.chunks import CHUNK_VOLUME
-from world.streaming import LET_GO_COLUMNS, ChunkStreamer
+from world.streaming import LET_GO_COLUMNS, LET_GO_SPREAD, ChunkStreamer
 
 STONE = 1
 
@@ -73,10 +74,10 @@ def test_meshes_nearest_first_and_only_with_loaded_neighbours():
 def test_walk_keeps_shown_and_loaded_sets_within_range():
     world, streamer, meshed, dropped = make(view_distance=4)
     shown: set = set()
-    # Columns that left are let go LET_GO_COLUMNS an update: the at most 12 that one crossing
-    # leaves of the loaded ring (view distance 4 + 1.5) go long before the next crossing (64
-    # updates).
-    settle = math.ceil(12 / LET_GO_COLUMNS)
+    # Columns that left are let go LET_GO_COLUMNS an update, un-shown first: the at most 9 shown
+    # and 12 loaded (view distance 4 + 1.5) that one crossing leaves go long before the next
+    # crossing (64 updates).
+    settle = math.ceil((9 + 12) / LET_GO_COLUMNS)
     since_crossing, center = settle, None
     for step in range(0, 200 * 4):
         x = 8.0 + step / 4  # 200 blocks along +x
@@ -93,6 +94,25 @@ def test_walk_keeps_shown_and_loaded_sets_within_range():
         assert all(column_distance2(k, center) <= (5.5 + slack) ** 2 for k in streamer.loaded)
         assert set(world.chunks) <= streamer.loaded
     assert shown == streamer.meshed
+
+
+def test_columns_let_go_over_several_updates_are_never_loaded_again_by_a_remesh():
+    # A shown chunk may be remeshed (its light changed) until it is un-shown; the mesher reads
+    # its 26 neighbours, loading any the world forgot: nothing is forgotten before it is un-shown.
+    world, streamer, _, _ = make(view_distance=3)
+    streamer.update((8.0, 8.0, 8.0))
+    while streamer.pending:
+        streamer.work(1.0)
+    for x in (8.0 + 16 * 40, 8.0 + 16 * 40.5, 8.0 + 16 * 80):  # a teleport, a step, another
+        streamer.update((x, 8.0, 8.0))
+        for _ in range(3 * LET_GO_SPREAD):
+            for cx, cy, cz in list(streamer.meshed):  # every shown chunk remeshed
+                for dx, dy, dz in product((-1, 0, 1), repeat=3):
+                    world.chunk_blocks(cx + dx, cy + dy, cz + dz)
+            assert set(world.chunks) <= streamer.loaded
+            streamer.update((x, 8.0, 8.0))
+            streamer.work(1.0)
+        assert not streamer._leaving_mesh and not streamer._leaving_load
 
 
 def test_budget_limits_jobs_per_frame():

@@ -152,6 +152,7 @@ def test_a_load_read_before_an_edit_was_saved_and_forgotten_is_thrown_away(tmp_p
         old = world.chunk_blocks(0, 0, 0).copy()
         world.set_block(1, 1, 1, 3)
         streamer.update((16 * 30 + 8.0, 0.0, 8.0))  # away: saved and forgotten
+        streamer.let_go_all()
         assert world.modified == set() and not world.is_loaded(0, 0, 0)
         streamer.update((8.0, 0.0, 8.0))  # back, while a worker still held the old rows:
         streamer.loader._done.append(((0, 0, 0), old, 0))  # read in epoch 0, before the save
