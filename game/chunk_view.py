@@ -224,7 +224,8 @@ class ChunkView:
         if light is None:
             return 0
         done = 0
-        if queue:
+        # (No job fits: the queue is not even sorted; it holds thousands in a fast flight.)
+        if queue and (force or budget_s - (time.perf_counter() - started) >= self._light_cost):
             cx, cy, cz = self._camera_chunk or (0, 0, 0)
             order = sorted(
                 queue, key=lambda k: (k[0] - cx) ** 2 + (k[1] - cy) ** 2 + (k[2] - cz) ** 2

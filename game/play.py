@@ -593,7 +593,11 @@ class Game:
         return self.session.save()
 
     def close(self) -> bool:
-        """The game ends: save and close the world (idempotent); False if the save failed."""
+        """The game ends: save and close the world (idempotent); False if the save failed.
+
+        Chunk loading stops first (its thread or worker process reads the file being closed).
+        """
+        self.chunks.streamer.close()
         return self.session.close()
 
     def save_and_quit(self) -> None:

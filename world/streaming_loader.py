@@ -172,7 +172,8 @@ class ChunkLoader:
         return len(keys)
 
     def close(self) -> None:
-        """Stop the worker (it finishes the batch it is on); pending requests are dropped."""
+        """Stop the thread (it finishes the batch it is on) and the worker process; every
+        request not taken yet is dropped."""
         with self._cond:
             self._closed = True
             self._queue.clear()
@@ -184,6 +185,10 @@ class ChunkLoader:
         if self._thread is not None:
             self._thread.join(timeout=5.0)
             self._thread = None
+        with self._cond:
+            self._sent.clear()
+            self._busy.clear()
+            self._done.clear()
 
     # -- the worker's side ---------------------------------------------------------------------
 

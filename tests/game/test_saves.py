@@ -111,6 +111,19 @@ def test_autosave_writes_the_edits_every_30_seconds_of_play(
     assert saved_block(game, 0, GROUND - 1, 0) == AIR
 
 
+def test_quitting_stops_chunk_loading_before_the_world_file_closes(
+    play: Callable[..., Any], replay: Replay
+) -> None:
+    game = play(world="streamed", flat=True, creative=True)
+    replay(game, "fly on\nteleport 200.5 10 0.5\nwait 5")  # loading in a worker by now
+    loader = game.chunks.streamer.loader
+    worker = loader.worker
+    assert worker is not None  # started once the start-up view was loaded
+    assert game.close()
+    assert loader.worker is None and worker.process.poll() is not None  # the process is gone
+    assert loader._thread is None and not loader.in_flight
+
+
 def test_edited_chunks_are_saved_before_streaming_forgets_them(
     play: Callable[..., Any], replay: Replay
 ) -> None:
