@@ -71,8 +71,8 @@ _NEIGHBOURS = tuple(product((-1, 0, 1), repeat=3))
 # view distance 8 leaves 19 columns of 16 layers, and letting all go at once took 10-16 ms; a
 # column is 0.3-1 ms, not counted in the game's streaming budget (taken from it, it slowed the
 # meshing of the columns coming in: hole frames in the flight).
-LET_GO_COLUMNS = 1  # and within LET_GO_SPREAD updates a longer backlog (a teleport's)
-LET_GO_SPREAD = 30
+LET_GO_COLUMNS = 2  # or, of a longer backlog (a teleport's), a LET_GO_SPREAD th an update
+LET_GO_SPREAD = 8
 
 
 class ChunkStreamer:
