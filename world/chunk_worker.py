@@ -38,16 +38,26 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from world.chunks import ChunkKey
 
 if TYPE_CHECKING:
     from world.blocks import BlockRegistry
     from world.mods import Mods
 
-__all__ = ["WORKER_NICENESS", "WorkerProcess", "WorkerRecipe", "registry_fingerprint"]
+__all__ = [
+    "WORKER_NICENESS",
+    "Blocks",
+    "WorkerProcess",
+    "WorkerRecipe",
+    "read_batch",
+    "registry_fingerprint",
+]
 
+Blocks = NDArray[np.uint16] | None  # a chunk's array; None: all air
 WORKER_NICENESS = 5  # below the game for the OS scheduler: when the cores are busy, the frame
-_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -164,16 +174,26 @@ def _build(recipe: WorkerRecipe) -> tuple[Any, Mods, BlockRegistry]:
     return factory(recipe.generator, recipe.seed, registry), mods, registry
 
 
-def _load(source: Any, keys: list[ChunkKey]) -> tuple[dict[ChunkKey, Any], dict[ChunkKey, Any]]:
-    """A batch's arrays (None: all air) and the saved per-voxel data read with them."""
+def read_batch(source: Any, keys: list[ChunkKey]) -> dict[ChunkKey, Blocks]:
+    """A batch's arrays from a chunk source (None: all air, so nobody keeps an array): one
+    ``load_many`` call when the source has it (one SQLite query), else one call a chunk. The
+    loader's thread reads through it too."""
     if source is None:
-        return dict.fromkeys(keys), {}
+        return dict.fromkeys(keys)
     many = getattr(source, "load_many", None)
-    found = dict(many(keys)) if many is not None else {key: source(*key) for key in keys}
+    found: dict[ChunkKey, Blocks] = (
+        dict(many(keys)) if many is not None else {key: source(*key) for key in keys}
+    )
     for key, blocks in found.items():
         if blocks is not None and not blocks.any():
             found[key] = None
+    return found
+
+
+def _load(source: Any, keys: list[ChunkKey]) -> tuple[dict[ChunkKey, Blocks], dict[ChunkKey, Any]]:
+    """A batch's arrays and the saved per-voxel data read with them (in the worker)."""
     take = getattr(source, "take_pending", None)
+    found = read_batch(source, keys)
     return found, ({} if take is None else take(keys))
 
 

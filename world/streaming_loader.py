@@ -39,15 +39,11 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
-from world.chunk_worker import WORKER_NICENESS, WorkerProcess, WorkerRecipe
+from world.chunk_worker import WORKER_NICENESS, Blocks, WorkerProcess, WorkerRecipe, read_batch
 from world.chunks import ChunkKey
 
 __all__ = ["IN_FLIGHT", "ChunkLoader", "Loaded"]
 
-Blocks = NDArray[np.uint16] | None
 Loaded = tuple[ChunkKey, Blocks, int]  # key, blocks (None: all air), the batch's epoch
 ModErrorReport = Callable[[str, str, str], object]  # (mod, where, message)
 IN_FLIGHT = 4  # batches sent to a worker process and not answered yet, at most
@@ -227,31 +223,23 @@ class ChunkLoader:
 
     def _load(self, keys: list[ChunkKey], epoch: int) -> None:
         try:
-            found = self._read(keys)
+            found = read_batch(self.source, keys)
         except BaseException as exc:  # handed to the main thread by `take`
             with self._cond:
                 self._busy.difference_update(keys)
                 self._error = exc
                 self._cond.notify_all()
             return
+        self._finish(keys, found, epoch)
+
+    def _finish(self, keys: list[ChunkKey], found: dict[ChunkKey, Blocks], epoch: int) -> None:
+        """A batch is loaded (by the thread, the caller or the worker): its results wait for
+        `take`."""
         with self._cond:
             self._busy.difference_update(keys)
             self._done.extend((key, found[key], epoch) for key in keys)
             self.loaded_count += len(keys)
             self._cond.notify_all()
-
-    def _read(self, keys: list[ChunkKey]) -> dict[ChunkKey, Blocks]:
-        source = self.source
-        if source is None:
-            return dict.fromkeys(keys)
-        many = getattr(source, "load_many", None)
-        found: dict[ChunkKey, Blocks] = (
-            dict(many(keys)) if many is not None else {key: source(*key) for key in keys}
-        )
-        for key, blocks in found.items():
-            if blocks is not None and not blocks.any():
-                found[key] = None  # all air: the main thread keeps no array
-        return found
 
     # -- a worker process (the main thread's side) ---------------------------------------------
 
@@ -313,10 +301,7 @@ class ChunkLoader:
             if self.on_mod_error is not None:
                 for mod, where, text in errors:
                     self.on_mod_error(mod, where, text)
-            with self._cond:
-                self._busy.difference_update(keys)
-                self._done.extend((key, found[key], epoch) for key in keys)
-                self.loaded_count += len(keys)
+            self._finish(keys, found, epoch)
         elif kind == "failed":
             keys, epoch = self._sent.pop(message[1])
             _log.warning("the chunk worker failed on a batch; loading it here:\n%s", message[2])
