@@ -244,9 +244,11 @@ class ChunkView:
                 left = budget_s - (time.perf_counter() - started)
                 if (done or not force) and left < self._light_cost:
                     break
-                fits = _LIGHT_GROUP if left >= _LIGHT_GROUP * self._light_cost else 1
-                if fits == 1 and left > self._light_cost:
-                    fits = int(left / self._light_cost)
+                fits = (  # (an infinite budget, at start-up, takes whole groups)
+                    _LIGHT_GROUP
+                    if left >= _LIGHT_GROUP * self._light_cost
+                    else max(1, int(left / self._light_cost))
+                )
                 group = [k for k in blocks[(key[0] >> 1, key[2] >> 1)] if k in queue][:fits]
                 for k in group:
                     del queue[k]

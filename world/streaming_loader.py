@@ -22,11 +22,11 @@ deterministic replays).
 With a `world.chunk_worker.WorkerRecipe` (the game's), batches go to a worker *process* instead
 (why: `world.chunk_worker`), at most `IN_FLIGHT` at a time so that a re-plan still cancels the
 rest; the main thread sends them and takes the answers in `take` and `wait`. The worker is
-started by `start_worker` (the game's view calls it once the start-up view is loaded) or else by
-the second request that asks for chunks, and the thread loads until it answers ``ready``. The
-thread is also what takes over, for good, when the worker's registry differs from the game's or
-the worker dies (logged); a batch the worker failed on is loaded again by the main thread, so its
-error (a damaged save) is raised here as the thread's would be.
+started by `start_worker` (the game's view calls it once the start-up view is loaded), and the
+thread loads until it answers ``ready``. The thread is also what takes over, for good, when the
+worker's registry differs from the game's or the worker dies (logged); a batch the worker failed
+on is loaded again by the main thread, so its error (a damaged save) is raised here as the
+thread's would be.
 """
 
 from __future__ import annotations
@@ -85,7 +85,6 @@ class ChunkLoader:
         self.recipe = worker if threaded else None
         self.on_mod_error = on_mod_error
         self.worker: WorkerProcess | None = None  # running (and, once it said so, ready)
-        self._requests = 0  # non-empty requests so far: the second starts the worker
         self._sent: dict[int, tuple[list[ChunkKey], int]] = {}  # batch id: keys, epoch
         self._batch_id = 0
         self.epoch = 0  # advanced by the streamer (main thread) when it forgets chunks
@@ -105,12 +104,9 @@ class ChunkLoader:
         with self._cond:
             self._queue = deque(key for key in keys if key not in self._busy)
             if self._queue and self.threaded:
-                self._requests += 1
                 self._start()
                 self._cond.notify()
-        if self._queue and self.recipe is not None:
-            if self._requests >= 2:
-                self.start_worker()
+        if self._queue and self.worker is not None:
             self._exchange(0.0)
 
     def take(self) -> list[Loaded]:
@@ -248,8 +244,7 @@ class ChunkLoader:
         return self.worker is not None and self.worker.ready
 
     def start_worker(self) -> None:
-        """Start the worker process now, if there is a recipe and none runs (the loader starts
-        it by itself at the second request that asks for chunks)."""
+        """Start the worker process, if there is a recipe and none runs yet."""
         if self.recipe is None or self.worker is not None:
             return
         try:
