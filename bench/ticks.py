@@ -6,6 +6,10 @@ Figures (medians):
   example mods' ABMs and hooks) over 256 loaded chunks of generated terrain (16 columns of 16
   chunks... arranged 8 × 8 columns × 4 layers at the surface), with every example mod loaded
   (`leaf_decay`'s ABM reads a 9³ cube around each leaves block picked);
+- one game tick over what view distance 8 keeps loaded (the columns within 9.5 of the
+  player's, 6 layers at the surface), every chunk ticked, against the game's tick with the
+  player in the middle: random ticks reach only the chunks within the simulation distance
+  (4 columns);
 - one game tick with 100 running timers among them;
 - generating one chunk of terrain with the `ores` mod's coal and iron veins, against without.
 
@@ -32,25 +36,29 @@ ORE_TARGET_MS = 2.0
 TICKS = 400
 
 
-def loaded_world() -> tuple[World, Rules]:
-    """256 chunks around the surface, their neighbours loaded too (ticked chunks need them)."""
+def loaded_world(radius: float | None = None) -> tuple[World, Rules]:
+    """Chunks around the surface, their neighbours loaded too (ticked chunks need them): a
+    10 × 10 square of columns, or the columns within ``radius`` of column (0, 0)."""
     mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
     registry = make_registry(mods)
     factory = worldgen_factory(mod_hooks(mods, HookGuard(mods.record)))
     world = World(registry, factory("terrain", SEED, registry))
-    for cx in range(-5, 5):
-        for cz in range(-5, 5):
+    reach = 5 if radius is None else int(radius) + 1
+    for cx in range(-reach, reach):
+        for cz in range(-reach, reach):
+            if radius is not None and cx * cx + cz * cz > radius * radius:
+                continue
             top = surface_height(SEED, cx * 16 + 8, cz * 16 + 8) // 16
             for cy in range(top - 3, top + 3):
                 world.chunk(cx, cy, cz)
     return world, Rules(world, mods)
 
 
-def tick_ms(rules: Rules) -> float:
+def tick_ms(rules: Rules, around: tuple[float, float, float] | None = None) -> float:
     times = []
     for _ in range(TICKS):
         start = time.perf_counter()
-        rules.tick(1 / 20)
+        rules.tick(1 / 20, around)
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
 
@@ -59,6 +67,9 @@ def main() -> None:
     world, rules = loaded_world()
     loaded = len(world.chunks)
     plain = tick_ms(rules)
+    wide, wide_rules = loaded_world(9.5)
+    every = tick_ms(wide_rules)
+    simulated = tick_ms(wide_rules, (8.0, 64.0, 8.0))
     registry = world.registry
     lamp = registry.id("base:lamp")
     for i in range(100):
@@ -96,6 +107,18 @@ def main() -> None:
             f"{TICK_TARGET_MS / plain:.1f}× target",
         ),
         ("  of which picking the random-tick voxels", f"{pick_ms:.3f} ms", "-", "reported"),
+        (
+            f"one game tick, view distance 8's {len(wide.chunks)} chunks, all ticked",
+            f"{every:.3f} ms",
+            "-",
+            "reported",
+        ),
+        (
+            "  the player in the middle (simulation distance 4)",
+            f"{simulated:.3f} ms",
+            "-",
+            f"{every / simulated:.1f}× faster",
+        ),
         ("one game tick with 100 timers waiting", f"{with_timers:.3f} ms", "-", "reported"),
         (
             "generate a chunk (cold column) with the ores mod",

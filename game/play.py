@@ -240,7 +240,7 @@ class Game:
         if not self.paused:
             if not self._screen_shown:
                 self._carry_out(self.controls.hold(dt, self._aim()))
-            self._relight(self.rules.tick(dt))
+            self._relight(self.rules.tick(dt, self.player.body.pos))
         self.chunks.update(self.player.eye, STREAM_BUDGET_S)
         self.session.tick(dt)
         self._show_new_mod_errors()

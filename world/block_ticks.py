@@ -17,7 +17,7 @@ from world.block_callbacks import abm_implementation
 from world.chunks import World
 from world.geometry import Int3
 from world.mods import Implementation
-from world.random_ticks import RandomTicker
+from world.random_ticks import SIMULATION_DISTANCE, RandomTicker
 from world.transaction import Transaction
 
 __all__ = ["BlockTicks"]
@@ -26,9 +26,16 @@ __all__ = ["BlockTicks"]
 class BlockTicks:
     """Timers, random ticks and ABMs of one world (see the module notes)."""
 
-    def __init__(self, world: World, random_tick_speed: int, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        world: World,
+        random_tick_speed: int,
+        seed: int | None = None,
+        distance: int = SIMULATION_DISTANCE,
+    ) -> None:
         self.world = world
-        self.ticker = RandomTicker(world, random_tick_speed, seed)  # ``seed``: reproducible
+        # ``seed``: reproducible; ``distance``: the simulation distance
+        self.ticker = RandomTicker(world, random_tick_speed, seed, distance=distance)
         self.chance = random.Random(seed)  # ABMs' chance to act on a pick
         self.abm_impls: dict[int, Implementation | str] = {}
 

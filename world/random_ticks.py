@@ -22,6 +22,8 @@ world generate or load a chunk, and the edge of the view never changes by itself
 from __future__ import annotations
 
 import itertools
+import math
+from collections.abc import Iterable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -37,9 +39,15 @@ from world.chunk_layout import (
 )
 from world.chunks import World
 from world.geometry import Int3
-from world.validate import integer, number
+from world.validate import integer, number, vec3
 
-__all__ = ["MAX_CATCH_UP", "RANDOM_TICK_SPEED", "TICK_SECONDS", "RandomTicker"]
+__all__ = [
+    "MAX_CATCH_UP",
+    "RANDOM_TICK_SPEED",
+    "SIMULATION_DISTANCE",
+    "TICK_SECONDS",
+    "RandomTicker",
+]
 
 RANDOM_TICK_SPEED = 3  # Minecraft's default game rule: voxels per 16³ chunk per tick
 TICK_SECONDS = 0.05  # a game tick, 20 per second
@@ -49,6 +57,7 @@ RECHECK_TICKS = 100  # every chunk is looked at again for reacting blocks within
 # tick were 1 ms of the frames after a crossing; a crossing at view distance 8 brings about 100
 # chunks that are not air, looked at within 7 ticks (a third of a second).
 LOOK_PER_TICK = 16
+SIMULATION_DISTANCE = 4  # chunk columns around the player whose chunks are ticked
 
 
 class RandomTicker:
@@ -61,17 +70,34 @@ class RandomTicker:
         Voxels picked per loaded chunk per game tick (`RANDOM_TICK_SPEED`; 0 turns them off).
     seed : int, optional
         For reproducible picks (tests); random otherwise.
+    distance : int
+        The simulation distance: chunk columns around `around` that are ticked (module notes).
+
+    Attributes
+    ----------
+    around : tuple of int, optional
+        The chunk column (cx, cz) the simulated area is centred on; ``None`` ticks every loaded
+        chunk.
     """
 
     def __init__(
-        self, world: World, per_chunk: int = RANDOM_TICK_SPEED, seed: int | None = None
+        self,
+        world: World,
+        per_chunk: int = RANDOM_TICK_SPEED,
+        seed: int | None = None,
+        *,
+        distance: int = SIMULATION_DISTANCE,
     ) -> None:
         if not isinstance(world, World):
             raise TypeError(f"world must be a World, got {type(world).__name__}")
         if not 0 <= integer(per_chunk, "per_chunk") <= CHUNK_VOLUME:
             raise ValueError(f"per_chunk must be 0..{CHUNK_VOLUME}, got {per_chunk!r}")
+        if integer(distance, "distance") < 0:
+            raise ValueError(f"distance must be chunk columns >= 0, got {distance!r}")
         self.world = world
         self.per_chunk = per_chunk
+        self.distance = distance
+        self.around: tuple[int, int] | None = None
         self._rng = np.random.default_rng(seed)
         self._owed = 0.0  # game time not yet ticked
         # The loaded chunks looked at, and of those the ones holding a reacting block.
@@ -79,6 +105,15 @@ class RandomTicker:
         self._hot: dict[ChunkKey, None] = {}
         self._table_size = 0
         self._turn = 0
+
+    def centre_on(self, pos: Iterable[float] | None) -> None:
+        """Centre the simulated area on the chunk column of world position ``pos`` (the
+        player's); ``None`` ticks every loaded chunk."""
+        if pos is None:
+            self.around = None
+        else:
+            x, _, z = vec3(pos, "around")
+            self.around = (math.floor(x) >> CHUNK_SHIFT, math.floor(z) >> CHUNK_SHIFT)
 
     def due(self, dt: float) -> int:
         """How many game ticks `dt` more seconds of game time make (at most `MAX_CATCH_UP`)."""
@@ -140,13 +175,17 @@ class RandomTicker:
                 hot[key] = None
             else:
                 hot.pop(key, None)
-        return [chunks[key] for key in hot]
+        if self.around is None:
+            return [chunks[key] for key in hot]
+        ax, az = self.around
+        reach = self.distance * self.distance
+        return [chunks[key] for key in hot if (key[0] - ax) ** 2 + (key[2] - az) ** 2 <= reach]
 
     def pick(self) -> list[tuple[Int3, int]]:
         """One game tick's picks that react: (world position, state id) pairs, in chunk order.
 
-        Only chunks holding a reacting block are drawn from (`_reacting_chunks`): the others
-        could only give picks that do nothing.
+        Only chunks holding a reacting block, within the simulation distance of `around`, are
+        drawn from (`_reacting_chunks`): the others could only give picks that do nothing.
         """
         reacts = self.world.registry.random_ticks
         if not self.world.chunks or self.per_chunk == 0 or not reacts.any():

@@ -37,6 +37,7 @@ Survival breaking takes time: `break_time` gives the seconds (the game shows pro
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -52,7 +53,7 @@ from world.hook_guard import HOOK_TIME_LIMIT, HookGuard
 from world.mods import Implementation, ModError, Mods, logger
 from world.neighbors import MAX_PENDING, NeighborQueue
 from world.outcome import NOTHING_TARGETED, Actor, Outcome, denied
-from world.random_ticks import RANDOM_TICK_SPEED
+from world.random_ticks import RANDOM_TICK_SPEED, SIMULATION_DISTANCE
 from world.ray import Hit
 from world.text_prompt import PROMPT_ARGUMENTS, TextPrompt
 from world.transaction import START, Transaction
@@ -98,6 +99,9 @@ class Rules:
         Voxels picked per loaded chunk per game tick (`world.random_ticks.RANDOM_TICK_SPEED`).
     random_tick_seed : int, optional
         Makes the random ticks' picks and ABM chances reproducible (tests); random otherwise.
+    simulation_distance : int
+        Chunk columns around the position given to `tick` whose chunks get random ticks
+        (`world.random_ticks.SIMULATION_DISTANCE`, Luanti's active block range).
     """
 
     def __init__(
@@ -109,6 +113,7 @@ class Rules:
         max_pending: int = MAX_PENDING,
         random_tick_speed: int = RANDOM_TICK_SPEED,
         random_tick_seed: int | None = None,
+        simulation_distance: int = SIMULATION_DISTANCE,
     ) -> None:
         if not isinstance(world, World):
             raise TypeError(f"world must be a World, got {type(world).__name__}")
@@ -127,7 +132,7 @@ class Rules:
         else:
             self._guard = HookGuard(mods.record, hook_time_limit)
         self._callbacks: dict[object, Implementation | BlockTables | str] = {}
-        self._ticks = BlockTicks(world, random_tick_speed, random_tick_seed)
+        self._ticks = BlockTicks(world, random_tick_speed, random_tick_seed, simulation_distance)
         # The report holds the mods, not the rules: no reference cycle keeps the rules alive.
         self._overflow = None if mods is None else partial(_report_overflow, mods, max_pending)
         self._pending = NeighborQueue(max_pending, self._overflow)
@@ -335,8 +340,13 @@ class Rules:
             return math.inf
         return break_seconds(self._world.registry[block_id], actor)
 
-    def tick(self, dt: float) -> tuple[Change, ...]:
-        """One frame of mod time: every ``on_tick``, then the neighbour notifications waiting.
+    def tick(self, dt: float, around: Iterable[float] | None = None) -> tuple[Change, ...]:
+        """One frame of mod time: every ``on_tick``, the timers and random ticks due, then the
+        neighbour notifications waiting.
+
+        ``around`` is the player's position: random ticks (and the ABMs they run) reach only
+        the chunks within the simulation distance of its chunk column; ``None`` ticks every
+        loaded chunk (no player).
 
         Each hook call is isolated: when it raises or runs too long, its own changes are
         restored and the others still run. The pending queue is drained in place, at most
@@ -350,11 +360,12 @@ class Rules:
         Raises
         ------
         ValueError
-            When ``dt`` is not a finite number of seconds >= 0.
+            When ``dt`` is not finite seconds >= 0, or ``around`` not a finite position.
         """
         seconds = number(dt, "dt")
         if not 0 <= seconds < math.inf:
             raise ValueError(f"dt must be a finite number of seconds >= 0, got {dt!r}")
+        self._ticks.ticker.centre_on(around)
         data = self._world.block_data
         data.advance(seconds)
         ticks = self._ticks.ticker.due(seconds)

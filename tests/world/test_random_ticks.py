@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from world.blocks import BlockType, default_registry
 from world.chunks import World
-from world.random_ticks import MAX_CATCH_UP, RandomTicker
+from world.random_ticks import MAX_CATCH_UP, TICK_SECONDS, RandomTicker
+from world.rules import Rules
 
 
 def crop_world() -> tuple[World, int]:
@@ -76,3 +79,38 @@ def test_chunks_at_the_edge_of_the_loaded_area_are_not_ticked() -> None:
     for key in [(x, y, z) for x in (-1, 0, 1) for y in (-1, 0, 1) for z in (-1, 0, 1)]:
         world.chunk(*key)
     assert len(ticker.pick()) == 64  # surrounded: ticked
+
+
+def test_only_chunks_within_the_simulation_distance_of_the_player_are_ticked() -> None:
+    ticked: set[tuple[int, int]] = set()
+
+    def grow(pos: tuple[int, int, int]) -> None:
+        ticked.add((pos[0] >> 4, pos[2] >> 4))
+
+    registry = default_registry()
+    crop = registry.register(BlockType("farm:crop", on_random_tick=grow))
+    world = World(registry)
+    # One crop-filled chunk in each column of a 21×21 square around the origin's column.
+    for cx in range(-10, 11):
+        for cz in range(-10, 11):
+            xyz = np.argwhere(np.ones((16, 1, 16), dtype=bool)) + np.array([cx * 16, 0, cz * 16])
+            world.set_blocks(xyz, np.full(len(xyz), crop, dtype=np.uint16))
+    rules = Rules(world, random_tick_seed=5, simulation_distance=3)
+    player = (5 * 16 + 0.5, 1.0, -2 * 16 + 0.5)  # in column (5, -2)
+    for _ in range(100):  # a column misses 100 ticks with a chance of 4e-9
+        rules.tick(TICK_SECONDS, player)
+    # Every column within 3 of (5, -2) ticks, none beyond: a circle, as the view distance.
+    assert ticked == {
+        (cx, cz)
+        for cx in range(-10, 11)
+        for cz in range(-10, 11)
+        if (cx - 5) ** 2 + (cz + 2) ** 2 <= 9
+    }
+    ticked.clear()
+    for _ in range(100):
+        rules.tick(TICK_SECONDS)  # no player: every loaded chunk
+    assert len(ticked) == 21 * 21
+    with pytest.raises(ValueError, match="around"):
+        rules.tick(TICK_SECONDS, (math.nan, 0.0, 0.0))
+    with pytest.raises(ValueError, match="distance"):
+        Rules(world, simulation_distance=-1)
