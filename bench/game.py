@@ -369,7 +369,7 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
             missing = sum(
                 1
                 for dx, dz in ahead
-                if any((cx + dx, cy, cz + dz) not in streamer.meshed for cy in layers)
+                if not all(game.chunks.shown((cx + dx, cy, cz + dz)) for cy in layers)
             )
             holes += missing > 0
             most_missing = max(most_missing, missing)
@@ -382,6 +382,7 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
             "most_missing_columns": most_missing,
             "queue_end": streamer.pending,
             "loaded_by_thread": streamer.loader.loaded_count,
+            "meshed_by_worker": streamer.loader.meshed_count,
             "cancelled": streamer.cancelled,
             "frame_s": statistics.median(frame_s),
             "python_s": statistics.median(python_s),

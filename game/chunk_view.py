@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -68,7 +69,7 @@ from world.chunk_worker import WorkerRecipe
 from world.chunks import CHUNK, ChunkKey, World
 from world.geometry import FACE_NORMALS
 from world.light import Light
-from world.mesher import MeshData, mesh_chunk
+from world.mesher import MeshData, mesh_chunk, mesh_padded, padded_blocks
 from world.streaming import ChunkStreamer
 
 __all__ = ["ChunkView"]
@@ -166,6 +167,12 @@ class ChunkView:
         self.texture = texture
         self.entities: dict[ChunkKey, NodePath] = {}  # the drawn chunks' nodes
         self._groups: dict[ChunkKey, list[NodePath | None]] = {}
+        # Meshes made by the worker process (`_mesh`): job ids, the chunk each job is for, the
+        # job each chunk waits for (a newer mesh makes it stale), answers not drawn yet.
+        self._job_id = 0
+        self._jobs: dict[int, ChunkKey] = {}
+        self._in_worker: dict[ChunkKey, int] = {}
+        self._answers: deque[tuple[int, MeshData | None]] = deque()
         self._camera_chunk: tuple[int, int, int] | None = None
         low, high = world.build_height
         self.streamer = ChunkStreamer(
@@ -315,6 +322,7 @@ class ChunkView:
         self._sync_fog()
         self.streamer.update((x, y, z), facing)
         done = self.remesh_dirty()
+        done += self._take_meshes(started, budget_s)
         # Letting go of columns that left is bounded by its own count, not by the budget: the
         # budget is for what comes into view.
         left = budget_s - (time.perf_counter() - started - self.streamer.let_go_seconds)
@@ -351,7 +359,7 @@ class ChunkView:
         self._lit.update(todo)
         self.light.add_chunks(todo)
         for key in deferred:
-            self._mesh(key)
+            self._mesh(key, now=True)
         self._relit.clear()
         self.streamer.loader.start_worker()
 
@@ -420,7 +428,7 @@ class ChunkView:
                 if key in meshed and self._meshed_light.get(key) != self._light_hash(key)
             }
         for key in dirty:
-            self._mesh(key)
+            self._mesh(key, now=True)
         return len(dirty)
 
     def vertex_count(self, key: ChunkKey) -> int:
@@ -432,8 +440,10 @@ class ChunkView:
         count: int = geom_node.getGeom(0).getVertexData().getNumRows()
         return count
 
-    def _mesh(self, key: ChunkKey) -> None:
-        """Build (or rebuild, or drop) one chunk's node from a fresh mesh."""
+    def _mesh(self, key: ChunkKey, *, now: bool = False) -> None:
+        """Build (or rebuild, or drop) one chunk's node from a fresh mesh: made by the worker
+        process when it has room (the node follows in a later frame), else here; ``now``
+        (an edit) always here, so it shows in the next frame."""
         if self._deferred is not None:  # `load_all`: meshed once everything is lit
             self._deferred.append(key)
             return
@@ -446,7 +456,47 @@ class ChunkView:
             lit = key in self._lit
             self._meshed_light[key] = self._light_hash(key) if lit else None
             light = light if lit else None
-        data = mesh_chunk(self.world, *key, light, merge=True)  # world.mesher_merge
+        self._in_worker.pop(key, None)  # a mesh on its way from the worker is stale now
+        if now:
+            self._show(key, mesh_chunk(self.world, *key, light, merge=True))
+            return
+        job = (  # copies: the worker meshes what the chunk is now (`world.mesher.mesh_padded`)
+            padded_blocks(self.world, *key),
+            self.world.build_height[0] - key[1] * CHUNK[1],
+            None if light is None else light.padded(key),
+        )
+        self._job_id += 1
+        if self.streamer.loader.send_mesh(self._job_id, job):
+            self._in_worker[key] = self._job_id
+            self._jobs[self._job_id] = key
+            return
+        self._show(key, mesh_padded(self.world.registry, *job, merge=True))  # world.mesher_merge
+
+    def _take_meshes(self, started: float, budget_s: float) -> int:
+        """Draw the meshes the worker finished, while ``budget_s`` from ``started`` lasts (one
+        anyway); a job the worker lost is meshed here. Returns the meshes drawn."""
+        self._answers.extend(self.streamer.loader.take_meshes())
+        done = 0
+        while self._answers and (not done or time.perf_counter() - started < budget_s):
+            job_id, data = self._answers.popleft()
+            key = self._jobs.pop(job_id, None)
+            if key is None or self._in_worker.get(key) != job_id:
+                continue  # remeshed since, or no longer drawn
+            del self._in_worker[key]
+            if data is None:
+                self._mesh(key, now=True)
+            else:
+                self._show(key, data)
+            done += 1
+        return done
+
+    def shown(self, key: ChunkKey) -> bool:
+        """Whether the chunk is drawn as meshed (a chunk with no visible face counts), not
+        waiting for the streaming or for its first mesh from the worker."""
+        return key in self.streamer.meshed and (key not in self._in_worker or key in self._groups)
+
+    def _show(self, key: ChunkKey, data: MeshData) -> None:
+        """Put a chunk's fresh mesh on screen (or drop its node when it has no face)."""
         if data.vertex_count == 0:
             self._drop(key)
             return
@@ -491,7 +541,8 @@ class ChunkView:
             root.setBin(_BIN, 0)
 
     def _drop(self, key: ChunkKey) -> None:
-        """Forget a chunk's node."""
+        """Forget a chunk's node (and a mesh on its way from the worker)."""
+        self._in_worker.pop(key, None)
         self._groups.pop(key, None)
         self._meshed_light.pop(key, None)
         self._relit.discard(key)

@@ -75,7 +75,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from world.blocks import DRAW_LIQUID
+from world.blocks import DRAW_LIQUID, BlockRegistry
 from world.chunks import CHUNK, World
 from world.geometry import FACE_NORMALS
 from world.light import MAX_LIGHT, Light
@@ -106,9 +106,18 @@ from world.mesher_shapes import (
     gather_rows,
 )
 from world.padded import neighbour_keys, pad
-from world.validate import chunk_coord
+from world.validate import chunk_coord, integer
 
-__all__ = ["AO_LEVELS", "FACE_SHADE", "PLANT_SHADE", "UV_INSET_PX", "MeshData", "mesh_chunk"]
+__all__ = [
+    "AO_LEVELS",
+    "FACE_SHADE",
+    "PLANT_SHADE",
+    "UV_INSET_PX",
+    "MeshData",
+    "mesh_chunk",
+    "mesh_padded",
+    "padded_blocks",
+]
 
 # Ambient-occlusion factor by the number of occluders (both sides count as three): 3, 2, 1, 0.
 AO_LEVELS: tuple[float, ...] = (0.5, 0.65, 0.8, 1.0)
@@ -148,7 +157,7 @@ _UP = FACE_NORMALS.index((0, 1, 0))
 _REVERSED = np.array([3, 2, 1, 0])
 
 
-def _padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
+def padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
     """The chunk's blocks with a one-voxel border read from its 26 neighbours, shape (18,)*3."""
     return pad([world.chunk_blocks(*key) for key in neighbour_keys((cx, cy, cz))])
 
@@ -185,11 +194,36 @@ def mesh_chunk(
     cz = chunk_coord(cz, "cz")
     if world.chunk(cx, cy, cz) is None:
         return MeshData.empty()
-    registry = world.registry
+    lit = None if light is None else light.padded((cx, cy, cz))
+    floor_ly = world.build_height[0] - cy * _SIZE
+    return mesh_padded(world.registry, padded_blocks(world, cx, cy, cz), floor_ly, lit, merge=merge)
+
+
+def mesh_padded(
+    registry: BlockRegistry,
+    padded: NDArray[np.uint16],
+    floor_ly: int,
+    light: tuple[NDArray[np.uint8], NDArray[np.uint8]] | None = None,
+    *,
+    merge: bool = False,
+) -> MeshData:
+    """`mesh_chunk` from copies alone: the chunk's `padded_blocks`, the layer of the world's
+    floor in chunk-local y (``build_height[0] - cy * 16``: no downward faces there) and its
+    `world.light.Light.padded` sky and block light (18³ each; None: daylight). What a worker
+    process meshes from (`world.chunk_worker`); the same registry gives the same mesh."""
+    if not isinstance(padded, np.ndarray) or padded.shape != (_PAD,) * 3:
+        raise ValueError(f"padded must be an array of shape {(_PAD,) * 3}, got {padded!r:.80}")
+    if padded.dtype != np.uint16 or int(padded.max()) >= len(registry):
+        raise ValueError(f"padded must hold uint16 state ids below {len(registry)}")
+    if light is not None and any(
+        not isinstance(a, np.ndarray) or a.shape != (_PAD,) * 3 or a.dtype != np.uint8
+        for a in light
+    ):
+        raise ValueError(f"light must be two uint8 arrays of shape {(_PAD,) * 3}")
+    floor_ly = integer(floor_ly, "floor_ly")
     transparent = registry.transparent
     tables = cull_tables(registry)
 
-    padded = _padded_blocks(world, cx, cy, cz)
     see_through = transparent[padded]
     padded_cull = tables.cull[padded]
     inner = (slice(1, _SIZE + 1),) * 3
@@ -222,7 +256,6 @@ def mesh_chunk(
     masks = masks.reshape(6, _SIZE, _SIZE, _SIZE)
     # The underside of the world's lowest layer faces the void below the build height, where
     # no player can stand: those faces are never seen (a third of a terrain view's vertices).
-    floor_ly = world.build_height[0] - cy * _SIZE
     if 0 <= floor_ly < _SIZE:
         masks[_DOWN, :, floor_ly, :] = False
     found = np.flatnonzero(masks)  # (np.nonzero of the (6, 4096) masks is seven times slower)
@@ -278,7 +311,7 @@ def mesh_chunk(
     is_plant = centre_cull == CULL_PLANT
     if is_plant.any():
         parts.append(_plants(centre, is_plant, both_sides=not merge))
-    lit = None if light is None else (*light.padded((cx, cy, cz)), occludes)
+    lit = None if light is None else (*light, occludes)
     return _assemble(tables, parts, lit, merge=merge)
 
 

@@ -27,6 +27,11 @@ thread loads until it answers ``ready``. The thread is also what takes over, for
 worker's registry differs from the game's or the worker dies (logged); a batch the worker failed
 on is loaded again by the main thread, so its error (a damaged save) is raised here as the
 thread's would be.
+
+The worker meshes too: `send_mesh` hands it a chunk's mesh job (at most `MESHES_IN_FLIGHT` wait)
+and `take_meshes` gives the meshes back; a job the worker failed on, or lost when it stopped,
+comes back as ``None`` for the caller to mesh itself. Without a ready worker `send_mesh` says
+no and the caller meshes in the frame, as before.
 """
 
 from __future__ import annotations
@@ -39,14 +44,25 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from world.chunk_worker import WORKER_NICENESS, Blocks, WorkerProcess, WorkerRecipe, read_batch
+from world.chunk_worker import (
+    WORKER_NICENESS,
+    Blocks,
+    MeshJob,
+    WorkerProcess,
+    WorkerRecipe,
+    read_batch,
+)
 from world.chunks import ChunkKey
+from world.mesh_data import MeshData
 
-__all__ = ["IN_FLIGHT", "ChunkLoader", "Loaded"]
+__all__ = ["IN_FLIGHT", "MESHES_IN_FLIGHT", "ChunkLoader", "Loaded"]
 
 Loaded = tuple[ChunkKey, Blocks, int]  # key, blocks (None: all air), the batch's epoch
 ModErrorReport = Callable[[str, str, str], object]  # (mod, where, message)
 IN_FLIGHT = 4  # batches sent to a worker process and not answered yet, at most
+# Mesh jobs sent and not answered yet, at most: about 16 ms of the worker's time, so a job is
+# answered within a frame or two and the frame meshes the rest itself meanwhile.
+MESHES_IN_FLIGHT = 8
 _log = logging.getLogger(__name__)
 
 
@@ -96,6 +112,9 @@ class ChunkLoader:
         self._closed = False
         self._thread: threading.Thread | None = None
         self.loaded_count = 0  # chunks loaded so far (figures)
+        self._meshing: set[int] = set()  # mesh jobs sent to the worker, not answered
+        self._meshes: list[tuple[int, MeshData | None]] = []  # answered, not taken
+        self.meshed_count = 0  # meshes the worker made (figures)
 
     # -- the main thread's side -----------------------------------------------------------------
 
@@ -137,6 +156,33 @@ class ChunkLoader:
                 lambda: bool(self._done) or self._error is not None or not self.in_flight,
                 timeout,
             )
+
+    def send_mesh(self, job_id: int, job: MeshJob) -> bool:
+        """Hand a mesh job to the worker process; False when there is no worker ready or
+        `MESHES_IN_FLIGHT` jobs wait (the caller meshes it itself)."""
+        if not self._ready or len(self._meshing) >= MESHES_IN_FLIGHT:
+            return False
+        assert self.worker is not None
+        try:
+            self.worker.send_mesh(job_id, job)
+        except OSError as exc:
+            self._give_up_worker(f"it stopped ({type(exc).__name__}: {exc})")
+            return False
+        self._meshing.add(job_id)
+        return True
+
+    def take_meshes(self) -> list[tuple[int, MeshData | None]]:
+        """The meshes the worker finished since the last call, by job id; None for a job it
+        failed on or lost (the caller meshes that chunk itself)."""
+        if self.worker is not None:
+            self._exchange(0.0)
+        meshes, self._meshes = self._meshes, []
+        return meshes
+
+    @property
+    def meshing(self) -> int:
+        """Mesh jobs sent to the worker and not answered yet."""
+        return len(self._meshing)
 
     @property
     def in_flight(self) -> int:
@@ -181,6 +227,8 @@ class ChunkLoader:
             self._sent.clear()
             self._busy.clear()
             self._done.clear()
+        self._meshing.clear()
+        self._meshes.clear()
 
     # -- the worker's side ---------------------------------------------------------------------
 
@@ -297,6 +345,14 @@ class ChunkLoader:
                 for mod, where, text in errors:
                     self.on_mod_error(mod, where, text)
             self._finish(keys, found, epoch)
+        elif kind == "meshed" or kind == "mesh failed":
+            self._meshing.discard(message[1])
+            if kind == "meshed":
+                self.meshed_count += 1
+                self._meshes.append((message[1], message[2]))
+            else:
+                _log.warning("the chunk worker failed on a mesh; meshing it here:\n%s", message[2])
+                self._meshes.append((message[1], None))
         elif kind == "failed":
             keys, epoch = self._sent.pop(message[1])
             _log.warning("the chunk worker failed on a batch; loading it here:\n%s", message[2])
@@ -306,6 +362,8 @@ class ChunkLoader:
         """Load in the thread from now on; the worker's unanswered batches go back first."""
         _log.warning("chunks load in a thread instead of a worker process: %s", why)
         worker, self.worker, self.recipe = self.worker, None, None
+        self._meshes.extend((job_id, None) for job_id in self._meshing)  # meshed by the caller
+        self._meshing.clear()
         with self._cond:
             for keys, _ in reversed(list(self._sent.values())):
                 self._busy.difference_update(keys)
