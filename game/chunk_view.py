@@ -67,9 +67,9 @@ from game.geometry import interleaved_format
 from game.render_origin import RenderOrigin
 from world.chunk_worker import WorkerRecipe
 from world.chunks import CHUNK, ChunkKey, World
-from world.geometry import FACE_NORMALS
 from world.light import Light
-from world.mesher import MeshData, mesh_chunk, mesh_padded, padded_blocks
+from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, pack
+from world.mesher import mesh_chunk, mesh_padded, padded_blocks
 from world.streaming import ChunkStreamer
 
 __all__ = ["ChunkView"]
@@ -80,10 +80,8 @@ CullBinManager.getGlobalPtr().addBin(_BIN, CullBinManager.BTFrontToBack, 5)
 
 
 _FORMAT = interleaved_format(uv=True, tile=True)
-_ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2), ("tile", "<f4", 2)])
-if _FORMAT.getArray(0).getStride() != _ROW.itemsize:
+if _FORMAT.getArray(0).getStride() != VERTEX_ROW.itemsize:
     raise RuntimeError("the vertex layout and its numpy mirror disagree")
-OTHER = len(FACE_NORMALS)  # the group of faces with no axis direction (plants)
 _CUT_ALPHA = 0.5  # cut-outs: texels below half alpha are not drawn (binary transparency)
 _CLEAR_ALPHA = 1 / 255  # chunks with liquid blend: only fully clear texels are dropped
 _COST_WEIGHT = 0.1  # how fast the light job's running cost follows new measurements
@@ -91,28 +89,12 @@ _LIGHT_GROUP = 8  # chunks lit together in one job, at most
 _AROUND = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
 
 
-def _vertex_data(data: MeshData) -> GeomVertexData:
-    """The mesh's vertices as one Panda3D vertex buffer."""
-    rows = np.empty(data.vertex_count, dtype=_ROW)
-    rows["pos"] = data.vertices.reshape(-1, 3)
-    rows["rgba"][:, 0] = np.round(data.shade * 255.0).astype(np.uint8)
-    rows["rgba"][:, 1:3] = np.round(data.light.reshape(-1, 2) * 17.0).astype(np.uint8)
-    rows["rgba"][:, 3] = 255
-    rows["uv"] = data.tile_uvs.reshape(-1, 2)
-    rows["tile"] = data.tile_origin.reshape(-1, 2)
+def _vertex_data(rows: NDArray[np.void]) -> GeomVertexData:
+    """Packed vertex rows (`world.mesh_pack`) as one Panda3D vertex buffer: one copy."""
     vdata = GeomVertexData("chunk", _FORMAT, Geom.UHStatic)
-    vdata.uncleanSetNumRows(data.vertex_count)
+    vdata.uncleanSetNumRows(len(rows))
     memoryview(vdata.modifyArray(0)).cast("B")[:] = rows.data.cast("B")
     return vdata
-
-
-def _direction_groups(data: MeshData) -> NDArray[np.int64]:
-    """Per triangle, its face direction's index in FACE_NORMALS order, or OTHER."""
-    normals = data.normals.reshape(-1, 3)[data.indices[::3]]
-    axis = np.abs(normals).argmax(axis=1)
-    aligned = np.abs(normals).max(axis=1) > 0.99
-    negative = normals[np.arange(len(normals)), axis] < 0
-    return np.where(aligned, axis * 2 + negative, OTHER)
 
 
 def _geom_node(vdata: GeomVertexData, indices: NDArray[np.uint32], name: str) -> GeomNode:
@@ -148,7 +130,8 @@ class ChunkView:
         self.world = world
         self.light = light
         self._lit: set[ChunkKey] = set()  # chunks lit whole (`Light.add_chunks`)
-        self._light_queue: dict[ChunkKey, None] = {}  # loaded chunks waiting to be lit
+        # Loaded chunks waiting to be lit, by 2×2 columns (``(cx >> 1, cz >> 1)``).
+        self._light_queue: dict[tuple[int, int], dict[ChunkKey, None]] = {}
         # A hash of the light each drawn chunk was meshed with (None: meshed before it was lit).
         self._meshed_light: dict[ChunkKey, int | None] = {}
         self._relit: set[ChunkKey] = set()  # drawn chunks whose light may have changed
@@ -172,7 +155,7 @@ class ChunkView:
         self._job_id = 0
         self._jobs: dict[int, ChunkKey] = {}
         self._in_worker: dict[ChunkKey, int] = {}
-        self._answers: deque[tuple[int, MeshData | None]] = deque()
+        self._answers: deque[tuple[int, PackedMesh | None]] = deque()
         self._camera_chunk: tuple[int, int, int] | None = None
         low, high = world.build_height
         self.streamer = ChunkStreamer(
@@ -221,7 +204,15 @@ class ChunkView:
         for dx, dy, dz in _AROUND:
             n = (cx + dx, cy + dy, cz + dz)
             if n not in self._lit and self.world.is_loaded(*n):
-                self._light_queue[n] = None
+                self._light_queue.setdefault((n[0] >> 1, n[2] >> 1), {})[n] = None
+
+    def _unqueue_light(self, key: ChunkKey) -> None:
+        block = (key[0] >> 1, key[2] >> 1)
+        waiting = self._light_queue.get(block)
+        if waiting is not None:
+            waiting.pop(key, None)
+            if not waiting:
+                del self._light_queue[block]
 
     def _light_work(self, started: float, budget_s: float, *, force: bool) -> int:
         """Light queued chunks, nearest the camera first, then remesh drawn chunks whose light
@@ -231,43 +222,37 @@ class ChunkView:
         if light is None:
             return 0
         done = 0
-        # (No job fits: the queue is not even sorted; it holds thousands in a fast flight.)
-        if queue and (force or budget_s - (time.perf_counter() - started) >= self._light_cost):
-            cx, cy, cz = self._camera_chunk or (0, 0, 0)
-            order = sorted(
-                queue, key=lambda k: (k[0] - cx) ** 2 + (k[1] - cy) ** 2 + (k[2] - cz) ** 2
+        cx, cy, cz = self._camera_chunk or (0, 0, 0)
+        # A job lights the waiting chunks of the 2×2 columns nearest the camera (nearest layers
+        # first) in one relight (`Light.add_chunks`): new columns of terrain cost 0.9-1.6 ms a
+        # chunk lit two columns together, 1.7-2.1 ms a column at a time, 2.7-3.6 ms one by
+        # one. The queue is kept by 2×2 columns: choosing is a pass over those, not a sort of
+        # every waiting chunk (thousands wait in a fast flight).
+        while queue:
+            # A job starts only when the usual cost of a chunk fits what is left of the budget,
+            # and takes as many as fit.
+            left = budget_s - (time.perf_counter() - started)
+            if (done or not force) and left < self._light_cost:
+                break
+            fits = (  # (an infinite budget, at start-up, takes whole groups)
+                _LIGHT_GROUP
+                if left >= _LIGHT_GROUP * self._light_cost
+                else max(1, int(left / self._light_cost))
             )
-            # A job lights the nearest chunk with the others waiting in its 2×2 columns, in one
-            # relight (`Light.add_chunks`): new columns of terrain cost 0.9-1.6 ms a chunk lit
-            # two columns together, 1.7-2.1 ms a column at a time, 2.7-3.6 ms one by one.
-            blocks: dict[tuple[int, int], list[ChunkKey]] = {}
-            for key in order:
-                blocks.setdefault((key[0] >> 1, key[2] >> 1), []).append(key)
-            for key in order:
-                if key not in queue:
-                    continue  # lit with an earlier one's block
-                # A job starts only when the usual cost of a chunk fits what is left of the
-                # budget, and takes as many as fit.
-                left = budget_s - (time.perf_counter() - started)
-                if (done or not force) and left < self._light_cost:
-                    break
-                fits = (  # (an infinite budget, at start-up, takes whole groups)
-                    _LIGHT_GROUP
-                    if left >= _LIGHT_GROUP * self._light_cost
-                    else max(1, int(left / self._light_cost))
-                )
-                group = [k for k in blocks[(key[0] >> 1, key[2] >> 1)] if k in queue][:fits]
-                for k in group:
-                    del queue[k]
-                group = [k for k in group if k not in self._lit and self.world.is_loaded(*k)]
-                if not group:
-                    continue
-                self._lit.update(group)
-                began = time.perf_counter()
-                self.relight(light.add_chunks(group))
-                took = (time.perf_counter() - began) / len(group)
-                self._light_cost += _COST_WEIGHT * (took - self._light_cost)
-                done += 1
+            nearest = min(queue, key=lambda b: (2 * b[0] + 1 - cx) ** 2 + (2 * b[1] + 1 - cz) ** 2)
+            members = sorted(queue[nearest], key=lambda k: abs(k[1] - cy))
+            group = members[:fits]
+            for k in group:
+                self._unqueue_light(k)
+            group = [k for k in group if k not in self._lit and self.world.is_loaded(*k)]
+            if not group:
+                continue
+            self._lit.update(group)
+            began = time.perf_counter()
+            self.relight(light.add_chunks(group))
+            took = (time.perf_counter() - began) / len(group)
+            self._light_cost += _COST_WEIGHT * (took - self._light_cost)
+            done += 1
         meshed = self.streamer.meshed
         while self._relit and time.perf_counter() - started < budget_s:
             key = self._relit.pop()
@@ -286,7 +271,7 @@ class ChunkView:
         if self.light is not None:
             self.light.remove_chunk(key)
         self._lit.discard(key)
-        self._light_queue.pop(key, None)
+        self._unqueue_light(key)
 
     @property
     def view_distance(self) -> int:
@@ -354,7 +339,7 @@ class ChunkView:
             deferred, self._deferred = self._deferred, None
         for key in deferred:
             self._want_light(key)
-        todo = list(self._light_queue)
+        todo = [key for waiting in self._light_queue.values() for key in waiting]
         self._light_queue.clear()
         self._lit.update(todo)
         self.light.add_chunks(todo)
@@ -458,7 +443,7 @@ class ChunkView:
             light = light if lit else None
         self._in_worker.pop(key, None)  # a mesh on its way from the worker is stale now
         if now:
-            self._show(key, mesh_chunk(self.world, *key, light, merge=True))
+            self._show(key, pack(mesh_chunk(self.world, *key, light, merge=True)))
             return
         job = (  # copies: the worker meshes what the chunk is now (`world.mesher.mesh_padded`)
             padded_blocks(self.world, *key),
@@ -470,7 +455,7 @@ class ChunkView:
             self._in_worker[key] = self._job_id
             self._jobs[self._job_id] = key
             return
-        self._show(key, mesh_padded(self.world.registry, *job, merge=True))  # world.mesher_merge
+        self._show(key, pack(mesh_padded(self.world.registry, *job, merge=True)))
 
     def _take_meshes(self, started: float, budget_s: float) -> int:
         """Draw the meshes the worker finished, while ``budget_s`` from ``started`` lasts (one
@@ -495,9 +480,9 @@ class ChunkView:
         waiting for the streaming or for its first mesh from the worker."""
         return key in self.streamer.meshed and (key not in self._in_worker or key in self._groups)
 
-    def _show(self, key: ChunkKey, data: MeshData) -> None:
+    def _show(self, key: ChunkKey, mesh: PackedMesh) -> None:
         """Put a chunk's fresh mesh on screen (or drop its node when it has no face)."""
-        if data.vertex_count == 0:
+        if mesh.vertex_count == 0:
             self._drop(key)
             return
         root = self.entities.get(key)
@@ -509,17 +494,13 @@ class ChunkView:
         for old in self._groups.get(key, []):
             if old is not None:
                 old.removeNode()
-        vdata = _vertex_data(data)
-        groups = _direction_groups(data)
-        triangles = data.indices.reshape(-1, 3)
-        nodes: list[NodePath | None] = []
-        for group in range(OTHER + 1):
-            chosen = triangles[groups == group]
-            nodes.append(
-                root.attachNewNode(_geom_node(vdata, chosen.reshape(-1), f"group{group}"))
-                if len(chosen)
-                else None
-            )
+        vdata = _vertex_data(mesh.rows)
+        nodes: list[NodePath | None] = [
+            root.attachNewNode(_geom_node(vdata, indices, f"group{group}"))
+            if len(indices)
+            else None
+            for group, indices in enumerate(mesh.groups)
+        ]
         plants = nodes[OTHER]
         if plants is not None:  # one quad a plant plane, seen from both sides (as Luanti's)
             plants.setTwoSided(True)

@@ -21,7 +21,8 @@ saved world is read through a read-only connection of its own, beside the game's
 
 It also meshes: a mesh job carries copies of what `world.mesher.mesh_padded` needs (the chunk's
 padded blocks and light, 18³ each, about 23 KB), so the worker needs no world of its own and a
-mesh never reads a chunk the game has changed since; the fingerprint covers the mesher's tables
+mesh never reads a chunk the game has changed since; the answer is packed as the game draws it
+(`world.mesh_pack`), so the frame only copies it. The fingerprint covers the mesher's tables
 (faces, culling, atlas uvs) too. Waiting mesh jobs are answered before the next load batch.
 Measured (issue 13): a chunk's mesh costs the game's frame 1.1-2 ms meshed there, and sprint
 flight at view distance 8 brings about 115 chunks a second, each meshed twice (in daylight
@@ -120,7 +121,7 @@ class WorkerProcess:
     ``send`` a batch ``(batch_id, keys)`` and ``send_mesh`` a mesh job; ``poll`` and ``recv``
     the answers: ``("ready", fingerprint)`` once, then ``("done", batch_id, found, block_data,
     mod_errors)`` or ``("failed", batch_id, message)`` per batch, ``("meshed", job_id,
-    mesh_data)`` or ``("mesh failed", job_id, message)`` per mesh job, or ``("broken",
+    packed_mesh)`` or ``("mesh failed", job_id, message)`` per mesh job, or ``("broken",
     message)`` when the worker could not build the chunk source.
     """
 
@@ -223,11 +224,12 @@ def _load(source: Any, keys: list[ChunkKey]) -> tuple[dict[ChunkKey, Blocks], di
 
 def _mesh(registry: BlockRegistry, job_id: int, job: MeshJob) -> tuple[Any, ...]:
     """One mesh job's answer (in the worker)."""
+    from world.mesh_pack import pack
     from world.mesher import mesh_padded
 
     padded, floor_ly, light = job
     try:
-        return ("meshed", job_id, mesh_padded(registry, padded, floor_ly, light, merge=True))
+        return ("meshed", job_id, pack(mesh_padded(registry, padded, floor_ly, light, merge=True)))
     except Exception:  # the game meshes this one itself, and reports what it raises
         return ("mesh failed", job_id, traceback.format_exc(limit=3))
 

@@ -31,6 +31,7 @@ The mesher reads `Light.padded(key)`: (18, 18, 18) arrays of one chunk and a one
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,6 +48,8 @@ _S = 16
 _Box = tuple[int, int, int, int, int, int]
 _DARK = np.zeros(CHUNK_VOLUME, np.uint8)  # a chunk without light
 _NO_FLOOR = -(2**40)  # a floor below any world height: nothing stops sky
+_FULL = np.int8(MAX_LIGHT)
+_OPAQUE_LOSS = np.int8(MAX_LIGHT + 1)  # the loss into a voxel not loaded: nothing gets in
 
 
 def opacity_table(registry: BlockRegistry) -> NDArray[np.uint8]:
@@ -245,7 +248,7 @@ class Light:
             box = (x0, lo, z0, x1, min(top, (cy + 1) * _S), z1)
             ids, loaded = self._blocks(box)
             old15 = self._gather(self.sky, box) == MAX_LIGHT
-            cond = (old15 | ~self._stop[ids]) & loaded
+            cond = (old15 | ~self._stop.take(ids)) & loaded
             # Column keeps going through this row only if cond holds all the way down from the top.
             run = np.logical_and.accumulate(cond[:, ::-1, :], axis=1)
             reached = run.any(axis=1) & active
@@ -328,7 +331,7 @@ class Light:
                     return None
                 top = np.zeros((_S, _S), dtype=np.int16)  # known air
             else:
-                stop = self._stop[chunk.blocks.reshape(_S, _S, _S)]
+                stop = self._stop.take(chunk.blocks.reshape(_S, _S, _S))
                 any_stop = stop.any(axis=1)
                 highest = _S - 1 - np.argmax(stop[:, ::-1, :], axis=1)
                 top = np.where(any_stop, highest + 1, 0).astype(np.int16)
@@ -365,18 +368,23 @@ class Light:
         x0, y0, z0, x1, y1, z1 = box
         pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
         ids, loaded = self._blocks(box)
-        sky = self._gather(self.sky, pad).astype(np.int8)
-        blk = self._gather(self.block, pad).astype(np.int8)
-        sky_src = np.where(self._open_sky(box) & loaded, MAX_LIGHT, 0).astype(np.int8)
-        blk_src = np.where(loaded, self._emit[ids], 0).astype(np.int8)
-        loss = np.where(loaded, self._loss[ids], MAX_LIGHT + 1).astype(np.int8)
+        # int8 throughout, and views rather than copies (levels are 0..15): each array op on
+        # a 46³ box costs about 0.1 ms, the larger part of lighting one chunk.
+        sky = self._gather(self.sky, pad).view(np.int8)
+        blk = self._gather(self.block, pad).view(np.int8)
+        sky_src = np.multiply(self._open_sky(box) & loaded, _FULL, dtype=np.int8)
+        # (``take`` gathers twice as fast as ``table[ids]``; where not loaded, ids are air)
+        blk_src = self._emit.take(ids)
+        loss = self._loss.take(ids)
+        if not loaded.all():
+            loss[~loaded] = _OPAQUE_LOSS
         inner = (slice(1, -1),) * 3
         old_sky, old_blk = sky[inner].copy(), blk[inner].copy()  # to tell what changed
         relax((sky, blk), (sky_src, blk_src), loss)
         differs = (sky[inner] != old_sky) | (blk[inner] != old_blk)
         changed: set[ChunkKey] = set()
-        new_sky = sky[inner].astype(np.uint8)
-        new_blk = blk[inner].astype(np.uint8)
+        new_sky = sky[inner].view(np.uint8)
+        new_blk = blk[inner].view(np.uint8)
         for key, sl_box, sl_chunk in _pieces(box):
             if not self._is_loaded(key):
                 continue
@@ -396,7 +404,8 @@ def _overlaps(key: ChunkKey, box: _Box) -> bool:
     return all(key[a] * _S < box[a + 3] and (key[a] + 1) * _S > box[a] for a in range(3))
 
 
-def _pieces(box: _Box) -> list[tuple[ChunkKey, tuple[slice, ...], tuple[slice, ...]]]:
+@lru_cache(maxsize=64)  # a relight asks for the same box's pieces four or five times
+def _pieces(box: _Box) -> tuple[tuple[ChunkKey, tuple[slice, ...], tuple[slice, ...]], ...]:
     """The chunks a box covers, each with its slice in the box and in the chunk's (16,16,16)."""
     x0, y0, z0, x1, y1, z1 = box
     ranges = []
@@ -413,4 +422,4 @@ def _pieces(box: _Box) -> list[tuple[ChunkKey, tuple[slice, ...], tuple[slice, .
         for py in ranges[1]:
             for pz in ranges[2]:
                 out.append(((px[0], py[0], pz[0]), (px[1], py[1], pz[1]), (px[2], py[2], pz[2])))
-    return out
+    return tuple(out)

@@ -53,7 +53,7 @@ from world.chunk_worker import (
     read_batch,
 )
 from world.chunks import ChunkKey
-from world.mesh_data import MeshData
+from world.mesh_pack import PackedMesh
 
 __all__ = ["IN_FLIGHT", "MESHES_IN_FLIGHT", "ChunkLoader", "Loaded"]
 
@@ -113,7 +113,7 @@ class ChunkLoader:
         self._thread: threading.Thread | None = None
         self.loaded_count = 0  # chunks loaded so far (figures)
         self._meshing: set[int] = set()  # mesh jobs sent to the worker, not answered
-        self._meshes: list[tuple[int, MeshData | None]] = []  # answered, not taken
+        self._meshes: list[tuple[int, PackedMesh | None]] = []  # answered, not taken
         self.meshed_count = 0  # meshes the worker made (figures)
 
     # -- the main thread's side -----------------------------------------------------------------
@@ -171,7 +171,7 @@ class ChunkLoader:
         self._meshing.add(job_id)
         return True
 
-    def take_meshes(self) -> list[tuple[int, MeshData | None]]:
+    def take_meshes(self) -> list[tuple[int, PackedMesh | None]]:
         """The meshes the worker finished since the last call, by job id; None for a job it
         failed on or lost (the caller meshes that chunk itself)."""
         if self.worker is not None:

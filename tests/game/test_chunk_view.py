@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from game.chunk_view import OTHER
+from world.mesh_pack import OTHER
 from world.mesher import mesh_chunk
 
 

@@ -1,0 +1,69 @@
+"""A chunk mesh packed as the game draws it: one interleaved vertex buffer, triangles by direction.
+
+`pack` turns a `world.mesh_data.MeshData` into what `game.chunk_view` copies straight into a
+Panda3D vertex buffer and its index buffers, so that a worker process (`world.chunk_worker`)
+can do this part of the work too and the frame only copies bytes:
+
+- ``rows``: one `VERTEX_ROW` per vertex, 32 bytes: the chunk-local position, an RGBA8 colour
+  (red: the shade, `MeshData.shade`; green and blue: sky and block light, 0..15 scaled by 17 to
+  0..255; alpha 255), the tile uv and the tile origin (`MeshData.tile_uvs`, ``tile_origin``);
+- ``groups``: the triangles (vertex indices, three a triangle) of each face direction, in
+  `world.geometry.FACE_NORMALS` order, then `OTHER`: the faces on no axis (plant planes). A
+  face looking away from the camera can never be seen, so the game hides the groups that face
+  away from the camera's chunk before software GL transforms their vertices.
+
+No engine types here: the game checks once that its vertex format has this layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from world.geometry import FACE_NORMALS
+from world.mesh_data import MeshData
+
+__all__ = ["OTHER", "VERTEX_ROW", "PackedMesh", "pack"]
+
+VERTEX_ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2), ("tile", "<f4", 2)])
+OTHER = len(FACE_NORMALS)  # the group of faces with no axis direction (plants)
+_LIGHT_SCALE = 17.0  # light 0..15 to a byte 0..255
+
+
+@dataclass(frozen=True)
+class PackedMesh:
+    """A chunk mesh as vertex rows and per-direction triangles (module notes)."""
+
+    rows: NDArray[np.void]
+    groups: tuple[NDArray[np.uint32], ...]
+
+    @property
+    def vertex_count(self) -> int:
+        return len(self.rows)
+
+
+def pack(data: MeshData) -> PackedMesh:
+    """The mesh's vertex rows and its triangles grouped by face direction (module notes)."""
+    rows = np.empty(data.vertex_count, dtype=VERTEX_ROW)
+    rows["pos"] = data.vertices.reshape(-1, 3)
+    rows["rgba"][:, 0] = np.round(data.shade * 255.0).astype(np.uint8)
+    rows["rgba"][:, 1:3] = np.round(data.light.reshape(-1, 2) * _LIGHT_SCALE).astype(np.uint8)
+    rows["rgba"][:, 3] = 255
+    rows["uv"] = data.tile_uvs.reshape(-1, 2)
+    rows["tile"] = data.tile_origin.reshape(-1, 2)
+    triangles = data.indices.reshape(-1, 3)
+    normals = data.normals.reshape(-1, 3)[triangles[:, 0]]
+    axis = np.abs(normals).argmax(axis=1)
+    aligned = np.abs(normals).max(axis=1) > 0.99
+    negative = normals[np.arange(len(normals)), axis] < 0
+    direction = np.where(aligned, axis * 2 + negative, OTHER)
+    order = np.argsort(direction, kind="stable")  # the triangles keep their order in a group
+    bounds = np.searchsorted(direction[order], np.arange(OTHER + 2))
+    chosen = triangles[order]
+    groups = tuple(
+        np.ascontiguousarray(chosen[bounds[g] : bounds[g + 1]].reshape(-1), dtype=np.uint32)
+        for g in range(OTHER + 1)
+    )
+    return PackedMesh(rows, groups)
