@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from world.mesh_pack import OTHER
-from world.mesher import mesh_chunk
+from world.mesh_pack import OTHER, PackedMesh, pack
+from world.mesher import mesh_chunk, mesh_padded
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,49 @@ def test_hidden_groups_hold_only_faces_turned_away(
             facing = (np.array(eye) - corners[of_group])[:, axis] * sign
             assert (facing <= 0).all(), (key, group)
     assert hidden_any
+
+
+def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(
+    make_game: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Streamed chunks are meshed by the worker process and drawn when its answer comes; an
+    edit meanwhile is drawn at once and the late answer is dropped; a lost job is meshed here."""
+    game = make_game(view_distance=2)
+    view = game.chunks
+    loader = view.streamer.loader
+    sent: dict[int, Any] = {}  # job id: the job's copies, as the worker would get them
+    monkeypatch.setattr(loader, "send_mesh", lambda job_id, job: sent.setdefault(job_id, job))
+    answers: list[tuple[int, Any]] = []
+    monkeypatch.setattr(loader, "take_meshes", lambda: [answers.pop() for _ in list(answers)])
+
+    def made(job_id: int) -> PackedMesh:
+        return pack(mesh_padded(game.world.registry, *sent[job_id], merge=True))
+
+    eye = (40.5, 70.0, 8.5)  # two columns on: new chunks to mesh
+    for _ in range(50):
+        view.update(eye, 1.0)
+    jobs = {view._jobs[job_id]: job_id for job_id in sent}
+    assert jobs, "nothing was sent to the worker"
+    assert not any(view.shown(key) for key in jobs)  # not drawn before the answer
+    edited, lost, *rest = sorted(jobs, key=lambda k: -mesh_chunk(game.world, *k).vertex_count)
+    # An edit while its mesh is in the worker: drawn in the next update, from the world now.
+    x, y, z = (c * 16 for c in edited)
+    voxels = [(x + i, y + j, z + k) for i in range(16) for j in range(16) for k in range(16)]
+    solid = next(v for v in voxels if game.world.get_block(*v) != 0)
+    game.world.set_block(*solid, 0)
+    view.update(eye, 1.0)
+    expected = mesh_chunk(game.world, *edited, game.light, merge=True).vertex_count
+    assert view.shown(edited) and view.vertex_count(edited) == expected
+    answers.append((jobs[edited], made(jobs[edited])))  # the stale mesh, answered late
+    answers.append((jobs[lost], None))  # a job the worker lost
+    answers.extend((jobs[key], made(jobs[key])) for key in rest)
+    view.update(eye, 1.0)
+    assert view.vertex_count(edited) == expected  # the stale answer was dropped
+    for key in [lost, *rest]:
+        assert view.shown(key)
+        assert (
+            view.vertex_count(key)
+            == pack(
+                mesh_chunk(game.world, *key, game.light if key in view._lit else None, merge=True)
+            ).vertex_count
+        )
