@@ -1,15 +1,25 @@
 """Drawing the world: one scene node per chunk mesh, around the player, remeshed when dirty.
 
-`world.mesher` turns a chunk into flat numpy arrays; here they become one vertex buffer per
-chunk (position, RGBA8 colour, tile uv, tile corner interleaved, 32 bytes a vertex, copied
-straight from numpy), under a node at the chunk's corner in ursina's scene (relative to the
-render origin, `game.render_origin`, so nothing cracks far from 0, 0, 0), textured with the
-block atlas (nearest filtering: pixel look) and drawn by the chunk shader (`game.chunk_shader`):
-the colour carries the shade (`MeshData.shade`) and the sky and block light (`MeshData.light`),
-and one ``daylight`` input on the parent of every chunk (`ChunkView.set_daylight`) turns day
-into night without remeshing. The node is a bare Panda3D ``NodePath`` (what an ursina Entity
-wraps): an Entity costs about 50 µs to make and as much to destroy, 15 times a bare node, and
-streaming makes and drops hundreds of them as the player walks.
+`world.mesher` turns a chunk into flat numpy arrays and `world.mesh_pack` packs them as drawn;
+here they become one vertex buffer per chunk (position, RGBA8 colour, tile uv, tile corner
+interleaved, 32 bytes a vertex, copied straight from numpy), under a node at the chunk's corner
+in ursina's scene (relative to the render origin, `game.render_origin`, so nothing cracks far
+from 0, 0, 0), textured with the block atlas (nearest filtering: pixel look) and drawn by the
+chunk shader (`game.chunk_shader`): the colour carries the shade (`MeshData.shade`) and the sky
+and block light (`MeshData.light`), and one ``daylight`` input on the parent of every chunk
+(`ChunkView.set_daylight`) turns day into night without remeshing. The node is a bare Panda3D
+``NodePath`` (what an ursina Entity wraps): an Entity costs about 50 µs to make and as much to
+destroy, 15 times a bare node, and streaming makes and drops hundreds of them as the player
+walks.
+
+Where meshes are made: by the chunk worker process (`world.chunk_worker`) when the game has one
+and it has room (`world.streaming_loader.MESHES_IN_FLIGHT`): the frame sends copies of the
+chunk's padded blocks and light (`world.mesher.mesh_padded`) and draws the packed answer in a
+later frame, so a streamed chunk costs the frame about 0.3 ms rather than the 1.1-2 ms of its
+mesh. An edit (a dirty chunk, its light) is meshed in the frame, so it shows in the next one,
+and makes any answer still on its way stale (dropped); so does dropping the chunk. A job the
+worker lost is meshed in the frame. Without a worker (tests, a system without one) every mesh
+is made in the frame, under the same budget.
 
 The chunk's triangles are split by face direction into up to seven Panda3D geoms sharing that
 one vertex buffer: +x, -x, +y, -y, +z, -z and "other" (plants). A face looking away from the
@@ -32,7 +42,7 @@ lights everything in view before the first frame.
 Which chunks: `world.streaming.ChunkStreamer` decides. Chunk columns within ``view_distance`` of
 the player's column (a circle, as Minecraft's render distance) are loaded off the main thread, by
 a worker process when the game gives a recipe for one, else a thread (saved rows read in batches,
-the rest generated: `world.streaming_loader`, `world.chunk_worker`) and meshed here nearest and
+the rest generated: `world.streaming_loader`, `world.chunk_worker`) and meshed nearest and
 in-front-of-the-camera first, one chunk per job, under a per-frame time budget; columns beyond it
 lose their nodes, and beyond ``view_distance + 1.5`` the world forgets them, handing chunks with
 unsaved edits to ``on_save`` first. Time spent on chunks in a frame (recentring, remeshing, jobs)
@@ -69,7 +79,7 @@ from world.chunk_worker import WorkerRecipe
 from world.chunks import CHUNK, ChunkKey, World
 from world.light import Light
 from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, pack
-from world.mesher import mesh_chunk, mesh_padded, padded_blocks
+from world.mesher import mesh_padded, padded_blocks
 from world.streaming import ChunkStreamer
 
 __all__ = ["ChunkView"]
@@ -95,6 +105,11 @@ def _vertex_data(rows: NDArray[np.void]) -> GeomVertexData:
     vdata.uncleanSetNumRows(len(rows))
     memoryview(vdata.modifyArray(0)).cast("B")[:] = rows.data.cast("B")
     return vdata
+
+
+def _hash_light(lit: tuple[NDArray[np.uint8], NDArray[np.uint8]]) -> int:
+    """A hash of a chunk's padded light (whether a remesh would change its light)."""
+    return hash((lit[0].tobytes(), lit[1].tobytes()))
 
 
 def _geom_node(vdata: GeomVertexData, indices: NDArray[np.uint32], name: str) -> GeomNode:
@@ -263,8 +278,7 @@ class ChunkView:
 
     def _light_hash(self, key: ChunkKey) -> int:
         assert self.light is not None
-        sky, block = self.light.padded(key)
-        return hash((sky.tobytes(), block.tobytes()))
+        return _hash_light(self.light.padded(key))
 
     def _forget_light(self, key: ChunkKey) -> None:
         """The world forgot a chunk: so does the light."""
@@ -435,23 +449,17 @@ class ChunkView:
         if self.world.chunk(*key) is None:  # all air: nothing to draw
             self._drop(key)
             return
-        light = self.light
-        if light is not None:  # unlit yet: drawn in daylight, remeshed once lit
+        lit: tuple[NDArray[np.uint8], NDArray[np.uint8]] | None = None
+        if self.light is not None:  # unlit yet: drawn in daylight, remeshed once lit
             self._want_light(key)
-            lit = key in self._lit
-            self._meshed_light[key] = self._light_hash(key) if lit else None
-            light = light if lit else None
+            if key in self._lit:
+                lit = self.light.padded(key)
+            self._meshed_light[key] = None if lit is None else _hash_light(lit)
         self._in_worker.pop(key, None)  # a mesh on its way from the worker is stale now
-        if now:
-            self._show(key, pack(mesh_chunk(self.world, *key, light, merge=True)))
-            return
-        job = (  # copies: the worker meshes what the chunk is now (`world.mesher.mesh_padded`)
-            padded_blocks(self.world, *key),
-            self.world.build_height[0] - key[1] * CHUNK[1],
-            None if light is None else light.padded(key),
-        )
+        # Copies: what the chunk is now (`world.mesher.mesh_padded`), for the worker or here.
+        job = (padded_blocks(self.world, *key), self.world.build_height[0] - key[1] * CHUNK[1], lit)
         self._job_id += 1
-        if self.streamer.loader.send_mesh(self._job_id, job):
+        if not now and self.streamer.loader.send_mesh(self._job_id, job):
             self._in_worker[key] = self._job_id
             self._jobs[self._job_id] = key
             return
