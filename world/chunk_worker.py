@@ -39,9 +39,11 @@ import contextlib
 import hashlib
 import logging
 import os
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import traceback
 from collections import deque
 from dataclasses import dataclass
@@ -246,16 +248,17 @@ def serve(conn: Connection) -> None:
         return
     conn.send(("ready", registry_fingerprint(registry)))
     reported = len(mods.errors)  # loading the mods: the game reported those itself
+    # A thread reads every message as it comes, so the game's sends never wait for this
+    # loop: both sides sending while neither reads (full socket buffers) cannot happen.
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    threading.Thread(target=_read_all, args=(conn, inbox), daemon=True).start()
     loads: deque[tuple[int, list[ChunkKey]]] = deque()
     while True:
-        # Every message waiting is read first: mesh jobs are answered at once (a chunk in
+        # Every message waiting is taken first: mesh jobs are answered at once (a chunk in
         # view waits for them), load batches queue for when none is left.
-        if not loads or conn.poll():
-            try:
-                message = conn.recv()
-            except EOFError:
-                return
-            if message is None:
+        if not loads or not inbox.empty():
+            message = inbox.get()
+            if message is None:  # the parent said stop, or is gone
                 return
             if message[0] == "mesh":
                 conn.send(_mesh(registry, message[1], message[2]))
@@ -271,6 +274,16 @@ def serve(conn: Connection) -> None:
         errors = [(e.mod, e.where, e.message) for e in mods.errors[reported:]]
         reported = len(mods.errors)
         conn.send(("done", batch_id, found, data, errors))
+
+
+def _read_all(conn: Connection, inbox: queue.SimpleQueue[Any]) -> None:
+    """The worker's reader thread: every message into ``inbox``, then None at the end."""
+    try:
+        while (message := conn.recv()) is not None:
+            inbox.put(message)
+    except (EOFError, OSError):
+        pass
+    inbox.put(None)
 
 
 def main(argv: list[str]) -> int:
