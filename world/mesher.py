@@ -215,9 +215,12 @@ def mesh_padded(
         raise ValueError(f"padded must be an array of shape {(_PAD,) * 3}, got {padded!r:.80}")
     if padded.dtype != np.uint16 or int(padded.max()) >= len(registry):
         raise ValueError(f"padded must hold uint16 state ids below {len(registry)}")
-    if light is not None and any(
-        not isinstance(a, np.ndarray) or a.shape != (_PAD,) * 3 or a.dtype != np.uint8
-        for a in light
+    if light is not None and (
+        len(light) != 2
+        or any(
+            not isinstance(a, np.ndarray) or a.shape != (_PAD,) * 3 or a.dtype != np.uint8
+            for a in light
+        )
     ):
         raise ValueError(f"light must be two uint8 arrays of shape {(_PAD,) * 3}")
     floor_ly = integer(floor_ly, "floor_ly")

@@ -1,9 +1,12 @@
-"""The chunk worker process: it loads what the main thread would, and the game never depends
-on it (a registry that differs, a worker that dies, a batch that fails: the loader carries on)."""
+"""The chunk worker process: it loads and meshes what the main thread would, and the game never
+depends on it (a registry that differs, a worker that dies, a batch that fails: the loader
+carries on, and the game meshes what the worker did not)."""
 
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import sqlite3
 import time
 from dataclasses import replace
@@ -12,15 +15,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from world.chunk_worker import WorkerRecipe, registry_fingerprint
+from world.chunk_worker import MeshJob, WorkerRecipe, registry_fingerprint
 from world.chunks import ChunkKey, World
 from world.geometry import Int3
 from world.hook_guard import HookGuard
+from world.light import Light
+from world.mesh_pack import OTHER, PackedMesh, pack
+from world.mesher import mesh_padded, padded_blocks
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
+from world.padded import neighbour_keys
 from world.registration import make_registry
 from world.storage import SaveError, WorldStore
-from world.streaming_loader import ChunkLoader
+from world.streaming_loader import MESHES_IN_FLIGHT, ChunkLoader
 from world.worldgen import mod_hooks, worldgen_factory
 
 SEED = 11
@@ -214,6 +221,145 @@ def test_a_mods_on_generated_runs_in_the_worker_and_its_failure_is_reported_in_t
         assert "no room for a tower here" in reports[0][2]
         assert found[(1, 3, 1)] is not None and found[(1, 3, 1)][0] == 1  # type: ignore[index]
         _same(found, {key: world.generator(*key) for key in keys})
+    finally:
+        loader.close()
+        store.close()
+
+
+# -- meshing in the worker ----------------------------------------------------------------------
+
+
+def _mesh_jobs(world: World, keys: list[ChunkKey]) -> list[MeshJob]:
+    """Each chunk's mesh job as the game makes it: unlit, then lit."""
+    light = Light(world)
+    blocks = {key: padded_blocks(world, *key) for key in keys}  # loads their neighbours
+    light.add_chunks({near for key in keys for near in neighbour_keys(key)})
+    floors = {key: world.build_height[0] - key[1] * 16 for key in keys}
+    return [(blocks[key], floors[key], None) for key in keys] + [
+        (blocks[key], floors[key], light.padded(key)) for key in keys
+    ]
+
+
+def _take_meshes(loader: ChunkLoader, count: int) -> dict[int, PackedMesh | None]:
+    """Wait for ``count`` mesh answers."""
+    answers: dict[int, PackedMesh | None] = {}
+    deadline = time.monotonic() + WAIT_S
+    while len(answers) < count:
+        assert time.monotonic() < deadline, "the worker never answered"
+        for job_id, packed in loader.take_meshes():
+            assert job_id not in answers, "answered twice"
+            answers[job_id] = packed
+        time.sleep(0.01)
+    return answers
+
+
+def test_a_worker_process_meshes_a_chunk_as_the_game_would_have_meshed_it(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    jobs = _mesh_jobs(world, [SAVED[0], (-2, 2, 0)])  # an edited chunk; grass with plants
+    loader = ChunkLoader(world.generator, worker=_recipe(world, path, (DEFAULT_MODS_DIR,)))
+    try:
+        _ready(loader)
+        for job_id, job in enumerate(jobs, start=10):
+            assert loader.send_mesh(job_id, job)
+        assert loader.meshing == len(jobs)
+        answers = _take_meshes(loader, len(jobs))
+        assert loader.worker is not None and loader.meshing == 0
+        assert loader.meshed_count == len(jobs)
+    finally:
+        loader.close()
+        store.close()
+    assert set(answers) == set(range(10, 10 + len(jobs)))
+    for job_id, job in enumerate(jobs, start=10):
+        got = answers[job_id]
+        expected = pack(mesh_padded(world.registry, *job, merge=True))
+        assert got is not None, job_id
+        assert expected.vertex_count > 0, job_id
+        assert got.rows.dtype == expected.rows.dtype
+        assert got.rows.tobytes() == expected.rows.tobytes(), job_id
+        assert len(got.groups) == len(expected.groups) == 7
+        for group, want in zip(got.groups, expected.groups, strict=True):
+            assert group.dtype == np.uint32
+            np.testing.assert_array_equal(group, want, err_msg=str(job_id))
+    # The plants' group was filled, and the lit jobs were meshed with the light they carried.
+    unlit, plants, lit = answers[10], answers[11], answers[10 + len(jobs) // 2]
+    assert plants is not None and len(plants.groups[OTHER]) > 0
+    assert unlit is not None and lit is not None
+    assert unlit.rows.tobytes() != lit.rows.tobytes()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="stops the worker with SIGSTOP")
+def test_mesh_jobs_the_worker_loses_when_it_dies_come_back_for_the_game_to_mesh(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    jobs = _mesh_jobs(world, [SAVED[0]])
+    loader = ChunkLoader(world.generator, worker=_recipe(world, path, (DEFAULT_MODS_DIR,)))
+    try:
+        _ready(loader)
+        assert loader.worker is not None
+        process = loader.worker.process
+        os.kill(process.pid, signal.SIGSTOP)  # it never answers what follows
+        for job_id, job in enumerate(jobs, start=1):
+            assert loader.send_mesh(job_id, job)
+        process.kill()
+        process.wait()
+        with caplog.at_level(logging.WARNING):
+            answers = _take_meshes(loader, len(jobs))
+        assert answers == dict.fromkeys(range(1, len(jobs) + 1))  # None: mesh it yourself
+        assert loader.worker is None and loader.meshing == 0 and loader.meshed_count == 0
+        assert "it stopped" in caplog.text
+        assert not loader.send_mesh(99, jobs[0])  # from now on the game meshes in the frame
+        assert loader.take_meshes() == []
+        keys = KEYS[:4]
+        _same(_load_all(loader, keys), _expected(path, keys))  # and the thread loads
+    finally:
+        loader.close()
+        store.close()
+
+
+def test_without_a_ready_worker_a_mesh_job_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    job = _mesh_jobs(world, [SAVED[0]])[0]
+    try:
+        for loader in (
+            ChunkLoader(world.generator, threaded=False),
+            ChunkLoader(world.generator),  # a thread, no worker process
+        ):
+            assert not loader.send_mesh(1, job)
+            assert loader.meshing == 0 and loader.take_meshes() == []
+            loader.close()
+        loader = ChunkLoader(world.generator, worker=_recipe(world, path, (DEFAULT_MODS_DIR,)))
+        loader.start_worker()  # started, not ready: nothing has read its answer yet
+        try:
+            assert loader.worker is not None and not loader.worker.ready
+            assert not loader.send_mesh(1, job)
+            assert loader.meshing == 0
+        finally:
+            loader.close()
+    finally:
+        store.close()
+
+
+def test_at_most_meshes_in_flight_jobs_wait_for_the_worker(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    job = _mesh_jobs(world, [SAVED[0]])[1]
+    loader = ChunkLoader(world.generator, worker=_recipe(world, path, (DEFAULT_MODS_DIR,)))
+    try:
+        _ready(loader)
+        # `send_mesh` reads no answers: only taking them frees a place.
+        accepted = [loader.send_mesh(job_id, job) for job_id in range(MESHES_IN_FLIGHT + 3)]
+        assert accepted == [True] * MESHES_IN_FLIGHT + [False] * 3
+        assert loader.meshing == MESHES_IN_FLIGHT
+        answers = _take_meshes(loader, MESHES_IN_FLIGHT)
+        assert set(answers) == set(range(MESHES_IN_FLIGHT))
+        assert all(packed is not None for packed in answers.values())
+        assert loader.meshing == 0
+        assert loader.send_mesh(100, job)  # room again
+        assert _take_meshes(loader, 1).keys() == {100}
     finally:
         loader.close()
         store.close()

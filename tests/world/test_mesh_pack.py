@@ -1,0 +1,283 @@
+"""Meshes made from copies (`mesh_padded`, what the worker process meshes) and packed as the game
+draws them (`world.mesh_pack`): the same mesh as `mesh_chunk`, every vertex and triangle kept."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from world import World
+from world.blocks import default_registry
+from world.geometry import FACE_NORMALS
+from world.light import Light
+from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, pack
+from world.mesher import MeshData, mesh_chunk, mesh_padded, padded_blocks
+
+ChunkKey = tuple[int, int, int]
+
+REG = default_registry()
+STONE = REG.id("base:stone")
+GRASS = REG.id("base:grass")
+WATER = REG.id("base:water")
+TALL_GRASS = REG.id("base:tall_grass")
+LAMP = REG.id("base:lamp")
+CUBES = [STONE, GRASS, REG.id("base:glass"), WATER, REG.id("base:leaves"), LAMP]
+SHAPED = [
+    REG.state_id("base:stone_slab", half="bottom"),
+    REG.state_id("base:stone_slab", half="top"),
+    REG.state_id("base:stone_stairs", facing="north", half="bottom"),
+    REG.state_id("base:stone_stairs", facing="east", half="top"),
+    REG.state_id("base:torch", facing="up"),
+    REG.state_id("base:torch", facing="north"),
+    REG.id("base:fence"),
+    REG.id("base:sapling"),
+    TALL_GRASS,
+]
+
+
+@st.composite
+def small_worlds(draw: st.DrawFn) -> tuple[World, ChunkKey]:
+    """A chunk and its one-voxel border (as `test_mesher.small_worlds`): a random fill of cubes,
+    shaped blocks and plants, plus a few placed blocks; the first chunk sits on the world's floor.
+    """
+    chunk: ChunkKey = draw(st.sampled_from([(0, 0, 0), (-1, 2, -3)]))
+    origin = np.array(chunk) * 16
+    world = World(REG)
+    density = draw(st.sampled_from([0.0, 0.05, 0.25, 0.85]))
+    if density:
+        rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+        palette = np.array(CUBES + SHAPED)
+        box = np.stack(np.meshgrid(*[np.arange(o - 1, o + 17) for o in origin], indexing="ij"), -1)
+        box = box.reshape(-1, 3)
+        keep = rng.random(len(box)) < density
+        world.set_blocks(box[keep], rng.choice(palette, int(keep.sum())))
+    placed = draw(
+        st.lists(
+            st.tuples(
+                st.integers(-1, 16),
+                st.integers(-1, 16),
+                st.integers(-1, 16),
+                st.sampled_from(CUBES + SHAPED),
+            ),
+            max_size=25,
+        )
+    )
+    for lx, ly, lz, block in placed:
+        world.set_block(int(origin[0]) + lx, int(origin[1]) + ly, int(origin[2]) + lz, block)
+    return world, chunk
+
+
+def _lit(world: World) -> Light:
+    light = Light(world)
+    light.add_chunks(list(world.loaded_keys()))
+    return light
+
+
+def _floor_ly(world: World, key: ChunkKey) -> int:
+    return world.build_height[0] - key[1] * 16
+
+
+def _assert_same_mesh(got: MeshData, expected: MeshData) -> None:
+    for field in dataclasses.fields(MeshData):
+        a, b = getattr(got, field.name), getattr(expected, field.name)
+        assert a.dtype == b.dtype, field.name
+        np.testing.assert_array_equal(a, b, err_msg=field.name)
+
+
+# -- mesh_padded: a mesh from copies alone -------------------------------------------------------
+
+
+@given(small_worlds(), st.booleans(), st.booleans())
+@settings(max_examples=15, deadline=None)
+def test_a_mesh_made_from_copies_equals_the_chunks_mesh(
+    case: tuple[World, ChunkKey], lit: bool, merge: bool
+) -> None:
+    world, key = case
+    light = _lit(world) if lit else None
+    expected = mesh_chunk(world, *key, light, merge=merge)
+    padded = padded_blocks(world, *key)
+    got = mesh_padded(
+        world.registry,
+        padded,
+        _floor_ly(world, key),
+        None if light is None else light.padded(key),
+        merge=merge,
+    )
+    _assert_same_mesh(got, expected)
+
+
+@given(small_worlds())
+@settings(max_examples=10, deadline=None)
+def test_padded_blocks_are_the_chunk_and_its_one_voxel_border(case: tuple[World, ChunkKey]) -> None:
+    world, key = case
+    box = np.stack(
+        np.meshgrid(*[np.arange(16 * c - 1, 16 * c + 17) for c in key], indexing="ij"), -1
+    )
+    padded = padded_blocks(world, *key)
+    assert padded.dtype == np.uint16 and padded.shape == (18, 18, 18)
+    np.testing.assert_array_equal(padded, world.get_blocks(box.reshape(-1, 3)).reshape(18, 18, 18))
+
+
+def test_a_mesh_from_copies_does_not_change_when_the_world_changes_afterwards() -> None:
+    world = World(REG)
+    world.set_blocks([(x, 3, z) for x in range(16) for z in range(16)], [STONE] * 256)
+    padded = padded_blocks(world, 0, 0, 0)
+    before = mesh_padded(REG, padded, 0, merge=True)
+    world.set_block(5, 4, 5, STONE)  # the game edits the chunk while the worker meshes
+    world.set_block(-1, 3, 5, STONE)  # and its neighbour
+    _assert_same_mesh(mesh_padded(REG, padded, 0, merge=True), before)
+    assert mesh_chunk(world, 0, 0, 0, merge=True).vertex_count != before.vertex_count
+
+
+def test_the_floor_layer_given_hides_the_worlds_underside_there_only() -> None:
+    world = World(REG)
+    world.set_block(4, 0, 4, STONE)
+    padded = padded_blocks(world, 0, 0, 0)
+    down = FACE_NORMALS.index((0, -1, 0))
+    normals = [tuple(n) for n in mesh_padded(REG, padded, 0).normals.reshape(-1, 4, 3)[:, 0]]
+    assert FACE_NORMALS[down] not in normals and len(normals) == 5
+    # The same blocks above the world's floor (a chunk higher up) show their underside.
+    assert mesh_padded(REG, padded, -16).face_count == 6
+
+
+# -- pack: vertex rows and triangles by direction -----------------------------------------------
+
+
+_AXES = np.array(FACE_NORMALS, np.float32)
+
+
+def _directions(normals: np.ndarray) -> np.ndarray:
+    """Each normal's group: the face direction it equals, else `OTHER`."""
+    equal = (normals[:, None, :] == _AXES[None]).all(axis=2)
+    return np.where(equal.any(axis=1), equal.argmax(axis=1), OTHER)
+
+
+def _assert_packed(packed: PackedMesh, mesh: MeshData) -> None:
+    rows = packed.rows
+    v = mesh.vertex_count
+    assert rows.dtype == VERTEX_ROW and rows.shape == (v,) and packed.vertex_count == v
+    np.testing.assert_array_equal(rows["pos"], mesh.vertices.reshape(-1, 3))
+    np.testing.assert_array_equal(rows["uv"], mesh.tile_uvs.reshape(-1, 2))
+    np.testing.assert_array_equal(rows["tile"], mesh.tile_origin.reshape(-1, 2))
+    # The nearest byte (a tie such as a plant's 0.9 * 255 may go either way in float32).
+    rgba = rows["rgba"].astype(np.float64)
+    light = mesh.light.reshape(-1, 2).astype(np.float64)
+    nearest = 0.5 + 1e-4
+    assert (np.abs(rgba[:, 0] - mesh.shade * 255.0) <= nearest).all()
+    assert (np.abs(rgba[:, 1] - light[:, 0] * 17.0) <= nearest).all()  # sky 0..15 to 0..255
+    assert (np.abs(rgba[:, 2] - light[:, 1] * 17.0) <= nearest).all()  # block light
+    assert (rgba[:, 3] == 255).all()
+
+    # Each triangle, in order, goes to the group of its first vertex's normal.
+    triangles = mesh.indices.reshape(-1, 3)
+    direction = _directions(mesh.normals.reshape(-1, 3))[triangles]
+    # The whole triangle faces that way (the game hides a group by its direction).
+    assert (direction == direction[:, :1]).all()
+    expected = [triangles[direction[:, 0] == d] for d in range(OTHER + 1)]
+    assert len(packed.groups) == OTHER + 1 == 7
+    for d, group in enumerate(packed.groups):
+        assert group.dtype == np.uint32 and group.ndim == 1 and group.flags.c_contiguous, d
+        np.testing.assert_array_equal(group.reshape(-1, 3), expected[d], err_msg=str(d))
+    assert sum(len(g) for g in packed.groups) == len(mesh.indices)
+
+
+def test_the_vertex_row_layout_is_the_32_bytes_the_games_vertex_format_expects() -> None:
+    assert VERTEX_ROW.itemsize == 32
+    fields = VERTEX_ROW.fields
+    assert fields is not None
+    assert [(name, fields[name][1]) for name in fields] == [
+        ("pos", 0),
+        ("rgba", 12),
+        ("uv", 16),
+        ("tile", 24),
+    ]
+
+
+@given(small_worlds(), st.booleans(), st.booleans())
+@settings(max_examples=15, deadline=None)
+def test_packed_rows_hold_the_mesh_and_each_triangle_sits_once_in_its_directions_group(
+    case: tuple[World, ChunkKey], lit: bool, merge: bool
+) -> None:
+    world, key = case
+    mesh = mesh_chunk(world, *key, _lit(world) if lit else None, merge=merge)
+    _assert_packed(pack(mesh), mesh)
+
+
+def _garden() -> tuple[World, Light]:
+    """Grass under open sky with plants, shaped blocks, water and a lamp under a roof."""
+    world = World(REG)
+    world.set_blocks([(x, 2, z) for x in range(16) for z in range(16)], [GRASS] * 256)
+    for i, block in enumerate(SHAPED):  # apart, at x 2..10 and z 2, 4
+        world.set_block(2 + 2 * (i % 5), 3, 2 + 2 * (i // 5), block)
+    world.set_blocks([(x, 3, 12) for x in range(6, 10)], [TALL_GRASS] * 4)
+    world.set_blocks([(x, 3, 5) for x in range(6, 10)], [WATER] * 4)
+    world.set_block(12, 3, 12, LAMP)
+    world.set_blocks([(x, 6, z) for x in range(10, 15) for z in range(10, 15)], [STONE] * 25)
+    return world, _lit(world)
+
+
+@pytest.mark.parametrize("merge", [False, True])
+def test_plants_go_to_the_other_group_and_box_faces_to_their_directions(merge: bool) -> None:
+    world, light = _garden()
+    mesh = mesh_chunk(world, 0, 0, 0, light, merge=merge)
+    packed = pack(mesh)
+    _assert_packed(packed, mesh)
+    assert all(len(group) for group in packed.groups)  # every direction, and plants, present
+    normals = mesh.normals.reshape(-1, 3)
+    plants = normals[packed.groups[OTHER]]
+    assert (plants[:, 1] == 0).all() and (np.count_nonzero(plants, axis=1) == 2).all()
+    # Box faces (a bottom slab's top at half height) are in their direction's group.
+    up = packed.groups[FACE_NORMALS.index((0, 1, 0))]
+    assert (mesh.vertices.reshape(-1, 3)[up][:, 1] == 3.5).any()
+    # Lit: block light (the lamp) reaches the colour's blue byte, a roof's shadow the green.
+    rgba = packed.rows["rgba"]
+    assert rgba[:, 2].max() > 0 and rgba[:, 1].min() < 255
+
+
+def test_an_empty_mesh_packs_to_no_rows_and_seven_empty_groups() -> None:
+    packed = pack(MeshData.empty())
+    assert packed.vertex_count == 0 and packed.rows.dtype == VERTEX_ROW
+    assert len(packed.groups) == 7
+    assert all(g.dtype == np.uint32 and len(g) == 0 for g in packed.groups)
+
+
+# -- bad input --------------------------------------------------------------------------------
+
+_GOOD = np.zeros((18, 18, 18), np.uint16)
+_DARK = np.zeros((18, 18, 18), np.uint8)
+
+
+@pytest.mark.parametrize(
+    ("padded", "floor_ly", "light", "named"),
+    [
+        (np.zeros((16, 16, 16), np.uint16), 0, None, "padded"),
+        (np.zeros((18, 18, 17), np.uint16), 0, None, "padded"),
+        (_GOOD.tolist(), 0, None, "padded"),
+        (_GOOD.astype(np.int32), 0, None, "padded"),
+        (_GOOD.astype(np.uint8), 0, None, "padded"),
+        (np.full((18, 18, 18), len(REG), np.uint16), 0, None, "padded"),
+        (
+            np.where(np.arange(18**3) == 4000, 60000, 0).astype(np.uint16).reshape(18, 18, 18),
+            0,
+            None,
+            "padded",
+        ),
+        (_GOOD, 0, (_DARK, np.zeros((16, 16, 16), np.uint8)), "light"),
+        (_GOOD, 0, (np.zeros((18, 18), np.uint8), _DARK), "light"),
+        (_GOOD, 0, (_DARK, _DARK.astype(np.float32)), "light"),
+        (_GOOD, 0, (_DARK, _DARK.tolist()), "light"),
+        (_GOOD, 0, (_DARK, _DARK, _DARK), "light"),
+        (_GOOD, 1.5, None, "floor_ly"),
+        (_GOOD, "0", None, "floor_ly"),
+    ],
+)
+def test_bad_mesh_inputs_are_value_errors_naming_the_argument(
+    padded: Any, floor_ly: Any, light: Any, named: str
+) -> None:
+    with pytest.raises(ValueError, match=named):
+        mesh_padded(REG, padded, floor_ly, light)
