@@ -368,8 +368,9 @@ class ChunkView:
 
     @property
     def pending(self) -> int:
-        """Streaming jobs (chunk loads and meshings) still waiting."""
-        return self.streamer.pending
+        """Streaming jobs (chunk loads and meshings) still waiting, meshes in the worker
+        process included."""
+        return self.streamer.pending + len(self._in_worker)
 
     def face_camera(self, pos: tuple[float, float, float]) -> None:
         """Show only the face directions that can face a camera at ``pos``."""

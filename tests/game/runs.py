@@ -1,11 +1,15 @@
-"""Helpers for tests that run the game in a subprocess: where it runs and its environment."""
+"""Helpers for tests that run the game: in a subprocess (where it runs and its environment), or
+until its streaming settles."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,3 +40,13 @@ def blockpick(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
     )
+
+
+def finish_streaming(step: Callable[[], object], game: Any, limit_s: float = 60.0) -> None:
+    """Run frames (``step``) until the game's streaming has nothing left, the meshes still in
+    the worker process included (they come back in real time, not in frames)."""
+    deadline = time.monotonic() + limit_s
+    while game.chunks.pending and time.monotonic() < deadline:
+        step()
+        time.sleep(0.001)
+    assert not game.chunks.pending, f"streaming did not finish in {limit_s} s"

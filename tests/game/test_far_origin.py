@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.render_origin import REBASE_DISTANCE, RenderOrigin
+from tests.game.runs import finish_streaming
 from world.validate import WORLD_LIMIT
 
 Make = Callable[..., Any]
@@ -102,7 +103,6 @@ def test_near_the_camera_everything_is_float32_exact_anywhere_in_the_world(
 
 # Blocks around the spawn (relative to it) that give the view edges to crack along.
 _PILLARS = [(dx, dy, dz) for dx, dz in ((2, 3), (-3, 4), (5, 7)) for dy in range(4)]
-_FRAMES = 400  # at most, for the view's chunks to stream in after a teleport
 GROUND = 4  # the flat world's surface (bedrock, two dirt, grass)
 
 
@@ -111,11 +111,7 @@ def _frame_at(app: Any, game: Any, replay: Replay, x0: int, z0: int) -> np.ndarr
     from game.engine import grab_frame
 
     replay(game, f"teleport {x0 + 0.3} {GROUND} {z0 - 0.6}\nlook 20 35\nwait 2")
-    for _ in range(_FRAMES):
-        if not game.chunks.pending:
-            break
-        app.step()
-    assert not game.chunks.pending
+    finish_streaming(app.step, game)
     # Set once the chunks there are loaded (the world forgets far chunks of an unsaved world).
     cells = np.array([(x0 + dx, GROUND + dy, z0 + dz) for dx, dy, dz in _PILLARS])
     game.world.set_blocks(cells, game.world.registry.id("base:stone"))
