@@ -78,8 +78,8 @@ from game.render_origin import RenderOrigin
 from world.chunk_worker import WorkerRecipe
 from world.chunks import CHUNK, ChunkKey, World
 from world.light import Light
-from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, pack
-from world.mesher import mesh_padded, padded_blocks
+from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, drawn_mesh
+from world.mesher import PaddedLight, mesh_inputs
 from world.streaming import ChunkStreamer
 
 __all__ = ["ChunkView"]
@@ -107,7 +107,7 @@ def _vertex_data(rows: NDArray[np.void]) -> GeomVertexData:
     return vdata
 
 
-def _hash_light(lit: tuple[NDArray[np.uint8], NDArray[np.uint8]]) -> int:
+def _hash_light(lit: PaddedLight) -> int:
     """A hash of a chunk's padded light (whether a remesh would change its light)."""
     return hash((lit[0].tobytes(), lit[1].tobytes()))
 
@@ -450,21 +450,20 @@ class ChunkView:
         if self.world.chunk(*key) is None:  # all air: nothing to draw
             self._drop(key)
             return
-        lit: tuple[NDArray[np.uint8], NDArray[np.uint8]] | None = None
+        lit: PaddedLight | None = None
         if self.light is not None:  # unlit yet: drawn in daylight, remeshed once lit
             self._want_light(key)
             if key in self._lit:
                 lit = self.light.padded(key)
             self._meshed_light[key] = None if lit is None else _hash_light(lit)
         self._in_worker.pop(key, None)  # a mesh on its way from the worker is stale now
-        # Copies: what the chunk is now (`world.mesher.mesh_padded`), for the worker or here.
-        job = (padded_blocks(self.world, *key), self.world.build_height[0] - key[1] * CHUNK[1], lit)
+        job = mesh_inputs(self.world, *key, lit)  # copies: the chunk now, for the worker or here
         self._job_id += 1
         if not now and self.streamer.loader.send_mesh(self._job_id, job):
             self._in_worker[key] = self._job_id
             self._jobs[self._job_id] = key
             return
-        self._show(key, pack(mesh_padded(self.world.registry, *job, merge=True)))
+        self._show(key, drawn_mesh(self.world.registry, job))
 
     def _take_meshes(self, started: float, budget_s: float) -> int:
         """Draw the meshes the worker finished, while ``budget_s`` from ``started`` lasts (one

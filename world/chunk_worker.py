@@ -57,12 +57,12 @@ from world.chunks import ChunkKey
 
 if TYPE_CHECKING:
     from world.blocks import BlockRegistry
+    from world.mesher import MeshInputs
     from world.mods import Mods
 
 __all__ = [
     "WORKER_NICENESS",
     "Blocks",
-    "MeshJob",
     "WorkerProcess",
     "WorkerRecipe",
     "read_batch",
@@ -70,8 +70,6 @@ __all__ = [
 ]
 
 Blocks = NDArray[np.uint16] | None  # a chunk's array; None: all air
-# `world.mesher.mesh_padded`'s arguments: padded blocks, the floor's layer, padded light or None
-MeshJob = tuple[NDArray[np.uint16], int, tuple[NDArray[np.uint8], NDArray[np.uint8]] | None]
 WORKER_NICENESS = 5  # below the game for the OS scheduler: when the cores are busy, the frame
 
 
@@ -152,8 +150,8 @@ class WorkerProcess:
         """Ask for one batch."""
         self._conn.send(("load", batch_id, keys))
 
-    def send_mesh(self, job_id: int, job: MeshJob) -> None:
-        """Ask for one chunk's mesh (`world.mesher.mesh_padded`'s arguments)."""
+    def send_mesh(self, job_id: int, job: MeshInputs) -> None:
+        """Ask for one chunk's mesh (`world.mesher.mesh_inputs`)."""
         self._conn.send(("mesh", job_id, job))
 
     def poll(self, timeout: float = 0.0) -> bool:
@@ -224,14 +222,12 @@ def _load(source: Any, keys: list[ChunkKey]) -> tuple[dict[ChunkKey, Blocks], di
     return found, ({} if take is None else take(keys))
 
 
-def _mesh(registry: BlockRegistry, job_id: int, job: MeshJob) -> tuple[Any, ...]:
+def _mesh(registry: BlockRegistry, job_id: int, job: MeshInputs) -> tuple[Any, ...]:
     """One mesh job's answer (in the worker)."""
-    from world.mesh_pack import pack
-    from world.mesher import mesh_padded
+    from world.mesh_pack import drawn_mesh
 
-    padded, floor_ly, light = job
     try:
-        return ("meshed", job_id, pack(mesh_padded(registry, padded, floor_ly, light, merge=True)))
+        return ("meshed", job_id, drawn_mesh(registry, job))
     except Exception:  # the game meshes this one itself, and reports what it raises
         return ("mesh failed", job_id, traceback.format_exc(limit=3))
 

@@ -22,10 +22,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from world.blocks import BlockRegistry
 from world.geometry import FACE_NORMALS
 from world.mesh_data import MeshData
+from world.mesher import MeshInputs, mesh_padded
 
-__all__ = ["OTHER", "VERTEX_ROW", "PackedMesh", "pack"]
+__all__ = ["OTHER", "VERTEX_ROW", "PackedMesh", "drawn_mesh", "pack"]
 
 VERTEX_ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2), ("tile", "<f4", 2)])
 OTHER = len(FACE_NORMALS)  # the group of faces with no axis direction (plants)
@@ -42,6 +44,12 @@ class PackedMesh:
     @property
     def vertex_count(self) -> int:
         return len(self.rows)
+
+
+def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
+    """A chunk's mesh as the game draws it (faces merged, packed) from `world.mesher.mesh_inputs`:
+    what the worker process answers, and what the game makes itself when it meshes in the frame."""
+    return pack(mesh_padded(registry, *inputs, merge=True))
 
 
 def pack(data: MeshData) -> PackedMesh:

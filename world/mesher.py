@@ -114,10 +114,17 @@ __all__ = [
     "PLANT_SHADE",
     "UV_INSET_PX",
     "MeshData",
+    "MeshInputs",
+    "PaddedLight",
     "mesh_chunk",
+    "mesh_inputs",
     "mesh_padded",
     "padded_blocks",
 ]
+
+PaddedLight = tuple[NDArray[np.uint8], NDArray[np.uint8]]  # sky and block light, (18,)*3 each
+# `mesh_padded`'s arguments after the registry: padded blocks, the floor's layer, padded light
+MeshInputs = tuple[NDArray[np.uint16], int, PaddedLight | None]
 
 # Ambient-occlusion factor by the number of occluders (both sides count as three): 3, 2, 1, 0.
 AO_LEVELS: tuple[float, ...] = (0.5, 0.65, 0.8, 1.0)
@@ -162,6 +169,14 @@ def padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16]
     return pad([world.chunk_blocks(*key) for key in neighbour_keys((cx, cy, cz))])
 
 
+def mesh_inputs(
+    world: World, cx: int, cy: int, cz: int, light: PaddedLight | None = None
+) -> MeshInputs:
+    """Copies of what `mesh_padded` meshes chunk (cx, cy, cz) from: its `padded_blocks`, the
+    layer of the world's floor in it, and ``light`` (its `world.light.Light.padded`, or None)."""
+    return padded_blocks(world, cx, cy, cz), world.build_height[0] - cy * _SIZE, light
+
+
 def mesh_chunk(
     world: World, cx: int, cy: int, cz: int, light: Light | None = None, *, merge: bool = False
 ) -> MeshData:
@@ -195,15 +210,14 @@ def mesh_chunk(
     if world.chunk(cx, cy, cz) is None:
         return MeshData.empty()
     lit = None if light is None else light.padded((cx, cy, cz))
-    floor_ly = world.build_height[0] - cy * _SIZE
-    return mesh_padded(world.registry, padded_blocks(world, cx, cy, cz), floor_ly, lit, merge=merge)
+    return mesh_padded(world.registry, *mesh_inputs(world, cx, cy, cz, lit), merge=merge)
 
 
 def mesh_padded(
     registry: BlockRegistry,
     padded: NDArray[np.uint16],
     floor_ly: int,
-    light: tuple[NDArray[np.uint8], NDArray[np.uint8]] | None = None,
+    light: PaddedLight | None = None,
     *,
     merge: bool = False,
 ) -> MeshData:

@@ -47,13 +47,13 @@ from typing import Any
 from world.chunk_worker import (
     WORKER_NICENESS,
     Blocks,
-    MeshJob,
     WorkerProcess,
     WorkerRecipe,
     read_batch,
 )
 from world.chunks import ChunkKey
 from world.mesh_pack import PackedMesh
+from world.mesher import MeshInputs
 
 __all__ = ["IN_FLIGHT", "MESHES_IN_FLIGHT", "ChunkLoader", "Loaded"]
 
@@ -157,7 +157,7 @@ class ChunkLoader:
                 timeout,
             )
 
-    def send_mesh(self, job_id: int, job: MeshJob) -> bool:
+    def send_mesh(self, job_id: int, job: MeshInputs) -> bool:
         """Hand a mesh job to the worker process; False when there is no worker ready or
         `MESHES_IN_FLIGHT` jobs wait (the caller meshes it itself)."""
         if not self._ready or len(self._meshing) >= MESHES_IN_FLIGHT:

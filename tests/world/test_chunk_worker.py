@@ -15,13 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from world.chunk_worker import MeshJob, WorkerRecipe, registry_fingerprint
+from world.chunk_worker import WorkerRecipe, registry_fingerprint
 from world.chunks import ChunkKey, World
 from world.geometry import Int3
 from world.hook_guard import HookGuard
 from world.light import Light
 from world.mesh_pack import OTHER, PackedMesh, pack
-from world.mesher import mesh_padded, padded_blocks
+from world.mesher import MeshInputs, mesh_padded, padded_blocks
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
 from world.padded import neighbour_keys
@@ -229,7 +229,7 @@ def test_a_mods_on_generated_runs_in_the_worker_and_its_failure_is_reported_in_t
 # -- meshing in the worker ----------------------------------------------------------------------
 
 
-def _mesh_jobs(world: World, keys: list[ChunkKey]) -> list[MeshJob]:
+def _mesh_jobs(world: World, keys: list[ChunkKey]) -> list[MeshInputs]:
     """Each chunk's mesh job as the game makes it: unlit, then lit."""
     light = Light(world)
     blocks = {key: padded_blocks(world, *key) for key in keys}  # loads their neighbours
