@@ -12,8 +12,8 @@ and then `ChunkStreamer.work` with a few milliseconds of budget:
    thrown away), and a result read before its chunk was saved and forgotten is stale and
    thrown away too (loader epochs);
 2. *mesh*: hand the chunk to ``on_mesh`` — for chunks within ``view_distance`` whose 26
-   neighbours are loaded, so meshing never triggers a generation; the main thread meshes while
-   the budget has room;
+   neighbours are loaded, so meshing never triggers a generation; jobs are handed out while
+   the budget has room (the game meshes in the worker process when it has room, else itself);
 3. *drop*: a chunk leaving ``view_distance`` is un-shown (``on_drop``: the game removes its
    entity); a chunk leaving ``view_distance + 1.5`` is forgotten by the world, after chunks with
    unsaved changes are handed to ``on_save`` (a chunk that still has unsaved changes is kept:
@@ -34,8 +34,8 @@ A mesh job's cost is estimated from the average of past jobs; a job runs only wh
 budget has room for it, and at least one job runs per call so streaming never starves at low
 frame rates. Loading runs in a worker process in the game (`world.chunk_worker`: with a thread,
 the GIL made the streaming frames take twice their CPU time), else a thread, or ``threaded=False``
-(the default here) in `work`, one chunk a job: deterministic, for tests. Meshing stays on the
-main thread: it holds the GIL most of its time, and reads the main thread's world, edits and all.
+(the default here) in `work`, one chunk a job: deterministic, for tests. Meshing is
+``on_mesh``'s: the game sends copies of a chunk to the worker process (`game.chunk_view`).
 """
 
 from __future__ import annotations
