@@ -15,7 +15,10 @@ computing (the thread's CPU clock, where POSIX offers one), or once it has run f
 limit whatever it does (a loop that sleeps): a game starved of CPU for a moment by other
 programs does not stop an innocent hook, and a busy loop is stopped within
 ``HOOK_TIME_LIMIT + 2 * POLL`` plus one interpreter switch interval (5 ms). (Where there is no
-thread CPU clock, the limit is on wall time alone.)
+thread CPU clock, the limit is on wall time alone.) Time the cyclic garbage collector spends
+while a hook runs is not the hook's: a full collection of a large heap, which any allocation
+can set off, takes hundreds of milliseconds on a slow machine, so while a guard is armed a
+``gc.callbacks`` entry clocks collections and the watchdog takes them off both clocks.
 
 Why a thread and an asynchronous exception rather than ``signal.setitimer``/``SIGALRM``: it
 works on every platform (Windows has no ``SIGALRM``) and in any thread (signals only reach the
@@ -31,6 +34,7 @@ Where ``ctypes.pythonapi`` is missing (not CPython) hooks are not time-limited.
 from __future__ import annotations
 
 import ctypes
+import gc
 import signal
 import threading
 import time
@@ -85,12 +89,14 @@ class HookGuard:
         self._closed = False
         self._thread: threading.Thread | None = None
         self._depth = 0  # nested arm() calls
-        # The hook calls running, innermost last, as [deadline, thread id, fired]; nested when a
-        # hook asks for a check (ModWorld.may_break) that runs other hooks.
+        # The hook calls running, innermost last, as [deadline, thread id, fired, collector
+        # seconds at its start]; nested when a hook asks for a check (ModWorld.may_break) that
+        # runs other hooks.
         self._running: list[list[float | int | bool]] = []
         self._interrupts = 0  # the player's Ctrl-C seen while armed
         self._seen: list[float | int | bool] | None = None  # the call the watchdog last saw
         self._seen_cpu: float | None = None  # its thread's CPU clock then
+        self._seen_gc = 0.0  # and the collector's clock then
         self._previous_sigint: object = None
 
     # -- arming: around a whole action or tick ------------------------------------------------
@@ -100,6 +106,7 @@ class HookGuard:
         self._depth += 1
         if self._depth > 1:
             return
+        _GC_CLOCK.start()
         if self.limit != float("inf") and _set_async_exc is not None:
             if self._thread is None:
                 self._thread = threading.Thread(
@@ -123,6 +130,7 @@ class HookGuard:
         if self._depth > 0:
             return
         self._armed.clear()
+        _GC_CLOCK.stop()
         if self._previous_sigint is not None:
             signal.signal(signal.SIGINT, self._previous_sigint)  # type: ignore[arg-type]
             self._previous_sigint = None
@@ -159,7 +167,7 @@ class HookGuard:
         interrupts = self._interrupts
         # Built before the try, watched inside it: a timeout that lands anywhere from here on
         # (even inside _begin) is caught below and the call leaves the watch list.
-        call: list[float | int | bool] = [0.0, threading.get_ident(), False]
+        call: list[float | int | bool] = [0.0, threading.get_ident(), False, 0.0]
         try:
             self._begin(call)
             result = impl.function(*args)
@@ -189,6 +197,7 @@ class HookGuard:
         if self._running:  # a nested call ends by its caller's deadline at the latest
             deadline = min(deadline, float(self._running[-1][0]))
         call[0] = deadline
+        call[3] = _GC_CLOCK.seconds()
         self._running.append(call)
 
     def _end(self, call: list[float | int | bool]) -> bool:
@@ -212,19 +221,62 @@ class HookGuard:
                 return
             call = self._running[-1]
             cpu = _cpu_seconds(int(call[1]))
+            collected = _GC_CLOCK.seconds()
             if call is not self._seen:  # first sight: CPU time is counted from here
-                self._seen, self._seen_cpu = call, cpu
-            late = time.perf_counter() - (float(call[0]) - self.limit)  # seconds running
+                self._seen, self._seen_cpu, self._seen_gc = call, cpu, collected
+            # Seconds running, the collector's passes left out.
+            late = (
+                time.perf_counter() - (float(call[0]) - self.limit) - (collected - float(call[3]))
+            )
             if cpu is None or self._seen_cpu is None:
                 stop = late >= self.limit
             else:
-                busy = cpu - self._seen_cpu
+                busy = cpu - self._seen_cpu - (collected - self._seen_gc)
                 stop = (late >= self.limit and busy >= self.limit / 2) or late >= 4 * self.limit
             if not stop:
                 return
             call[2] = True
             if _set_async_exc is not None:
                 _set_async_exc(ctypes.c_ulong(int(call[1])), ctypes.py_object(HookTimeout))
+
+
+class _CollectorClock:
+    """Seconds the cyclic garbage collector has run while any guard was armed (a
+    ``gc.callbacks`` entry, there only then: the collector runs thousands of times a second
+    while the game streams chunks)."""
+
+    def __init__(self) -> None:
+        self._seconds = 0.0
+        self._users = 0
+        self._started: float | None = None
+
+    def start(self) -> None:
+        self._users += 1
+        if self._users == 1:
+            gc.callbacks.append(self._on_collect)
+
+    def stop(self) -> None:
+        self._users -= 1
+        if self._users == 0:
+            gc.callbacks.remove(self._on_collect)
+            self._started = None
+
+    def _on_collect(self, phase: str, info: dict[str, int]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._started = now
+        elif self._started is not None:
+            self._seconds += now - self._started
+            self._started = None
+
+    def seconds(self) -> float:
+        """The collector's seconds so far, a collection under way included."""
+        started = self._started
+        running = 0.0 if started is None else time.perf_counter() - started
+        return self._seconds + running
+
+
+_GC_CLOCK = _CollectorClock()
 
 
 def _cpu_seconds(thread_id: int) -> float | None:

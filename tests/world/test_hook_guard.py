@@ -3,6 +3,7 @@ swallows the interruption is stopped, reported by name and rolled back; the game
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 
@@ -233,3 +234,46 @@ def test_a_check_that_loops_inside_another_hook_is_stopped_and_leaves_no_watch_b
     placed = rules.place_block(hit_at(world, (0, 0, 0)), "base:glass", Actor.at("p", (9, 9, 9)))
     assert placed and world.get_block(0, 1, 0) == REG.id("base:glass")  # the game goes on
     assert [(e.mod, e.where) for e in mods.errors] == [("stuck", "can_break")]
+
+
+def test_the_garbage_collector_running_inside_a_hook_is_not_the_hooks_time():
+    # A full collection of a large heap can take longer than the limit on a slow machine, and
+    # any allocation in a hook can set one off: that time is not the mod's. Here a collection
+    # is made slow by a callback that computes for three limits.
+    limit = 0.1
+
+    def slow_collection(phase, info):
+        if phase == "start":
+            end = time.perf_counter() + 3 * limit
+            while time.perf_counter() < end:
+                pass
+
+    def collects(world):
+        gc.collect()
+
+    def computes(world):
+        end = time.perf_counter() + 3 * limit
+        while time.perf_counter() < end:
+            pass
+
+    mods = loaded()
+    guard = HookGuard(mods.record, limit=limit)
+    guard.arm()
+    gc.callbacks.append(slow_collection)  # after arming: the guard's clock sees it start
+    try:
+        assert guard.run(
+            Implementation("tidy", "on_tick", collects, ("world",)), {"world": None}
+        ) == (
+            None,
+            None,
+        )
+    finally:
+        gc.callbacks.remove(slow_collection)
+    try:
+        _result, error = guard.run(
+            Implementation("busy", "on_tick", computes, ("world",)), {"world": None}
+        )
+    finally:
+        guard.disarm()
+    assert error is not None and error.mod == "busy" and "limit" in str(error)
+    assert [e.mod for e in mods.errors] == ["busy"]
