@@ -22,8 +22,10 @@ The field is the least fixed point of those equations. It is computed on a box o
 relaxation (each pass takes the max over the six shifted neighbours; at most 16 passes, as every
 non-lossless step loses at least 1), with the light of the one-voxel shell around the box held
 fixed. An edit relights the box that can change: 15 voxels around the changed positions, extended
-down each changed column to where open sky ends (remove-then-refill in one box: the box is reset
-to its sources and refilled from its shell). No whole-world pass.
+down each changed column to where open sky ends; within it, Minecraft's remove-then-refill
+(`world.light_relax.relight_edits`): only the light that may have come through the changed
+voxels is removed and flooded back. New chunks reset their box to its sources and refill it
+from its shell. No whole-world pass.
 
 The mesher reads `Light.padded(key)`: (18, 18, 18) arrays of one chunk and a one-voxel border.
 """
@@ -39,7 +41,7 @@ from numpy.typing import NDArray
 from world.blocks import BlockRegistry
 from world.chunk_layout import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
 from world.chunks import World
-from world.light_relax import MAX_LIGHT, relax
+from world.light_relax import MAX_LIGHT, relax, relight_edits
 from world.padded import neighbour_keys, pad
 
 __all__ = ["MAX_LIGHT", "Light", "opacity_table", "sky_stop_table"]
@@ -176,10 +178,12 @@ class Light:
         lo = pts.min(axis=0)
         hi = pts.max(axis=0) + 1
         return self._relight_box(
-            (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
+            (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2])), edits=pts
         )
 
-    def _relight_box(self, core: _Box, *, down: bool = True) -> set[ChunkKey]:
+    def _relight_box(
+        self, core: _Box, *, down: bool = True, edits: NDArray[np.int64] | None = None
+    ) -> set[ChunkKey]:
         x0, y0, z0, x1, y1, z1 = core
         # The open-sky column can change all the way down below the core: extend to its end
         # (``down=False``: the caller knows the open sky below the core cannot change).
@@ -189,7 +193,7 @@ class Light:
         clipped = self._clip_loaded(box)
         if clipped is None:
             return set()
-        return self._solve(clipped)
+        return self._solve(clipped, edits)
 
     # -- internals --------------------------------------------------------------------------
 
@@ -364,7 +368,14 @@ class Light:
         ys = np.arange(y0, y1, dtype=np.int64)
         return ys[None, :, None] >= floor[:, None, :]
 
-    def _solve(self, box: _Box) -> set[ChunkKey]:
+    def _solve(self, box: _Box, edits: NDArray[np.int64] | None = None) -> set[ChunkKey]:
+        """Relight a box (its shell held fixed); the keys whose light changed.
+
+        ``edits``: the voxels whose blocks changed, when the rest of the box was lit and has
+        not changed since. Sky light is then relit by remove-then-refill around them (most of
+        a box is in sky light, and an edit changes a little of it); block light, sparse, is
+        reset to its sources and refilled.
+        """
         x0, y0, z0, x1, y1, z1 = box
         pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
         ids, loaded = self._blocks(box)
@@ -379,9 +390,14 @@ class Light:
         if not loaded.all():
             loss[~loaded] = _OPAQUE_LOSS
         inner = (slice(1, -1),) * 3
-        old_sky, old_blk = sky[inner].copy(), blk[inner].copy()  # to tell what changed
-        relax((sky, blk), (sky_src, blk_src), loss)
-        differs = (sky[inner] != old_sky) | (blk[inner] != old_blk)
+        before_sky, before_blk = sky.copy(), blk.copy()  # to tell what changed
+        if edits is None or any(
+            self._is_loaded(key) and key not in self.sky for key, _, _ in _pieces(box)
+        ):
+            relax((sky, blk), (sky_src, blk_src), loss)
+        else:
+            relight_edits(box[:3], edits, (sky, blk), (sky_src, blk_src), loss)
+        differs = (sky[inner] != before_sky[inner]) | (blk[inner] != before_blk[inner])
         changed: set[ChunkKey] = set()
         new_sky = sky[inner].view(np.uint8)
         new_blk = blk[inner].view(np.uint8)

@@ -207,6 +207,76 @@ def test_incremental_relight_after_random_edits_equals_the_brute_force_reference
         assert light.at(*p) == (v, block[p]), p
 
 
+STRUCTURE = ["base:stone", "base:leaves", "base:water", "base:glass", "base:stone_slab", "air"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.lists(  # boxes built before the light: roofs, walls, canopies, caves
+        st.tuples(
+            st.tuples(st.integers(0, 31), st.integers(-16, 15), st.integers(0, 15)),
+            st.tuples(st.integers(1, 12), st.integers(1, 4), st.integers(1, 12)),
+            st.sampled_from(STRUCTURE),
+        ),
+        min_size=2,
+        max_size=6,
+    ),
+    st.lists(  # then edits near one another, so that their light meets
+        st.tuples(
+            st.integers(8, 23), st.integers(-6, 8), st.integers(2, 13), st.sampled_from(PALETTE)
+        ),
+        min_size=1,
+        max_size=10,
+    ),
+)
+def test_remove_then_refill_in_shade_and_caves_equals_the_brute_force_reference(
+    boxes, edits
+) -> None:
+    # Edits under roofs and canopies, next to lamps and in caves: light to remove reaches
+    # shaded voxels lit from several sides, and sky columns open and close.
+    world = loaded_world([(0, 0, 0), (1, 0, 0), (0, -1, 0), (1, -1, 0)])
+    reg = world.registry
+    for (x, y, z), (dx, dy, dz), name in boxes:
+        ident = 0 if name == "air" else reg.id(name)
+        for p in np.ndindex(dx, dy, dz):
+            q = (x + p[0], y + p[1], z + p[2])
+            if 0 <= q[0] < 32 and -16 <= q[1] < 16 and 0 <= q[2] < 16:
+                world.set_block(*q, ident)
+    light = lit(world)
+    for x, y, z, name in edits:
+        world.set_block(x, y, z, 0 if name == "air" else reg.id(name))
+        light.update([(x, y, z)])
+    sky, block = reference(world)
+    for p, v in sky.items():
+        assert light.at(*p) == (v, block[p]), p
+
+
+def test_opening_and_plugging_a_hole_in_a_roof_and_a_lamp_beside_another() -> None:
+    # Each step is relit incrementally (remove-then-refill) and must equal a full recompute:
+    # sky pours 15 down the opened shaft and 14 beside it; plugging it takes the shade back;
+    # a lamp beside a lit one, then broken, leaves the other's light whole.
+    world = loaded_world([(0, 0, 0), (1, 0, 0), (0, -1, 0), (1, -1, 0)])
+    reg = world.registry
+    stone, lamp = reg.id("base:stone"), reg.id("test:lamp")
+    for x in range(4, 20):
+        for z in range(2, 12):
+            world.set_block(x, 6, z, stone)
+    world.set_block(14, 2, 8, lamp)
+    light = lit(world)
+    steps = [((10, 6, 6), 0), ((10, 6, 6), stone), ((10, 6, 6), 0), ((15, 2, 8), lamp)]
+    steps += [((15, 2, 8), 0), ((14, 3, 8), stone), ((10, 6, 6), stone)]
+    for pos, ident in steps:
+        world.set_block(*pos, ident)
+        light.update([pos])
+        sky, block = reference(world)
+        wrong = [p for p, v in sky.items() if light.at(*p) != (v, block[p])]
+        assert wrong == [], (pos, ident, wrong[:5])
+    world.set_block(10, 6, 6, 0)
+    light.update([(10, 6, 6)])
+    assert [light.at(10, y, 6)[0] for y in range(0, 7)] == [15] * 7  # down the shaft
+    assert light.at(11, 3, 6)[0] == 14
+
+
 def test_hooks_read_light_at_from_the_worlds_light_and_zero_without_one() -> None:
     from world.hook_guard import HookGuard
     from world.mod_loader import load_mods
