@@ -10,9 +10,9 @@ Figures (medians):
   does while streaming (`streaming_order_ms`): the median and the worst job.
 
 Measured on the shared 2-core machine (medians vary ±50 % between runs under load): new chunk
-1.35–1.5 ms, place lamp 2.65–2.7 ms, break lamp 1.6–1.7 ms, worst of 100 edits 3.3–5.6 ms (the
-sky heights of each chunk column are cached: the open-sky mask no longer reads whole columns;
-relaxation passes work around what the last pass changed).
+1.06–1.16 ms, place lamp 1.70–2.79 ms, break lamp 1.03–1.63 ms, worst of 100 edits 2.1–3.5 ms
+(edits relit by remove-then-refill over the wave's front; before it, in alternating runs,
+2.28–3.91 / 1.23–2.17 ms).
 
 Run: ``python -m bench.light``.
 """

@@ -515,12 +515,8 @@ class Game:
         """Relight around changed voxels; the drawn chunks it reaches are remeshed with the
         dirty ones (before the next frame is drawn)."""
         light = self.light
-        by_chunk: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
-        for change in changes:
-            if light.changes_light(change.old, change.new):
-                x, y, z = change.pos
-                by_chunk.setdefault((x >> 4, y >> 4, z >> 4), []).append((x, y, z))
-        for positions in by_chunk.values():  # one bounded relight per chunk touched
+        positions = [c.pos for c in changes if light.changes_light(c.old, c.new)]
+        if positions:  # one call: one bounded relight per chunk touched, each seeing them all
             self.chunks.relight(light.update(positions), now=True)
 
     def _denial(self, outcome: Outcome) -> str:

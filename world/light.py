@@ -167,19 +167,25 @@ class Light:
         )
 
     def update(self, changed: Iterable[tuple[int, int, int]]) -> set[ChunkKey]:
-        """Relight around changed voxels; the chunk keys whose light changed (to remesh)."""
+        """Relight around changed voxels (all the changes of an action: give them in one
+        call); the chunk keys whose light changed (to remesh).
+
+        One bounded relight per chunk the changes touch. Each sees every changed voxel in its
+        box as changed (remove-then-refill needs all of them: a changed voxel not relit yet
+        still holds the light of its old block).
+        """
         pts = np.array([tuple(map(int, p)) for p in changed], dtype=np.int64).reshape(-1, 3)
-        if len(pts) == 0:
-            return set()
-        for key in {
-            (int(x) >> CHUNK_SHIFT, int(y) >> CHUNK_SHIFT, int(z) >> CHUNK_SHIFT) for x, y, z in pts
-        }:
+        keys = pts >> CHUNK_SHIFT
+        groups: dict[ChunkKey, None] = dict.fromkeys(map(tuple, keys.tolist()))
+        for key in groups:
             self._forget_top(key)
-        lo = pts.min(axis=0)
-        hi = pts.max(axis=0) + 1
-        return self._relight_box(
-            (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2])), edits=pts
-        )
+        relit: set[ChunkKey] = set()
+        for key in groups:
+            mine = pts[(keys == key).all(axis=1)]
+            lo, hi = mine.min(axis=0), mine.max(axis=0) + 1
+            core = (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
+            relit |= self._relight_box(core, edits=pts)
+        return relit
 
     def _relight_box(
         self, core: _Box, *, down: bool = True, edits: NDArray[np.int64] | None = None

@@ -277,6 +277,35 @@ def test_opening_and_plugging_a_hole_in_a_roof_and_a_lamp_beside_another() -> No
     assert light.at(11, 3, 6)[0] == 14
 
 
+@settings(max_examples=20, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 31), st.integers(-16, 15), st.integers(0, 15), st.sampled_from(PALETTE)
+        ),
+        min_size=2,
+        max_size=12,
+    ),
+    st.booleans(),
+)
+def test_one_action_changing_several_chunks_is_relit_in_one_update(edits, roofed) -> None:
+    # The game applies an action's changes (an explosion, a mod's build), then relights them
+    # in one call, one box per chunk touched: each box meets changed voxels of the others.
+    world = loaded_world([(0, 0, 0), (1, 0, 0), (0, -1, 0), (1, -1, 0)])
+    reg = world.registry
+    if roofed:
+        for x in range(2, 30):
+            for z in range(1, 15):
+                world.set_block(x, 4, z, reg.id("base:stone"))
+    light = lit(world)
+    for x, y, z, name in edits:
+        world.set_block(x, y, z, 0 if name == "air" else reg.id(name))
+    light.update([(x, y, z) for x, y, z, _ in edits])
+    sky, block = reference(world)
+    for p, v in sky.items():
+        assert light.at(*p) == (v, block[p]), p
+
+
 def test_hooks_read_light_at_from_the_worlds_light_and_zero_without_one() -> None:
     from world.hook_guard import HookGuard
     from world.mod_loader import load_mods
