@@ -33,7 +33,6 @@ The mesher reads `Light.padded(key)`: (18, 18, 18) arrays of one chunk and a one
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,13 +40,15 @@ from numpy.typing import NDArray
 from world.blocks import BlockRegistry
 from world.chunk_layout import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
 from world.chunks import World
+from world.light_boxes import Box as _Box
+from world.light_boxes import merge_meeting
+from world.light_boxes import pieces as _pieces
 from world.light_relax import MAX_LIGHT, relax, relight_edits
 from world.padded import neighbour_keys, pad
 
 __all__ = ["MAX_LIGHT", "Light", "opacity_table", "sky_stop_table"]
 
 _S = 16
-_Box = tuple[int, int, int, int, int, int]
 _DARK = np.zeros(CHUNK_VOLUME, np.uint8)  # a chunk without light
 _NO_FLOOR = -(2**40)  # a floor below any world height: nothing stops sky
 _FULL = np.int8(MAX_LIGHT)
@@ -170,36 +171,39 @@ class Light:
         """Relight around changed voxels (all the changes of an action: give them in one
         call); the chunk keys whose light changed (to remesh).
 
-        One bounded relight per chunk the changes touch. Each sees every changed voxel in its
-        box as changed (remove-then-refill needs all of them: a changed voxel not relit yet
-        still holds the light of its old block).
+        The changes of each chunk are relit in one bounded box, and boxes that meet are
+        merged: remove-then-refill needs every changed voxel in its box to be relit with it
+        (one not relit yet still holds the light of its old block), and changes far apart
+        (leaves decaying over the map) stay in small boxes.
         """
         pts = np.array([tuple(map(int, p)) for p in changed], dtype=np.int64).reshape(-1, 3)
         keys = pts >> CHUNK_SHIFT
-        groups: dict[ChunkKey, None] = dict.fromkeys(map(tuple, keys.tolist()))
-        for key in groups:
+        for key in dict.fromkeys(map(tuple, keys.tolist())):
             self._forget_top(key)
-        relit: set[ChunkKey] = set()
-        for key in groups:
+        cores = []
+        for key in np.unique(keys, axis=0):
             mine = pts[(keys == key).all(axis=1)]
             lo, hi = mine.min(axis=0), mine.max(axis=0) + 1
-            core = (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
-            relit |= self._relight_box(core, edits=pts)
+            cores.append((int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2])))
+        relit: set[ChunkKey] = set()
+        for box in merge_meeting(cores, self._relight_region):
+            clipped = self._clip_loaded(box)
+            if clipped is not None:
+                relit |= self._solve(clipped, pts)
         return relit
 
-    def _relight_box(
-        self, core: _Box, *, down: bool = True, edits: NDArray[np.int64] | None = None
-    ) -> set[ChunkKey]:
+    def _relight_box(self, core: _Box, *, down: bool = True) -> set[ChunkKey]:
+        clipped = self._clip_loaded(self._relight_region(core, down=down))
+        return set() if clipped is None else self._solve(clipped)
+
+    def _relight_region(self, core: _Box, *, down: bool = True) -> _Box:
+        """The box whose light a change in ``core`` can change: 15 voxels around it, and down
+        to where the open-sky columns through it end (``down=False``: the caller knows the
+        open sky below the core cannot change)."""
         x0, y0, z0, x1, y1, z1 = core
-        # The open-sky column can change all the way down below the core: extend to its end
-        # (``down=False``: the caller knows the open sky below the core cannot change).
         bottom = self._sky_bottom(x0, z0, x1, z1, y0) if down else y0
         r = MAX_LIGHT
-        box = (x0 - r, min(y0, bottom) - r, z0 - r, x1 + r, y1 + r, z1 + r)
-        clipped = self._clip_loaded(box)
-        if clipped is None:
-            return set()
-        return self._solve(clipped, edits)
+        return (x0 - r, min(y0, bottom) - r, z0 - r, x1 + r, y1 + r, z1 + r)
 
     # -- internals --------------------------------------------------------------------------
 
@@ -420,28 +424,3 @@ class Light:
                     arr = store[key] = np.zeros(CHUNK_VOLUME, dtype=np.uint8)
                 arr.reshape(_S, _S, _S)[sl_chunk] = new[sl_box]
         return changed
-
-
-def _overlaps(key: ChunkKey, box: _Box) -> bool:
-    return all(key[a] * _S < box[a + 3] and (key[a] + 1) * _S > box[a] for a in range(3))
-
-
-@lru_cache(maxsize=64)  # a relight asks for the same box's pieces four or five times
-def _pieces(box: _Box) -> tuple[tuple[ChunkKey, tuple[slice, ...], tuple[slice, ...]], ...]:
-    """The chunks a box covers, each with its slice in the box and in the chunk's (16,16,16)."""
-    x0, y0, z0, x1, y1, z1 = box
-    ranges = []
-    for lo, hi in ((x0, x1), (y0, y1), (z0, z1)):
-        parts = []
-        c = lo >> CHUNK_SHIFT
-        while c * _S < hi:
-            a, b = max(lo, c * _S), min(hi, (c + 1) * _S)
-            parts.append((c, slice(a - lo, b - lo), slice(a - c * _S, b - c * _S)))
-            c += 1
-        ranges.append(parts)
-    out: list[tuple[ChunkKey, tuple[slice, ...], tuple[slice, ...]]] = []
-    for px in ranges[0]:
-        for py in ranges[1]:
-            for pz in ranges[2]:
-                out.append(((px[0], py[0], pz[0]), (px[1], py[1], pz[1]), (px[2], py[2], pz[2])))
-    return tuple(out)

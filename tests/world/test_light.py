@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from world.block_type import BlockType
@@ -288,6 +288,14 @@ def test_opening_and_plugging_a_hole_in_a_roof_and_a_lamp_beside_another() -> No
     ),
     st.booleans(),
 )
+@example(  # a box of the first chunk reaches the stone of the second, not relit yet
+    edits=[(0, 0, 0, "air"), (14, 0, 0, "air"), (7, -2, 14, "base:stone"), (0, 0, 14, "air")],
+    roofed=True,
+)
+@example(  # the lamp shades its column down to the floor, below the other chunk's box
+    edits=[(4, 10, 14, "air"), (9, 7, 9, "air"), (16, 0, 0, "test:lamp")],
+    roofed=True,
+)
 def test_one_action_changing_several_chunks_is_relit_in_one_update(edits, roofed) -> None:
     # The game applies an action's changes (an explosion, a mod's build), then relights them
     # in one call, one box per chunk touched: each box meets changed voxels of the others.
@@ -305,6 +313,44 @@ def test_one_action_changing_several_chunks_is_relit_in_one_update(edits, roofed
     for p, v in sky.items():
         assert light.at(*p) == (v, block[p]), p
 
+
+
+def test_changes_far_apart_are_relit_in_separate_boxes_and_changes_that_meet_in_one() -> None:
+    # Four chunks along x under a roof with gaps: changes at both ends are relit in two
+    # boxes, one in the middle joins a box of each end, and every result equals the reference.
+    keys = [(cx, cy, 0) for cx in range(4) for cy in (-1, 0)]
+    world = loaded_world(keys)
+    reg = world.registry
+    stone, lamp = reg.id("base:stone"), reg.id("test:lamp")
+    for x in range(64):
+        for z in range(1, 15):
+            if x % 9:
+                world.set_block(x, 5, z, stone)
+    light = lit(world)
+    actions = [
+        [((1, 5, 3), stone), ((62, -3, 7), lamp), ((60, 5, 9), 0)],
+        [((1, 5, 3), 0), ((62, -3, 7), stone), ((33, 0, 8), lamp), ((9, 5, 4), stone)],
+        [((33, 0, 8), 0), ((18, 5, 14), 0), ((46, -10, 2), lamp)],
+    ]
+    for changes in actions:
+        for pos, ident in changes:
+            world.set_block(*pos, ident)
+        light.update([pos for pos, _ in changes])
+        sky, block = reference(world)
+        wrong = [p for p, v in sky.items() if light.at(*p) != (v, block[p])]
+        assert wrong == [], (changes, wrong[:5])
+
+
+def test_boxes_that_meet_are_merged_in_a_chain_and_apart_stay_apart() -> None:
+    from world.light_boxes import merge_meeting
+
+    def grown(core):
+        return (core[0] - 2, core[1], core[2], core[3] + 2, core[4], core[5])
+
+    cores = [(0, 0, 0, 1, 1, 1), (4, 0, 0, 5, 1, 1), (8, 0, 0, 9, 1, 1), (20, 0, 0, 21, 1, 1)]
+    # 0 and 4 meet (grown, [-2, 3) and [2, 7)), 4 and 8 too: one chain; 20 stays alone.
+    assert merge_meeting(cores, grown) == [(-2, 0, 0, 11, 1, 1), (18, 0, 0, 23, 1, 1)]
+    assert merge_meeting([], grown) == []
 
 def test_hooks_read_light_at_from_the_worlds_light_and_zero_without_one() -> None:
     from world.hook_guard import HookGuard
