@@ -314,7 +314,6 @@ def test_one_action_changing_several_chunks_is_relit_in_one_update(edits, roofed
         assert light.at(*p) == (v, block[p]), p
 
 
-
 def test_changes_far_apart_are_relit_in_separate_boxes_and_changes_that_meet_in_one() -> None:
     # Four chunks along x under a roof with gaps: changes at both ends are relit in two
     # boxes, one in the middle joins a box of each end, and every result equals the reference.
@@ -351,6 +350,7 @@ def test_boxes_that_meet_are_merged_in_a_chain_and_apart_stay_apart() -> None:
     # 0 and 4 meet (grown, [-2, 3) and [2, 7)), 4 and 8 too: one chain; 20 stays alone.
     assert merge_meeting(cores, grown) == [(-2, 0, 0, 11, 1, 1), (18, 0, 0, 23, 1, 1)]
     assert merge_meeting([], grown) == []
+
 
 def test_hooks_read_light_at_from_the_worlds_light_and_zero_without_one() -> None:
     from world.hook_guard import HookGuard
