@@ -178,10 +178,9 @@ class Light:
         """
         pts = np.array([tuple(map(int, p)) for p in changed], dtype=np.int64).reshape(-1, 3)
         keys = pts >> CHUNK_SHIFT
-        for key in dict.fromkeys(map(tuple, keys.tolist())):
-            self._forget_top(key)
         cores = []
-        for key in np.unique(keys, axis=0):
+        for key in dict.fromkeys(map(tuple, keys.tolist())):  # (np.unique's axis: 15 ms at first)
+            self._forget_top(key)
             mine = pts[(keys == key).all(axis=1)]
             lo, hi = mine.min(axis=0), mine.max(axis=0) + 1
             cores.append((int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2])))
