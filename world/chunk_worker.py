@@ -39,11 +39,15 @@ import contextlib
 import hashlib
 import logging
 import os
+import pickle
 import queue
+import select
 import socket
+import struct
 import subprocess
 import sys
 import threading
+import time
 import traceback
 from collections import deque
 from dataclasses import dataclass
@@ -62,6 +66,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "WORKER_NICENESS",
+    "AnswerReader",
     "Blocks",
     "WorkerProcess",
     "WorkerRecipe",
@@ -142,7 +147,8 @@ class WorkerProcess:
             child.close()
         with contextlib.suppress(AttributeError, OSError):  # below the game from its start
             os.setpriority(os.PRIO_PROCESS, self.process.pid, WORKER_NICENESS)
-        self._conn = Connection(parent.detach())
+        self._conn = Connection(os.dup(parent.fileno()))  # sends
+        self._answers = AnswerReader(parent)
         self._conn.send(recipe)
         self.ready = False
 
@@ -155,12 +161,12 @@ class WorkerProcess:
         self._conn.send(("mesh", job_id, job))
 
     def poll(self, timeout: float = 0.0) -> bool:
-        """Whether an answer is waiting (waits up to ``timeout`` seconds for one)."""
-        return self._conn.poll(timeout)
+        """Whether a whole answer is waiting (waits up to ``timeout`` seconds for one)."""
+        return self._answers.poll(timeout)
 
     def recv(self) -> Any:
         """The next answer; `EOFError` when the worker is gone."""
-        return self._conn.recv()
+        return self._answers.recv()
 
     def close(self) -> None:
         """Ask the worker to stop, and make sure it has (one still starting is stopped at once:
@@ -168,6 +174,7 @@ class WorkerProcess:
         with contextlib.suppress(OSError):
             self._conn.send(None)
         self._conn.close()
+        self._answers.close()
         if not self.ready:
             self.process.kill()
         try:
@@ -175,6 +182,77 @@ class WorkerProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+class AnswerReader:
+    """The worker's answers, read without ever waiting for the rest of one: `poll` takes the
+    bytes that have arrived (``MSG_DONTWAIT``), and an answer is unpickled only once whole.
+
+    A `Connection`'s own ``poll`` is true as soon as an answer's first bytes are in, and its
+    ``recv`` then waits for the rest, which the worker (below the game for the scheduler)
+    writes only when it next runs: measured, walking frames whose chunk work took 18-25 ms
+    for 6-8 ms of the main thread's CPU. Messages keep `Connection`'s framing (a 4-byte
+    big-endian length, or -1 and an 8-byte one), so the worker sends with ``Connection.send``.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._buffer = bytearray()
+        self._ended = False
+
+    def poll(self, timeout: float = 0.0) -> bool:
+        """Whether a whole answer (or the end) is in; waits up to ``timeout`` s for one."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self._take_arrived()
+            if self._ended or self._whole() is not None:
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            select.select([self._sock], [], [], left)
+
+    def recv(self) -> Any:
+        """The next answer (waiting for it when none is whole); `EOFError` at the end."""
+        while (size := self._whole()) is None:
+            if self._ended:
+                raise EOFError("the chunk worker closed its socket")
+            self.poll(60.0)
+        head, length = size
+        data = bytes(self._buffer[head : head + length])
+        del self._buffer[: head + length]
+        return pickle.loads(data)
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def _take_arrived(self) -> None:
+        while not self._ended:
+            try:
+                data = self._sock.recv(1 << 20, socket.MSG_DONTWAIT)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                self._ended = True
+                return
+            if not data:
+                self._ended = True
+                return
+            self._buffer += data
+
+    def _whole(self) -> tuple[int, int] | None:
+        """(header size, length) of the first answer when it is all in, else None."""
+        buffer = self._buffer
+        if len(buffer) < 4:
+            return None
+        (length,) = struct.unpack_from("!i", buffer)
+        head = 4
+        if length == -1:
+            if len(buffer) < 12:
+                return None
+            (length,) = struct.unpack_from("!Q", buffer, 4)
+            head = 12
+        return (head, length) if len(buffer) >= head + length else None
 
 
 # -- the worker's side -------------------------------------------------------------------------

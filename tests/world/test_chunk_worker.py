@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
 import signal
+import socket
 import sqlite3
+import struct
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from world.chunk_worker import WorkerRecipe, registry_fingerprint
+from world.chunk_worker import AnswerReader, WorkerRecipe, registry_fingerprint
 from world.chunks import ChunkKey, World
 from world.geometry import Int3
 from world.hook_guard import HookGuard
@@ -363,3 +366,36 @@ def test_at_most_meshes_in_flight_jobs_wait_for_the_worker(tmp_path: Path) -> No
     finally:
         loader.close()
         store.close()
+
+
+def test_an_answer_is_taken_only_once_whole_so_the_frame_never_waits_for_its_rest() -> None:
+    # The worker runs below the game for the scheduler: the rest of an answer may come only
+    # when it next runs. Until then, poll says no answer is in and the frame goes on.
+    ours, theirs = socket.socketpair()
+    reader = AnswerReader(ours)
+    try:
+        first = ("meshed", 7, np.arange(50_000, dtype=np.uint16))
+        data = pickle.dumps(first)
+        theirs.sendall(struct.pack("!i", len(data)) + data[: len(data) // 2])
+        started = time.perf_counter()
+        assert not reader.poll()
+        assert not reader.poll(0.05)
+        assert time.perf_counter() - started < 1.0
+        theirs.sendall(data[len(data) // 2 :])
+        # Two more at once, one in the long framing (-1, then an 8-byte length).
+        second, third = pickle.dumps(("done", 8)), pickle.dumps(("ready", "x"))
+        theirs.sendall(struct.pack("!i", len(second)) + second)
+        theirs.sendall(struct.pack("!i", -1) + struct.pack("!Q", len(third)) + third)
+        assert reader.poll(1.0)
+        kind, job, array = reader.recv()
+        assert (kind, job) == ("meshed", 7) and np.array_equal(array, first[2])
+        assert reader.recv() == ("done", 8)
+        assert reader.recv() == ("ready", "x")
+        assert not reader.poll()
+        theirs.close()
+        assert reader.poll(1.0)  # the end is news too: recv says so
+        with pytest.raises(EOFError):
+            reader.recv()
+    finally:
+        reader.close()
+        theirs.close()
