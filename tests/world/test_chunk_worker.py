@@ -11,14 +11,16 @@ import signal
 import socket
 import sqlite3
 import struct
+import threading
 import time
 from dataclasses import replace
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from world.chunk_worker import AnswerReader, WorkerRecipe, registry_fingerprint
+from world.chunk_worker import Link, WorkerRecipe, registry_fingerprint
 from world.chunks import ChunkKey, World
 from world.geometry import Int3
 from world.hook_guard import HookGuard
@@ -372,7 +374,7 @@ def test_an_answer_is_taken_only_once_whole_so_the_frame_never_waits_for_its_res
     # The worker runs below the game for the scheduler: the rest of an answer may come only
     # when it next runs. Until then, poll says no answer is in and the frame goes on.
     ours, theirs = socket.socketpair()
-    reader = AnswerReader(ours)
+    reader = Link(ours)
     try:
         first = ("meshed", 7, np.arange(50_000, dtype=np.uint16))
         data = pickle.dumps(first)
@@ -399,3 +401,29 @@ def test_an_answer_is_taken_only_once_whole_so_the_frame_never_waits_for_its_res
     finally:
         reader.close()
         theirs.close()
+
+
+def test_a_send_the_socket_cannot_take_now_waits_for_the_next_call_not_the_frame() -> None:
+    ours, theirs = socket.socketpair()
+    link = Link(ours)
+    try:
+        jobs = [("mesh", n, np.full(30_000, n, dtype=np.uint16)) for n in range(40)]  # 2.4 MB
+        started = time.perf_counter()
+        for job in jobs:
+            link.send(job)  # nobody reads the other end yet: most of it waits
+        assert time.perf_counter() - started < 1.0
+        theirs_conn = Connection(theirs.detach())
+        got: list = []
+        reader = threading.Thread(  # the worker's side: a reader thread, as it has
+            target=lambda: got.extend(theirs_conn.recv() for _ in jobs), daemon=True
+        )
+        reader.start()
+        deadline = time.monotonic() + 30
+        while reader.is_alive() and time.monotonic() < deadline:
+            link.flush()  # each frame's exchange does this
+            time.sleep(0.001)
+        assert [g[1] for g in got] == list(range(40))
+        assert all(np.array_equal(g[2], job[2]) for g, job in zip(got, jobs, strict=True))
+        theirs_conn.close()
+    finally:
+        link.close()
