@@ -147,6 +147,11 @@ class WorkerProcess:
             child.close()
         with contextlib.suppress(AttributeError, OSError):  # below the game from its start
             os.setpriority(os.PRIO_PROCESS, self.process.pid, WORKER_NICENESS)
+        # Linux: SCHED_BATCH, so that the worker waking (a job or an answer through the
+        # socket) does not preempt the game's main thread; its threads inherit it. Measured:
+        # walking frames lost 4-5 ms to 16 involuntary switches inside one non-blocking send.
+        with contextlib.suppress(AttributeError, OSError):
+            os.sched_setscheduler(self.process.pid, os.SCHED_BATCH, os.sched_param(0))
         self._link = Link(parent)
         self._link.send(recipe)
         self.ready = False
