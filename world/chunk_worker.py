@@ -28,7 +28,10 @@ Measured (issue 13): a chunk's mesh costs the game's frame 1.1-2 ms meshed there
 flight at view distance 8 brings about 115 chunks a second, each meshed twice (in daylight
 first, then with its light).
 
-The parent's side is `WorkerProcess`. What the loader does when the worker fails (a fingerprint
+The parent's side is `WorkerProcess`, talking through a `Link`, where the frame never waits
+(sends the socket cannot take now go with the next call; an answer is taken only once whole);
+the worker runs below the game for the scheduler (niceness, and SCHED_BATCH on Linux so that
+its wake-ups do not preempt the frame). What the loader does when the worker fails (a fingerprint
 that differs from the game's registry, a batch that raised, a worker that died) is
 `world.streaming_loader`'s: it loads that itself, and the game meshes a lost job itself.
 """
