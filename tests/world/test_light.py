@@ -85,6 +85,12 @@ def reference(world: World) -> tuple[dict, dict]:
     return result[0], result[1]
 
 
+def wrong_voxels(world: World, light: Light) -> list:
+    """The first voxels (at most 5) whose (sky, block) light differs from the reference's."""
+    sky, block = reference(world)
+    return [p for p, v in sky.items() if light.at(*p) != (v, block[p])][:5]
+
+
 def lit(world: World) -> Light:
     light = Light(world)
     for key in sorted(set(world.chunks) | set(world._air), key=lambda k: -k[1]):
@@ -179,16 +185,15 @@ PALETTE = [
     "test:torch",
 ]
 
+# One edit of the four loaded chunks: a position and what it becomes.
+EDIT = st.tuples(
+    st.integers(0, 31), st.integers(-16, 15), st.integers(0, 15), st.sampled_from(PALETTE)
+)
+
 
 @settings(max_examples=25, deadline=None)
 @given(
-    st.lists(
-        st.tuples(
-            st.integers(0, 31), st.integers(-16, 15), st.integers(0, 15), st.sampled_from(PALETTE)
-        ),
-        min_size=1,
-        max_size=12,
-    ),
+    st.lists(EDIT, min_size=1, max_size=12),
     st.integers(1, 4),
 )
 def test_incremental_relight_after_random_edits_equals_the_brute_force_reference(
@@ -202,9 +207,7 @@ def test_incremental_relight_after_random_edits_equals_the_brute_force_reference
         for x, y, z, name in group:
             world.set_block(x, y, z, 0 if name == "air" else reg.id(name))
         light.update([(x, y, z) for x, y, z, _ in group])
-    sky, block = reference(world)
-    for p, v in sky.items():
-        assert light.at(*p) == (v, block[p]), p
+    assert wrong_voxels(world, light) == []
 
 
 STRUCTURE = ["base:stone", "base:leaves", "base:water", "base:glass", "base:stone_slab", "air"]
@@ -246,9 +249,7 @@ def test_remove_then_refill_in_shade_and_caves_equals_the_brute_force_reference(
     for x, y, z, name in edits:
         world.set_block(x, y, z, 0 if name == "air" else reg.id(name))
         light.update([(x, y, z)])
-    sky, block = reference(world)
-    for p, v in sky.items():
-        assert light.at(*p) == (v, block[p]), p
+    assert wrong_voxels(world, light) == []
 
 
 def test_opening_and_plugging_a_hole_in_a_roof_and_a_lamp_beside_another() -> None:
@@ -268,9 +269,7 @@ def test_opening_and_plugging_a_hole_in_a_roof_and_a_lamp_beside_another() -> No
     for pos, ident in steps:
         world.set_block(*pos, ident)
         light.update([pos])
-        sky, block = reference(world)
-        wrong = [p for p, v in sky.items() if light.at(*p) != (v, block[p])]
-        assert wrong == [], (pos, ident, wrong[:5])
+        assert wrong_voxels(world, light) == [], (pos, ident)
     world.set_block(10, 6, 6, 0)
     light.update([(10, 6, 6)])
     assert [light.at(10, y, 6)[0] for y in range(0, 7)] == [15] * 7  # down the shaft
@@ -279,13 +278,7 @@ def test_opening_and_plugging_a_hole_in_a_roof_and_a_lamp_beside_another() -> No
 
 @settings(max_examples=20, deadline=None)
 @given(
-    st.lists(
-        st.tuples(
-            st.integers(0, 31), st.integers(-16, 15), st.integers(0, 15), st.sampled_from(PALETTE)
-        ),
-        min_size=2,
-        max_size=12,
-    ),
+    st.lists(EDIT, min_size=2, max_size=12),
     st.booleans(),
 )
 @example(  # a box of the first chunk reaches the stone of the second, not relit yet
@@ -309,9 +302,7 @@ def test_one_action_changing_several_chunks_is_relit_in_one_update(edits, roofed
     for x, y, z, name in edits:
         world.set_block(x, y, z, 0 if name == "air" else reg.id(name))
     light.update([(x, y, z) for x, y, z, _ in edits])
-    sky, block = reference(world)
-    for p, v in sky.items():
-        assert light.at(*p) == (v, block[p]), p
+    assert wrong_voxels(world, light) == []
 
 
 def test_changes_far_apart_are_relit_in_separate_boxes_and_changes_that_meet_in_one() -> None:
@@ -335,9 +326,7 @@ def test_changes_far_apart_are_relit_in_separate_boxes_and_changes_that_meet_in_
         for pos, ident in changes:
             world.set_block(*pos, ident)
         light.update([pos for pos, _ in changes])
-        sky, block = reference(world)
-        wrong = [p for p, v in sky.items() if light.at(*p) != (v, block[p])]
-        assert wrong == [], (changes, wrong[:5])
+        assert wrong_voxels(world, light) == [], changes
 
 
 def test_boxes_that_meet_are_merged_in_a_chain_and_apart_stay_apart() -> None:
