@@ -380,10 +380,11 @@ class Light:
     def _solve(self, box: _Box, edits: NDArray[np.int64] | None = None) -> set[ChunkKey]:
         """Relight a box (its shell held fixed); the keys whose light changed.
 
-        ``edits``: the voxels whose blocks changed, when the rest of the box was lit and has
-        not changed since. Sky light is then relit by remove-then-refill around them (most of
-        a box is in sky light, and an edit changes a little of it); block light, sparse, is
-        reset to its sources and refilled.
+        ``edits``: the voxels whose blocks changed (every one within the box), when the rest
+        of the box was lit and has not changed since: the box is then relit by
+        remove-then-refill around them (`world.light_relax.relight_edits`). Without them, or
+        when a chunk of the box has no light yet, the box is reset to its sources and refilled
+        from its shell.
         """
         x0, y0, z0, x1, y1, z1 = box
         pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
