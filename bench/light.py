@@ -9,10 +9,10 @@ Figures (medians):
 - lighting a 9 × 9 × 12 block of loaded chunks one chunk at a time, nearest first, as the game
   does while streaming (`streaming_order_ms`): the median and the worst job.
 
-Measured on the shared 2-core machine (medians vary ±50 % between runs under load): new chunk
-1.06–1.16 ms, place lamp 1.70–2.79 ms, break lamp 1.03–1.63 ms, worst of 100 edits 2.1–3.5 ms
-(edits relit by remove-then-refill over the wave's front; before it, in alternating runs,
-2.28–3.91 / 1.23–2.17 ms).
+Measured on the shared 2-core machine (medians vary up to 1.8× between runs): new chunk
+1.06–1.80 ms, place lamp 1.67–3.08 ms (1.7–1.9 in quiet runs), break lamp 1.01–1.80 ms, worst of
+100 edits 1.9–3.7 ms (edits relit by remove-then-refill over the wave's front; before it, in
+alternating runs, place 2.28–3.91 ms and break 1.23–2.17 ms).
 
 Run: ``python -m bench.light``.
 """
