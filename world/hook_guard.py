@@ -106,8 +106,8 @@ class HookGuard:
         self._depth += 1
         if self._depth > 1:
             return
-        _GC_CLOCK.start()
-        if self.limit != float("inf") and _set_async_exc is not None:
+        if self._watching:
+            _GC_CLOCK.start()
             if self._thread is None:
                 self._thread = threading.Thread(
                     target=_watch,
@@ -130,10 +130,16 @@ class HookGuard:
         if self._depth > 0:
             return
         self._armed.clear()
-        _GC_CLOCK.stop()
+        if self._watching:
+            _GC_CLOCK.stop()
         if self._previous_sigint is not None:
             signal.signal(signal.SIGINT, self._previous_sigint)  # type: ignore[arg-type]
             self._previous_sigint = None
+
+    @property
+    def _watching(self) -> bool:
+        """Whether hooks are time-limited here (a finite limit, on CPython)."""
+        return self.limit != float("inf") and _set_async_exc is not None
 
     def close(self) -> None:
         """Stop the watchdog thread (it also stops when the guard is garbage-collected)."""
