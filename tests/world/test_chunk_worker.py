@@ -370,60 +370,61 @@ def test_at_most_meshes_in_flight_jobs_wait_for_the_worker(tmp_path: Path) -> No
         store.close()
 
 
-def test_an_answer_is_taken_only_once_whole_so_the_frame_never_waits_for_its_rest() -> None:
-    # The worker runs below the game for the scheduler: the rest of an answer may come only
-    # when it next runs. Until then, poll says no answer is in and the frame goes on.
-    ours, theirs = socket.socketpair()
-    reader = Link(ours)
-    try:
-        first = ("meshed", 7, np.arange(50_000, dtype=np.uint16))
-        data = pickle.dumps(first)
-        theirs.sendall(struct.pack("!i", len(data)) + data[: len(data) // 2])
-        started = time.perf_counter()
-        assert not reader.poll()
-        assert not reader.poll(0.05)
-        assert time.perf_counter() - started < 1.0
-        theirs.sendall(data[len(data) // 2 :])
-        # Two more at once, one in the long framing (-1, then an 8-byte length).
-        second, third = pickle.dumps(("done", 8)), pickle.dumps(("ready", "x"))
-        theirs.sendall(struct.pack("!i", len(second)) + second)
-        theirs.sendall(struct.pack("!i", -1) + struct.pack("!Q", len(third)) + third)
-        assert reader.poll(1.0)
-        kind, job, array = reader.recv()
-        assert (kind, job) == ("meshed", 7) and np.array_equal(array, first[2])
-        assert reader.recv() == ("done", 8)
-        assert reader.recv() == ("ready", "x")
-        assert not reader.poll()
-        theirs.close()
-        assert reader.poll(1.0)  # the end is news too: recv says so
-        with pytest.raises(EOFError):
-            reader.recv()
-    finally:
-        reader.close()
-        theirs.close()
-
-
-def test_a_send_the_socket_cannot_take_now_waits_for_the_next_call_not_the_frame() -> None:
+@pytest.fixture
+def linked():
+    """A `Link` on one end of a socket pair, and the other end (the worker's)."""
     ours, theirs = socket.socketpair()
     link = Link(ours)
-    try:
-        jobs = [("mesh", n, np.full(30_000, n, dtype=np.uint16)) for n in range(40)]  # 2.4 MB
-        started = time.perf_counter()
-        for job in jobs:
-            link.send(job)  # nobody reads the other end yet: most of it waits
-        assert time.perf_counter() - started < 1.0
-        theirs_conn = Connection(theirs.detach())
-        got: list = []
-        reader = threading.Thread(  # the worker's side: a reader thread, as it has
-            target=lambda: got.extend(theirs_conn.recv() for _ in jobs), daemon=True
-        )
-        reader.start()
-        deadline = time.monotonic() + 30
-        while reader.is_alive() and time.monotonic() < deadline:
-            link.flush()  # each frame's exchange does this
-            time.sleep(0.001)
-        assert [g[1] for g in got] == list(range(40))
-        assert all(np.array_equal(g[2], job[2]) for g, job in zip(got, jobs, strict=True))
-        theirs_conn.close()
-    finally:
-        link.close()
+    yield link, theirs
+    link.close()
+    theirs.close()
+
+
+def test_an_answer_is_taken_only_once_whole_so_the_frame_never_waits_for_its_rest(linked) -> None:
+    # The worker runs below the game for the scheduler: the rest of an answer may come only
+    # when it next runs. Until then, poll says no answer is in and the frame goes on.
+    reader, theirs = linked
+    first = ("meshed", 7, np.arange(50_000, dtype=np.uint16))
+    data = pickle.dumps(first)
+    theirs.sendall(struct.pack("!i", len(data)) + data[: len(data) // 2])
+    started = time.perf_counter()
+    assert not reader.poll()
+    assert not reader.poll(0.05)
+    assert time.perf_counter() - started < 1.0
+    theirs.sendall(data[len(data) // 2 :])
+    # Two more at once, one in the long framing (-1, then an 8-byte length).
+    second, third = pickle.dumps(("done", 8)), pickle.dumps(("ready", "x"))
+    theirs.sendall(struct.pack("!i", len(second)) + second)
+    theirs.sendall(struct.pack("!i", -1) + struct.pack("!Q", len(third)) + third)
+    assert reader.poll(1.0)
+    kind, job, array = reader.recv()
+    assert (kind, job) == ("meshed", 7) and np.array_equal(array, first[2])
+    assert reader.recv() == ("done", 8)
+    assert reader.recv() == ("ready", "x")
+    assert not reader.poll()
+    theirs.close()
+    assert reader.poll(1.0)  # the end is news too: recv says so
+    with pytest.raises(EOFError):
+        reader.recv()
+
+
+def test_a_send_the_socket_cannot_take_now_waits_for_the_next_call_not_the_frame(linked) -> None:
+    link, theirs = linked
+    jobs = [("mesh", n, np.full(30_000, n, dtype=np.uint16)) for n in range(40)]  # 2.4 MB
+    started = time.perf_counter()
+    for job in jobs:
+        link.send(job)  # nobody reads the other end yet: most of it waits
+    assert time.perf_counter() - started < 1.0
+    theirs_conn = Connection(theirs.detach())
+    got: list = []
+    reader = threading.Thread(  # the worker's side: a reader thread, as it has
+        target=lambda: got.extend(theirs_conn.recv() for _ in jobs), daemon=True
+    )
+    reader.start()
+    deadline = time.monotonic() + 30
+    while reader.is_alive() and time.monotonic() < deadline:
+        link.flush()  # each frame's exchange does this
+        time.sleep(0.001)
+    assert [g[1] for g in got] == list(range(40))
+    assert all(np.array_equal(g[2], job[2]) for g, job in zip(got, jobs, strict=True))
+    theirs_conn.close()
