@@ -36,6 +36,13 @@ def snapshot(world):
     return {k: c.blocks.tobytes() for k, c in world.chunks.items() if c.blocks.any()}
 
 
+def compute_for(seconds):
+    """Busy the CPU for ``seconds`` (a hook computing, not sleeping)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
 def hit_at(world, block):
     return Hit(Int3(*block), Int3(0, 1, 0), 1.0, (0.0, 0.0, 0.0), world.get_block(*block))
 
@@ -147,9 +154,7 @@ def test_a_late_timeout_never_escapes_the_guard():
     guard = HookGuard(mods.record, limit=0.01)
 
     def near(world):
-        end = time.perf_counter() + 0.01
-        while time.perf_counter() < end:
-            pass
+        compute_for(0.01)
 
     impl = Implementation("near", "on_tick", near, ("world",))
     guard.arm()
@@ -244,29 +249,21 @@ def test_the_garbage_collector_running_inside_a_hook_is_not_the_hooks_time():
 
     def slow_collection(phase, info):
         if phase == "start":
-            end = time.perf_counter() + 3 * limit
-            while time.perf_counter() < end:
-                pass
+            compute_for(3 * limit)
 
     def collects(world):
         gc.collect()
 
     def computes(world):
-        end = time.perf_counter() + 3 * limit
-        while time.perf_counter() < end:
-            pass
+        compute_for(3 * limit)
 
     mods = loaded()
     guard = HookGuard(mods.record, limit=limit)
     guard.arm()
     gc.callbacks.append(slow_collection)  # after arming: the guard's clock sees it start
     try:
-        assert guard.run(
-            Implementation("tidy", "on_tick", collects, ("world",)), {"world": None}
-        ) == (
-            None,
-            None,
-        )
+        tidy = Implementation("tidy", "on_tick", collects, ("world",))
+        assert guard.run(tidy, {"world": None}) == (None, None)
     finally:
         gc.callbacks.remove(slow_collection)
     try:
