@@ -400,14 +400,14 @@ class Light:
         if not loaded.all():
             loss[~loaded] = _OPAQUE_LOSS
         inner = (slice(1, -1),) * 3
-        before_sky, before_blk = sky.copy(), blk.copy()  # to tell what changed
+        before_sky, before_blk = sky[inner].copy(), blk[inner].copy()  # to tell what changed
         if edits is None or any(
             self._is_loaded(key) and key not in self.sky for key, _, _ in _pieces(box)
         ):
             relax((sky, blk), (sky_src, blk_src), loss)
         else:
             relight_edits(box[:3], edits, (sky, blk), (sky_src, blk_src), loss)
-        differs = (sky[inner] != before_sky[inner]) | (blk[inner] != before_blk[inner])
+        differs = (sky[inner] != before_sky) | (blk[inner] != before_blk)
         changed: set[ChunkKey] = set()
         new_sky = sky[inner].view(np.uint8)
         new_blk = blk[inner].view(np.uint8)
