@@ -86,6 +86,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("XDG_CACHE_HOME", str(Path(tempfile.gettempdir()) / "blockpick-bench-cache"))
+    # The game's own process has numpy's huge pages off (`game`'s package notes); here numpy
+    # is imported before the game's package, so the children get it from their environment.
+    env.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     return env
 
 

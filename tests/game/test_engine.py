@@ -103,3 +103,24 @@ def test_ursinas_development_keys_do_nothing(app: Any, make_game: Make, key: str
     assert window.fullscreen == fullscreen  # F11
     assert not application.hot_reloader.enabled  # F5..F9: reload code, textures, models
     assert not game.paused and not game.debug.shown
+
+
+@pytest.mark.parametrize(("players", "marked"), [(None, "False"), ("1", "True")])
+def test_the_games_process_keeps_numpy_off_huge_pages(
+    tmp_path: Path, players: str | None, marked: str
+) -> None:
+    # numpy's huge pages let the kernel lock the game's memory map mid-frame (`game` notes);
+    # the game's package turns them off before numpy loads, unless the player chose.
+    env = game_env(tmp_path)
+    env.pop("NUMPY_MADVISE_HUGEPAGE", None)
+    if players is not None:
+        env["NUMPY_MADVISE_HUGEPAGE"] = players
+    probe = (
+        "import game, numpy\n"
+        "from numpy._core import multiarray\n"
+        "print(multiarray._set_madvise_hugepage(False))\n"  # returns the setting it replaces
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == marked
