@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -63,8 +64,12 @@ def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(
         return pack(mesh_padded(game.world.registry, *sent[job_id], merge=True))
 
     eye = (40.5, 70.0, 8.5)  # two columns on: new chunks to mesh
-    for _ in range(50):
-        view.update(eye, 1.0)
+    # Until the streaming has loaded and sent everything (the loader thread's pace is the
+    # machine's: a count of updates raced it).
+    view.update(eye, 1.0)
+    deadline = time.monotonic() + 60.0
+    while view.streamer.pending and time.monotonic() < deadline:
+        view.update(eye, 1.0, wait=True)
     jobs = {view._jobs[job_id]: job_id for job_id in sent}
     assert jobs, "nothing was sent to the worker"
     assert not any(view.shown(key) for key in jobs)  # not drawn before the answer
