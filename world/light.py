@@ -134,8 +134,8 @@ class Light:
         chunks), so the 15-voxel margin around a box is paid once per group.
         """
         todo = list(keys)
-        for key in todo:
-            self._top.pop(key, None)
+        for key in todo:  # loaded now: its column's cached floors (the runs through it) change
+            self._forget_top(key)
         if not todo:
             return set()
         span = np.ptp(np.array(todo, dtype=np.int64), axis=0)

@@ -252,6 +252,59 @@ def test_remove_then_refill_in_shade_and_caves_equals_the_brute_force_reference(
     assert wrong_voxels(world, light) == []
 
 
+def test_a_chunk_loaded_over_a_lit_one_shades_it() -> None:
+    # Streaming lights the chunks it has: a roof that loads later must darken what it covers.
+    world = loaded_world([(0, 0, 0)])
+    light = lit(world)
+    assert light.at(5, 5, 5) == (MAX_LIGHT, 0)
+    roof = np.zeros(16**3, dtype=np.uint16)
+    roof.reshape(16, 16, 16)[:, 8, :] = world.registry.id("base:stone")
+    world.put_chunk((0, 1, 0), roof)
+    light.add_chunk((0, 1, 0))
+    assert light.at(5, 5, 5) == (0, 0)
+    assert wrong_voxels(world, light) == []
+
+
+LOAD_ORDER_KEYS = [(0, 0, 0), (0, 1, 0), (1, 0, 0), (1, 1, 0)]
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.tuples(st.integers(0, 31), st.integers(0, 31), st.integers(0, 15)),
+            st.tuples(st.integers(1, 12), st.integers(1, 4), st.integers(1, 12)),
+            st.sampled_from([*STRUCTURE, "test:lamp"]),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.permutations(LOAD_ORDER_KEYS),
+    st.integers(1, 3),
+)
+def test_chunks_lit_as_they_load_in_any_order_equal_the_brute_force_reference(
+    boxes, order, batch
+) -> None:
+    # The game lights chunks in the order they stream in, a few at a time: roofs, lamps and
+    # caves loading before or after what lies under and beside them.
+    built = loaded_world(LOAD_ORDER_KEYS)
+    reg = built.registry
+    for (x, y, z), (dx, dy, dz), name in boxes:
+        ident = 0 if name == "air" else reg.id(name)
+        for p in np.ndindex(dx, dy, dz):
+            q = (x + p[0], y + p[1], z + p[2])
+            if 0 <= q[0] < 32 and 0 <= q[1] < 32 and 0 <= q[2] < 16:
+                built.set_block(*q, ident)
+    world = World(reg)
+    light = Light(world)
+    for i in range(0, len(order), batch):
+        group = order[i : i + batch]
+        for key in group:
+            world.put_chunk(key, built.chunk_blocks(*key).copy())
+        light.add_chunks(group)
+    assert wrong_voxels(world, light) == []
+
+
 def test_opening_and_plugging_a_hole_in_a_roof_and_a_lamp_beside_another() -> None:
     # Each step is relit incrementally (remove-then-refill) and must equal a full recompute:
     # sky pours 15 down the opened shaft and 14 beside it; plugging it takes the shade back;
