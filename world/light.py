@@ -310,9 +310,13 @@ class Light:
             cy += 1
 
     def _forget_top(self, key: ChunkKey) -> None:
-        """The chunk's blocks (or whether it is loaded) changed: drop its cached heights."""
+        """The chunk's blocks (or whether it is loaded) changed: drop its cached heights (the
+        floors of its row and the rows below it: a row's floor is of the rows from it up)."""
         self._top.pop(key, None)
-        self._floors.pop((key[0], key[2]), None)
+        column = self._floors.get((key[0], key[2]))
+        if column:
+            for row in [row for row in column if row <= key[1]]:
+                del column[row]
 
     def _floor(self, cx: int, cy: int, cz: int) -> NDArray[np.int64]:
         """(16, 16) world heights above the highest voxel stopping sky in each column of the
