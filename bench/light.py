@@ -12,7 +12,10 @@ Figures (medians):
 Measured on the shared 2-core machine (medians vary up to 1.8× between runs): new chunk
 1.06–1.80 ms, place lamp 1.67–3.08 ms (1.7–1.9 in quiet runs), break lamp 1.01–1.80 ms, worst of
 100 edits 1.9–3.7 ms (edits relit by remove-then-refill over the wave's front; before it, in
-alternating runs, place 2.28–3.91 ms and break 1.23–2.17 ms).
+alternating runs, place 2.28–3.91 ms and break 1.23–2.17 ms). A later, slower phase of the
+machine: place 2.19–2.51 ms and break 1.23–1.46 ms with an edit's sky sources taken from the
+light before it, against 2.44–3.54 and 1.42–2.08 ms without, in alternating runs; new chunk
+1.23–1.94 ms.
 
 Run: ``python -m bench.light``.
 """
