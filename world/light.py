@@ -313,10 +313,9 @@ class Light:
         """The chunk's blocks (or whether it is loaded) changed: drop its cached heights (the
         floors of its row and the rows below it: a row's floor is of the rows from it up)."""
         self._top.pop(key, None)
-        column = self._floors.get((key[0], key[2]))
-        if column:
-            for row in [row for row in column if row <= key[1]]:
-                del column[row]
+        column = self._floors.get((key[0], key[2]), {})
+        for row in [row for row in column if row <= key[1]]:
+            del column[row]
 
     def _floor(self, cx: int, cy: int, cz: int) -> NDArray[np.int64]:
         """(16, 16) world heights above the highest voxel stopping sky in each column of the
@@ -355,8 +354,9 @@ class Light:
             self._top[key] = top
         return top
 
-    def _open_sky(self, box: _Box) -> NDArray[np.bool_]:
-        """Open-sky mask of a box: nothing stops sky above, up to the column's top loaded chunk.
+    def _sky_sources(self, box: _Box, loaded: NDArray[np.bool_]) -> NDArray[np.int8]:
+        """Sky sources of a box: 15 at open sky (nothing stops sky above, up to the column's top
+        loaded chunk) where ``loaded``, else 0.
 
         From each chunk's cached floor (`_floor`): per world column, the height above the
         highest sky-stopping voxel of the run of loaded chunks from the box's bottom row up;
@@ -379,14 +379,14 @@ class Light:
                     ):
                         np.maximum(part, self._floor(cx, row, cz)[lx, lz], out=part)
         ys = np.arange(y0, y1, dtype=np.int64)
-        return ys[None, :, None] >= floor[:, None, :]
+        return np.multiply((ys[None, :, None] >= floor[:, None, :]) & loaded, _FULL, dtype=np.int8)
 
     def _edited_sky_sources(
         self, box: _Box, edits: NDArray[np.int64], sky: NDArray[np.int8], loaded: NDArray[np.bool_]
     ) -> NDArray[np.int8]:
-        """The sky sources of a lit box after edits, from its light before them (``sky``, the
-        box's own voxels; 15 exactly at open sky: any other step loses 1 or more), but worked
-        out in the rectangle of world columns holding the edits (whose open sky they change)."""
+        """The sky sources of a lit box after edits: 15 where its light (``sky``, its own
+        voxels) was 15, exactly at open sky (any other step loses 1 or more), but worked out in
+        the rectangle of world columns holding the edits, whose open sky they change."""
         src = np.where(sky == MAX_LIGHT, _FULL, np.int8(0))
         x0, y0, z0, x1, y1, z1 = box
         lo, hi = edits.min(axis=0), edits.max(axis=0) + 1
@@ -394,18 +394,16 @@ class Light:
         ex1, ez1 = min(int(hi[0]), x1), min(int(hi[2]), z1)
         if ex0 < ex1 and ez0 < ez1:
             part = (slice(ex0 - x0, ex1 - x0), slice(None), slice(ez0 - z0, ez1 - z0))
-            open_sky = self._open_sky((ex0, y0, ez0, ex1, y1, ez1)) & loaded[part]
-            src[part] = np.multiply(open_sky, _FULL, dtype=np.int8)
+            src[part] = self._sky_sources((ex0, y0, ez0, ex1, y1, ez1), loaded[part])
         return src
 
     def _solve(self, box: _Box, edits: NDArray[np.int64] | None = None) -> set[ChunkKey]:
         """Relight a box (its shell held fixed); the keys whose light changed.
 
-        ``edits``: the voxels whose blocks changed (every one within the box), when the rest
-        of the box was lit and has not changed since: the box is then relit by
-        remove-then-refill around them (`world.light_relax.relight_edits`). Without them, or
-        when a chunk of the box has no light yet, the box is reset to its sources and refilled
-        from its shell.
+        ``edits``: the voxels whose blocks changed (every one within the box), when the rest of
+        the box was lit and has not changed since: the box is then relit by remove-then-refill
+        around them (`world.light_relax.relight_edits`). Without them, or when a chunk of the
+        box has no light yet, the box is reset to its sources and refilled from its shell.
         """
         x0, y0, z0, x1, y1, z1 = box
         pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
@@ -418,7 +416,7 @@ class Light:
         lit = all(not self._is_loaded(key) or key in self.sky for key, _, _ in _pieces(box))
         edited = edits if lit else None  # None: reset to the sources and refilled
         if edited is None:
-            sky_src = np.multiply(self._open_sky(box) & loaded, _FULL, dtype=np.int8)
+            sky_src = self._sky_sources(box, loaded)
         else:
             sky_src = self._edited_sky_sources(box, edited, sky[inner], loaded)
         # (``take`` gathers twice as fast as ``table[ids]``; where not loaded, ids are air)
