@@ -413,7 +413,9 @@ class Light:
         sky = self._gather(self.sky, pad).view(np.int8)
         blk = self._gather(self.block, pad).view(np.int8)
         inner = (slice(1, -1),) * 3
-        lit = all(not self._is_loaded(key) or key in self.sky for key, _, _ in _pieces(box))
+        lit = edits is not None and all(
+            not self._is_loaded(key) or key in self.sky for key, _, _ in _pieces(box)
+        )
         edited = edits if lit else None  # None: reset to the sources and refilled
         if edited is None:
             sky_src = self._sky_sources(box, loaded)
