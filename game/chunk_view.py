@@ -21,13 +21,19 @@ and makes any answer still on its way stale (dropped); so does dropping the chun
 worker lost is meshed in the frame. Without a worker (tests, a system without one) every mesh
 is made in the frame, under the same budget.
 
-The chunk's triangles are split by face direction into up to seven Panda3D geoms sharing that
+The chunk's triangles are split by face direction into Panda3D geoms sharing that
 one vertex buffer: +x, -x, +y, -y, +z, -z and "other" (plants). A face looking away from the
 camera can never be seen, so the directions that face away from the camera's chunk are hidden:
 in a typical view that skips about half the triangles before software GL has to transform them
 (all the bottoms of the ground, the far sides of hills). The set only changes when the camera
-crosses into another chunk. ursina's own ``Mesh`` builds one geom per mesh with its own vertex
-data, which is why the geoms are built here with Panda3D's API.
+crosses into another chunk. Each direction's faces are split again into liquid faces (drawn
+with a liquid block's tile: `_layers`) and the rest. The rest draw with no transparency state
+at all: the chunk shader drops texels below half alpha itself (leaves, glass, plants). Liquid
+faces blend, after everything opaque. (Before, a chunk with any water drew every face twice,
+through Panda3D's dual transparency, and the others went through its alpha test as well as
+the shader's cut: both together were 5 ms of a 32 ms frame at view distance 8.) ursina's own
+``Mesh`` builds one geom per mesh with its own vertex data, which is why the geoms are built
+here with Panda3D's API.
 
 Light (`world.light.Light`, when given): a chunk meshed is queued to be lit with its 26
 neighbours; chunks are lit nearest the camera first, with the others waiting in the same 2×2
@@ -67,6 +73,7 @@ from panda3d.core import (
     GeomTriangles,
     GeomVertexData,
     NodePath,
+    RenderState,
     TransparencyAttrib,
 )
 from panda3d.core import Texture as PandaTexture
@@ -75,6 +82,7 @@ from ursina import camera, scene
 from game.chunk_shader import chunk_shader
 from game.geometry import interleaved_format
 from game.render_origin import RenderOrigin
+from world.atlas import tile_cells
 from world.chunk_worker import WorkerRecipe
 from world.chunks import CHUNK, ChunkKey, World
 from world.light import Light
@@ -85,15 +93,15 @@ from world.streaming import ChunkStreamer
 __all__ = ["ChunkView"]
 
 _BIN = "chunks"
-# Opaque chunks draw front to back, so software GL's early depth test skips hidden pixels.
+# Chunks draw front to back, so software GL's early depth test skips hidden pixels.
 CullBinManager.getGlobalPtr().addBin(_BIN, CullBinManager.BTFrontToBack, 5)
 
 
 _FORMAT = interleaved_format(uv=True, tile=True)
 if _FORMAT.getArray(0).getStride() != VERTEX_ROW.itemsize:
     raise RuntimeError("the vertex layout and its numpy mirror disagree")
-_CUT_ALPHA = 0.5  # cut-outs: texels below half alpha are not drawn (binary transparency)
-_CLEAR_ALPHA = 1 / 255  # chunks with liquid blend: only fully clear texels are dropped
+_CUT_ALPHA = 0.5  # cut-outs: texels below half alpha are not drawn
+_CLEAR_ALPHA = 1 / 255  # liquids blend: only fully clear texels are dropped
 _COST_WEIGHT = 0.1  # how fast the light job's running cost follows new measurements
 _LIGHT_GROUP = 8  # chunks lit together in one job, at most
 _AROUND = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
@@ -110,6 +118,40 @@ def _vertex_data(rows: NDArray[np.void]) -> GeomVertexData:
 def _hash_light(lit: PaddedLight) -> int:
     """A hash of a chunk's padded light (whether a remesh would change its light)."""
     return hash((lit[0].tobytes(), lit[1].tobytes()))
+
+
+def _layers(
+    mesh: PackedMesh, blended_tiles: NDArray[np.int32]
+) -> list[tuple[int, NDArray[np.uint32], bool]]:
+    """The mesh's triangles as (direction group, vertex indices, blended) parts, none empty:
+    each direction's faces split into those drawn with a tile of ``blended_tiles`` (atlas
+    indices: the liquids') and the others."""
+    parts = []
+    for group, indices in enumerate(mesh.groups):
+        if not len(indices):
+            continue
+        triangles = indices.reshape(-1, 3)
+        blended = np.isin(tile_cells(mesh.rows["tile"][triangles[:, 0]]), blended_tiles)
+        if not blended.any():
+            parts.append((group, indices, False))
+            continue
+        for part, is_blended in ((triangles[~blended], False), (triangles[blended], True)):
+            if len(part):
+                parts.append((group, part.reshape(-1), is_blended))
+    return parts
+
+
+def _blended_state() -> RenderState:
+    """How liquid faces draw: blended over what is behind them, after everything opaque and
+    back to front (Panda3D's transparent bin), without hiding each other (no depth writes),
+    every texel but the fully clear ones."""
+    template = NodePath("liquid")
+    template.setTransparency(TransparencyAttrib.M_alpha)
+    template.setBin("transparent", 0)
+    template.setDepthWrite(False)
+    template.setShaderInput("alpha_cut", _CLEAR_ALPHA)
+    state: RenderState = template.getState()
+    return state
 
 
 def _geom_node(vdata: GeomVertexData, indices: NDArray[np.uint32], name: str) -> GeomNode:
@@ -159,12 +201,15 @@ class ChunkView:
         self.daylight = 1.0  # the share of sky light showing (`set_daylight`)
         self.node.setShaderInput("daylight", self.daylight)
         self.node.setShaderInput("alpha_cut", _CUT_ALPHA)
+        self.node.setBin(_BIN, 0)
+        self._blended_state = _blended_state()
         self._sync_fog()
         # Chunk nodes are drawn relative to the render origin (precision far from 0, 0, 0).
         self.origin = RenderOrigin() if origin is None else origin
         self.texture = texture
         self.entities: dict[ChunkKey, NodePath] = {}  # the drawn chunks' nodes
-        self._groups: dict[ChunkKey, list[NodePath | None]] = {}
+        # Each drawn chunk's nodes, with the direction group each draws (`world.mesh_pack`).
+        self._groups: dict[ChunkKey, list[tuple[int, NodePath]]] = {}
         # Meshes made by the worker process (`_mesh`): job ids, the chunk each job is for, the
         # job each chunk waits for (a newer mesh makes it stale), answers not drawn yet.
         self._job_id = 0
@@ -403,9 +448,7 @@ class ChunkView:
     def _show_facing(self, key: ChunkKey) -> None:
         """Hide the chunk's groups whose faces all point away from the camera's chunk."""
         camera_chunk = self._camera_chunk
-        for group, node in enumerate(self._groups[key]):
-            if node is None:
-                continue
+        for group, node in self._groups[key]:
             if camera_chunk is None or group == OTHER:
                 node.show()
                 continue
@@ -433,10 +476,10 @@ class ChunkView:
 
     def vertex_count(self, key: ChunkKey) -> int:
         """Vertices in the chunk's vertex buffer as Panda3D holds it (0 when not drawn)."""
-        nodes = [node for node in self._groups.get(key, []) if node is not None]
+        nodes = self._groups.get(key)
         if not nodes:
             return 0
-        geom_node = nodes[0].node()
+        geom_node = nodes[0][1].node()
         count: int = geom_node.getGeom(0).getVertexData().getNumRows()
         return count
 
@@ -499,35 +542,20 @@ class ChunkView:
             self.origin.place(root, (key[0] * CHUNK[0], key[1] * CHUNK[1], key[2] * CHUNK[2]))
             root.setTexture(self.texture, 1)
             self.entities[key] = root
-        for old in self._groups.get(key, []):
-            if old is not None:
-                old.removeNode()
+        for _, old in self._groups.get(key, []):
+            old.removeNode()
         vdata = _vertex_data(mesh.rows)
-        nodes: list[NodePath | None] = [
-            root.attachNewNode(_geom_node(vdata, indices, f"group{group}"))
-            if len(indices)
-            else None
-            for group, indices in enumerate(mesh.groups)
-        ]
-        plants = nodes[OTHER]
-        if plants is not None:  # one quad a plant plane, seen from both sides (as Luanti's)
-            plants.setTwoSided(True)
+        registry = self.world.registry
+        nodes = []
+        for group, indices, blended in _layers(mesh, registry.face_tiles[registry.liquid]):
+            node = root.attachNewNode(_geom_node(vdata, indices, f"group{group}"))
+            if blended:
+                node.setState(self._blended_state)
+            if group == OTHER:  # one quad a plant plane, seen from both sides (as Luanti's)
+                node.setTwoSided(True)
+            nodes.append((group, node))
         self._groups[key] = nodes
         self._show_facing(key)
-        self._set_transparency(key, root)
-
-    def _set_transparency(self, key: ChunkKey, root: NodePath) -> None:
-        """Alpha-tested cut-outs (leaves, glass, plants); blending only for chunks with liquid."""
-        blocks = self.world.chunk_blocks(*key)
-        if self.world.registry.liquid[blocks].any():
-            # Two passes: opaque texels first, then the see-through water blended over them.
-            root.setTransparency(TransparencyAttrib.M_dual)
-            root.setShaderInput("alpha_cut", _CLEAR_ALPHA)
-            root.clearBin()
-        else:
-            root.setTransparency(TransparencyAttrib.M_binary)
-            root.clearShaderInput("alpha_cut")
-            root.setBin(_BIN, 0)
 
     def _drop(self, key: ChunkKey) -> None:
         """Forget a chunk's node (and a mesh on its way from the worker)."""

@@ -34,6 +34,7 @@ __all__ = [
     "TILE_CAPACITY",
     "TILE_PX",
     "TILE_ROWS",
+    "tile_cells",
     "tile_pixel_box",
     "tile_uv_rect",
     "tile_uv_rects",
@@ -164,3 +165,13 @@ def tile_uv_rects(tile_indices: ArrayLike, inset_px: float = 0.0) -> NDArray[np.
     rects[:, 1] = 1.0 - (row + 1) / TILE_ROWS + inset_v
     rects[:, 3] = 1.0 - row / TILE_ROWS - inset_v
     return rects.astype(np.float32)
+
+
+def tile_cells(origins: NDArray[np.floating]) -> NDArray[np.int64]:
+    """The atlas index of the tile whose bottom-left uv corner is each row of ``origins``
+    ((N, 2) u, v: a mesh's ``tile_origin``, `world.mesh_data.MeshData`), the inverse of
+    `tile_uv_rects`' corner."""
+    column = np.rint(origins[:, 0] * TILES_PER_ROW).astype(np.int64)
+    row = TILE_ROWS - 1 - np.rint(origins[:, 1] * TILE_ROWS).astype(np.int64)
+    cells: NDArray[np.int64] = row * TILES_PER_ROW + column
+    return cells

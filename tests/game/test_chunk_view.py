@@ -28,9 +28,7 @@ def test_hidden_groups_hold_only_faces_turned_away(
         origin = np.array(key) * 16
         corners = data.vertices.reshape(-1, 3)[data.indices.reshape(-1, 3)[:, 0]] + origin
         normals = data.normals.reshape(-1, 3)[data.indices.reshape(-1, 3)[:, 0]]
-        for group, node in enumerate(nodes):
-            if node is None:
-                continue
+        for group, node in nodes:
             triangles = node.node().getGeom(0).getPrimitive(0).getNumPrimitives()
             assert triangles > 0
             if not node.isHidden():

@@ -10,6 +10,9 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from world.atlas import tile_cells
+from world.mesh_pack import VERTEX_ROW
+
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
 GROUND = 4  # the flat world: bedrock, 2 dirt, grass; feet stand at y = 4
@@ -81,3 +84,50 @@ def test_an_eye_beyond_the_worlds_edge_is_not_under_water(make_game: Make) -> No
     assert not eye_in_liquid(game.world, (0.5, WORLD_LIMIT + 1.2, 0.5))
     flood(game, GROUND)
     assert eye_in_liquid(game.world, (0.5, GROUND + 0.5, 0.5))
+
+
+def test_only_liquid_faces_blend_and_every_other_face_draws_once(make_game: Make) -> None:
+    """A chunk with water draws its water blended and every other face once, opaque (texels
+    below half alpha cut by the shader): glass beside water looks as glass anywhere."""
+    from panda3d.core import TransparencyAttrib
+
+    from world.mesh_pack import drawn_mesh
+    from world.mesher import mesh_inputs
+
+    game = make_game(flat=True, creative=True)
+    flood(game, GROUND + 1)
+    fill(game, (2, GROUND, 2), (2, GROUND + 2, 2), "base:glass")
+    game.chunks.update(game.player.eye, 1.0)
+    registry = game.world.registry
+    water_tiles = set(registry.face_tiles[registry.liquid].ravel().tolist())
+    key = (0, 0, 0)
+    drawn, blended_tiles, opaque_tiles = 0, set(), set()
+    for _, node in game.chunks._groups[key]:
+        geom = node.node().getGeom(0)
+        indices = np.array(geom.getPrimitive(0).getVertexList(), dtype=np.int64)
+        drawn += len(indices)
+        rows = np.frombuffer(memoryview(geom.getVertexData().getArray(0)), dtype=VERTEX_ROW)
+        tiles = set(tile_cells(rows["tile"][indices[::3]]).tolist())
+        attrib = node.getNetState().getAttrib(TransparencyAttrib)
+        mode = TransparencyAttrib.M_none if attrib is None else attrib.getMode()
+        if mode == TransparencyAttrib.M_alpha:
+            blended_tiles |= tiles
+        else:
+            assert mode == TransparencyAttrib.M_none  # not dual: drawn once
+            opaque_tiles |= tiles
+    assert blended_tiles and blended_tiles <= water_tiles
+    assert registry.tile_id("base:glass") in opaque_tiles and not opaque_tiles & water_tiles
+    mesh = drawn_mesh(registry, mesh_inputs(game.world, *key, game.light.padded(key)))
+    assert drawn == sum(len(group) for group in mesh.groups)  # each face in one node
+
+
+def test_water_shows_what_lies_under_it(make_game: Make, replay: Replay, tmp_path: Path) -> None:
+    game = make_game(flat=True, creative=True)
+    flood(game, GROUND)  # one block of water over the grass
+    replay(game, f"fly\nteleport 0.5 {GROUND + 3} 0.5\nlook 0 70\nwait 2")
+    replay(game, f"screenshot {tmp_path / 'over_grass.png'}")
+    fill(game, (-6, GROUND - 1, -6), (6, GROUND - 1, 6), "base:sand")
+    replay(game, f"wait 2\nscreenshot {tmp_path / 'over_sand.png'}")
+    grass, sand = off_centre(tmp_path / "over_grass.png"), off_centre(tmp_path / "over_sand.png")
+    assert bluish(grass) or bluish(sand)  # water's tint
+    assert sum(abs(a - b) for a, b in zip(grass, sand, strict=True)) > 30  # the floor shows
