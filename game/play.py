@@ -48,7 +48,7 @@ from game.controls import Act, Aim, Controls, Intent, Pointer
 from game.crack import CrackOverlay
 from game.daylight import DayClock
 from game.debug import DebugOverlay, DebugSnapshot, TracedCells
-from game.engine import WindowPointer, save_screenshot
+from game.engine import WindowPointer, collect_garbage, save_screenshot
 from game.hotbar import Hotbar
 from game.hud import ERROR_SECONDS, Hud
 from game.inventory_screen import InventoryScreen
@@ -241,7 +241,10 @@ class Game:
             if not self._screen_shown:
                 self._carry_out(self.controls.hold(dt, self._aim()))
             self._relight(self.rules.tick(dt, self.player.body.pos))
-        self.chunks.update(self.player.eye, STREAM_BUDGET_S)
+        # The garbage collector's pass, if one is due, here rather than inside a chunk job, and
+        # within the chunk work's budget (`game.engine.collect_garbage`).
+        collecting = collect_garbage()
+        self.chunks.update(self.player.eye, max(STREAM_BUDGET_S - collecting, 0.0))
         self.session.tick(dt)
         self._show_new_mod_errors()
         self.hud.update(dt)

@@ -145,3 +145,53 @@ def test_nothing_is_drawn_over_the_whole_screen_while_playing(app: Any, make_gam
         if min(-low.y - half_height, high.y - half_height) >= 0:
             covering.append(found)
     assert covering == []
+
+
+def test_after_the_freeze_the_collector_runs_only_when_the_frame_asks() -> None:
+    import gc
+
+    from game.engine import GC_OLDER_EVERY, GC_YOUNG_THRESHOLD, collect_garbage, freeze_startup_heap
+
+    passes: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            passes.append(info["generation"])
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(seen)
+    try:
+        freeze_startup_heap()
+        passes.clear()
+        kept = [[] for _ in range(50 * GC_YOUNG_THRESHOLD)]  # tracked allocations, no pass
+        assert passes == [] and not gc.isenabled()
+        assert collect_garbage() > 0.0 and passes == [0]  # the young pass that was due
+        assert collect_garbage() == 0.0 and passes == [0]  # nothing due
+        for _ in range(GC_OLDER_EVERY * GC_OLDER_EVERY):
+            kept += [[] for _ in range(2 * GC_YOUNG_THRESHOLD)]
+            collect_garbage()
+        # Python's cadence: every tenth pass a middle one, every tenth middle one a full one.
+        assert passes.count(1) == GC_OLDER_EVERY - 1 and passes.count(2) == 1
+        assert len(passes) == GC_OLDER_EVERY * GC_OLDER_EVERY + 1
+    finally:
+        gc.callbacks.remove(seen)
+        gc.unfreeze()
+        gc.enable()
+        gc.set_threshold(*threshold)
+    assert collect_garbage() == 0.0  # Python collects by itself again
+
+
+def test_a_frames_collection_comes_out_of_its_chunk_budget(
+    app: Any, make_game: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import game.play
+
+    game_ = make_game(flat=True)
+    budgets: list[float] = []
+    monkeypatch.setattr(game.play, "collect_garbage", lambda: 0.002)
+    monkeypatch.setattr(game_.chunks, "update", lambda eye, budget: budgets.append(budget))
+    app.step()
+    assert budgets == [pytest.approx(game.play.STREAM_BUDGET_S - 0.002)]
+    monkeypatch.setattr(game.play, "collect_garbage", lambda: 1.0)  # a pass longer than it
+    app.step()
+    assert budgets[-1] == 0.0
