@@ -43,6 +43,7 @@ __all__ = [
     "LOOK_MODE",
     "SWITCH_INTERVAL_S",
     "WindowPointer",
+    "collect_all_garbage",
     "collect_garbage",
     "fixed_frame_rate",
     "freeze_startup_heap",
@@ -267,8 +268,12 @@ def collect_garbage() -> float:
     before its chunk work, and gives that work what the pass left of the frame's budget. Left to
     Python, a pass ran wherever an allocation tipped its count, often inside a job of chunk work
     already as long as the budget: the slowest frame of a sprint-flight at view distance 8 held a
-    6 ms middle pass inside 14 ms of chunk work. The passes and their cadence are Python's own
+    6 ms pass inside 14 ms of chunk work. The passes and their cadence are Python's own
     (`GC_YOUNG_THRESHOLD`, `GC_OLDER_EVERY`); garbage without cycles is freed at once anyway.
+
+    A full pass freezes what survives it, as the start-up did: the next full pass walks only
+    what came since, 3.0-3.7 ms in a flight rather than 6.2-7.3 ms. A cycle frozen alive that
+    dies later waits for `collect_all_garbage` (the pause menu); none did in a 60 s flight.
     Does nothing while Python collects by itself (no frozen heap: tests, tools).
     """
     if gc.isenabled():
@@ -281,4 +286,17 @@ def collect_garbage() -> float:
         generation = 2 if old + 1 >= GC_OLDER_EVERY else 1
     began = time.perf_counter()
     gc.collect(generation)
+    if generation == 2:
+        gc.freeze()
     return time.perf_counter() - began
+
+
+def collect_all_garbage() -> None:
+    """One pass over every object, the frozen ones too, then freeze the survivors again: tens of
+    milliseconds, for a moment when a frame is not watched (the pause menu opening). Does nothing
+    while Python collects by itself."""
+    if gc.isenabled():
+        return
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()

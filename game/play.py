@@ -48,7 +48,7 @@ from game.controls import Act, Aim, Controls, Intent, Pointer
 from game.crack import CrackOverlay
 from game.daylight import DayClock
 from game.debug import DebugOverlay, DebugSnapshot, TracedCells
-from game.engine import WindowPointer, collect_garbage, save_screenshot
+from game.engine import WindowPointer, collect_all_garbage, collect_garbage, save_screenshot
 from game.hotbar import Hotbar
 from game.hud import ERROR_SECONDS, Hud
 from game.inventory_screen import InventoryScreen
@@ -562,6 +562,7 @@ class Game:
         self.menu.open(self.settings)
         if self.live:
             self.capture_mouse(False)
+        collect_all_garbage()  # what the frames' passes leave frozen (`game.engine`)
 
     def resume(self) -> None:
         """Close the pause menu and take the mouse back."""

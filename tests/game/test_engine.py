@@ -167,12 +167,15 @@ def test_after_the_freeze_the_collector_runs_only_when_the_frame_asks() -> None:
         assert passes == [] and not gc.isenabled()
         assert collect_garbage() > 0.0 and passes == [0]  # the young pass that was due
         assert collect_garbage() == 0.0 and passes == [0]  # nothing due
+        frozen_at_start = gc.get_freeze_count()
         for _ in range(GC_OLDER_EVERY * GC_OLDER_EVERY):
             kept += [[] for _ in range(2 * GC_YOUNG_THRESHOLD)]
             collect_garbage()
         # Python's cadence: every tenth pass a middle one, every tenth middle one a full one.
         assert passes.count(1) == GC_OLDER_EVERY - 1 and passes.count(2) == 1
         assert len(passes) == GC_OLDER_EVERY * GC_OLDER_EVERY + 1
+        # The full pass froze what survived it: the lists kept (all but the last few hundred).
+        assert gc.get_freeze_count() > frozen_at_start + len(kept) // 2
     finally:
         gc.callbacks.remove(seen)
         gc.unfreeze()
@@ -195,3 +198,35 @@ def test_a_frames_collection_comes_out_of_its_chunk_budget(
     monkeypatch.setattr(game.play, "collect_garbage", lambda: 1.0)  # a pass longer than it
     app.step()
     assert budgets[-1] == 0.0
+
+
+def test_cycles_frozen_alive_are_reclaimed_when_the_game_pauses(app: Any, make_game: Make) -> None:
+    import gc
+    import weakref
+
+    from game.engine import collect_garbage, freeze_startup_heap
+
+    class Node:
+        other: Any = None
+
+    game_ = make_game(flat=True)
+    frozen = Node()
+    frozen.other = frozen  # a cycle alive at the freeze
+    threshold = gc.get_threshold()
+    try:
+        freeze_startup_heap()
+        young = Node()
+        young.other = young  # one made after it
+        frozen_ref, young_ref = weakref.ref(frozen), weakref.ref(young)
+        del frozen, young  # both garbage now
+        kept = []
+        while young_ref() is not None and len(kept) < 1_000_000:  # frames' passes find it
+            kept.append([])
+            collect_garbage()
+        assert young_ref() is None and frozen_ref() is not None
+        game_.pause()
+        assert frozen_ref() is None
+    finally:
+        gc.unfreeze()
+        gc.enable()
+        gc.set_threshold(*threshold)
