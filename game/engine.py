@@ -268,8 +268,9 @@ def collect_garbage() -> float:
     before its chunk work, and gives that work what the pass left of the frame's budget. Left to
     Python, a pass ran wherever an allocation tipped its count, often inside a job of chunk work
     already as long as the budget: the slowest frame of a sprint-flight at view distance 8 held a
-    6 ms pass inside 14 ms of chunk work. The passes and their cadence are Python's own
-    (`GC_YOUNG_THRESHOLD`, `GC_OLDER_EVERY`); garbage without cycles is freed at once anyway.
+    6 ms pass inside 14 ms of chunk work. The passes and their cadence are Python's
+    (`GC_YOUNG_THRESHOLD`, `GC_OLDER_EVERY`), but for its rule that holds a full pass back until
+    the oldest generation has grown by a quarter; garbage without cycles is freed at once anyway.
 
     A full pass freezes what survives it, as the start-up did: the next full pass walks only
     what came since, 3.0-3.7 ms in a flight rather than 6.2-7.3 ms. A cycle frozen alive that
