@@ -418,6 +418,11 @@ class ChunkView:
         process included."""
         return self.streamer.pending + len(self._in_worker)
 
+    @property
+    def idle(self) -> bool:
+        """Whether no chunk waits to be loaded, meshed or lit, nor to be remeshed for light."""
+        return not self.pending and not self._light_queue and not self._relit
+
     def face_camera(self, pos: tuple[float, float, float]) -> None:
         """Show only the face directions that can face a camera at ``pos``."""
         camera_chunk = (

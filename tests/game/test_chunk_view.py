@@ -93,3 +93,27 @@ def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(
                 mesh_chunk(game.world, *key, game.light if key in view._lit else None, merge=True)
             ).vertex_count
         )
+
+
+def test_the_view_is_idle_only_once_what_is_around_is_loaded_lit_and_drawn(
+    make_game: Callable[..., Any],
+) -> None:
+    game = make_game(view_distance=2)
+    view = game.chunks
+
+    def settle() -> None:
+        deadline = time.monotonic() + 60.0
+        while not view.idle and time.monotonic() < deadline:
+            view.update(game.player.eye, 0.05, wait=True)
+
+    settle()
+    assert view.idle and view.pending == 0
+    assert all(view.shown(key) for key in view.streamer.meshed)
+    assert set(view.entities) <= view._lit  # every drawn chunk lit
+    game.player.teleport((160.0, 60.0, 8.0))  # ten columns away: new chunks to load and light
+    view.update(game.player.eye, 0.0)
+    assert not view.idle
+    settle()
+    assert view.idle
+    cx, cz = 160 // 16, 8 // 16
+    assert any(key[0] == cx and key[2] == cz for key in view.entities)
