@@ -35,13 +35,14 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import importlib
 import signal
 import threading
 import time
 import weakref
 from collections.abc import Callable, Mapping
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from world.mods import Implementation, ModError
@@ -57,6 +58,14 @@ try:
     _set_async_exc: Callable[..., int] | None = ctypes.pythonapi.PyThreadState_SetAsyncExc
 except AttributeError:  # not CPython
     _set_async_exc = None
+
+# The Ctrl-C handler is swapped at every arm and disarm (every tick): through the C module, as
+# the `signal` module's wrappers try each handler as a `signal.Handlers` member, and the error
+# for a Python handler formats its repr (Panda3D's task manager's lists every task): 0.1 ms.
+try:
+    _raw_signal: Any = importlib.import_module("_signal")
+except ImportError:  # not CPython
+    _raw_signal = signal
 
 
 class HookTimeout(BaseException):
@@ -119,10 +128,10 @@ class HookGuard:
                 weakref.finalize(self, self._armed.set)  # wake the thread to end with us
             self._armed.set()
         if threading.current_thread() is threading.main_thread():
-            current = signal.getsignal(signal.SIGINT)
+            current = _raw_signal.getsignal(signal.SIGINT)
             if callable(current):
                 self._previous_sigint = current
-                signal.signal(signal.SIGINT, self._on_sigint)
+                _raw_signal.signal(signal.SIGINT, self._on_sigint)
 
     def disarm(self) -> None:
         """Stop watching (the action or tick is over)."""
@@ -133,7 +142,7 @@ class HookGuard:
         if self._watching:
             _GC_CLOCK.stop()
         if self._previous_sigint is not None:
-            signal.signal(signal.SIGINT, self._previous_sigint)  # type: ignore[arg-type]
+            _raw_signal.signal(signal.SIGINT, self._previous_sigint)
             self._previous_sigint = None
 
     @property
