@@ -313,9 +313,9 @@ class Light:
         """The chunk's blocks (or whether it is loaded) changed: drop its cached heights (the
         floors of its row and the rows below it: a row's floor is of the rows from it up)."""
         self._top.pop(key, None)
-        column = self._floors.get((key[0], key[2]), {})
-        for row in [row for row in column if row <= key[1]]:
-            del column[row]
+        column = {r: f for r, f in self._floors.pop((key[0], key[2]), {}).items() if r > key[1]}
+        if column:  # a column with no floor left is not kept (streaming forgets columns)
+            self._floors[key[0], key[2]] = column
 
     def _floor(self, cx: int, cy: int, cz: int) -> NDArray[np.int64]:
         """(16, 16) world heights above the highest voxel stopping sky in each column of the

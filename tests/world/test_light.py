@@ -409,3 +409,14 @@ def test_hooks_read_light_at_from_the_worlds_light_and_zero_without_one() -> Non
     world.set_block(3, 3, 3, world.registry.id("test:lamp"))
     world.light.update([(3, 3, 3)])  # type: ignore[attr-defined]
     assert view.light_at(3, 4, 3) == (0, 14)
+
+
+def test_the_light_keeps_nothing_of_a_column_whose_chunks_are_all_forgotten() -> None:
+    # Streaming forgets columns as the player travels: their cached sky floors must go too.
+    keys = [(0, 0, 0), (0, 1, 0), (1, 0, 0)]
+    world = loaded_world(keys)
+    light = lit(world)
+    assert light._floors  # cached while lit
+    for key in keys:  # the lower row first: the row above keeps its floor until it goes
+        light.remove_chunk(key)
+    assert light._floors == {}
