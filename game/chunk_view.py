@@ -70,8 +70,6 @@ from numpy.typing import NDArray
 from panda3d.core import (
     CullBinManager,
     Geom,
-    GeomNode,
-    GeomTriangles,
     GeomVertexData,
     NodePath,
     RenderState,
@@ -81,7 +79,7 @@ from panda3d.core import Texture as PandaTexture
 from ursina import camera, scene
 
 from game.chunk_shader import chunk_shader
-from game.geometry import interleaved_format
+from game.geometry import interleaved_format, triangles_node
 from game.render_origin import RenderOrigin
 from world.atlas import tile_cells
 from world.chunk_worker import WorkerRecipe
@@ -153,20 +151,6 @@ def _blended_state() -> RenderState:
     template.setShaderInput("alpha_cut", _CLEAR_ALPHA)
     state: RenderState = template.getState()
     return state
-
-
-def _geom_node(vdata: GeomVertexData, indices: NDArray[np.uint32], name: str) -> GeomNode:
-    """A node drawing some triangles of a shared vertex buffer."""
-    triangles = GeomTriangles(Geom.UHStatic)
-    triangles.setIndexType(Geom.NTUint32)
-    handle = triangles.modifyVertices()
-    handle.uncleanSetNumRows(len(indices))
-    memoryview(handle).cast("B").cast("I")[:] = np.ascontiguousarray(indices).data
-    geom = Geom(vdata)
-    geom.addPrimitive(triangles)
-    node = GeomNode(name)
-    node.addGeom(geom)
-    return node
 
 
 class ChunkView:
@@ -554,7 +538,7 @@ class ChunkView:
         registry = self.world.registry
         nodes = []
         for group, indices, blended in _layers(mesh, registry.face_tiles[registry.liquid]):
-            node = root.attachNewNode(_geom_node(vdata, indices, f"group{group}"))
+            node = root.attachNewNode(triangles_node(vdata, indices, f"group{group}"))
             if blended:
                 node.setState(self._blended_state)
             if group == OTHER:  # one quad a plant plane, seen from both sides (as Luanti's)

@@ -85,3 +85,20 @@ def test_messages_stack_newest_at_the_bottom_and_fade_away(make_game: Make) -> N
     assert "message 2" not in [line.text for line, _ in hud.older]  # gone
     hud.update(10.0)
     assert hud.older == [] and not hud.message.enabled
+
+
+def test_the_crosshair_and_the_hotbar_draw_as_one_geom_each_whatever_the_slots_hold(
+    make_game: Make, replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    replay(game, "select 3\nscroll 2\nwait 2")
+
+    def drawn_geoms() -> int:  # text (the counts) is a TextNode of its own, not counted
+        nodes = game.hud.root.findAllMatches("**/+GeomNode")
+        return sum(path.node().getNumGeoms() for path in nodes if not path.isHidden())
+
+    assert drawn_geoms() == 2  # the crosshair, and the hotbar's backing, frame, slots and icons
+    assert game.hud.selection_x == pytest.approx(game.hud.slot_x[4])
+    game.hotbar.inventory.put(7, None)
+    game.hud.refresh_hotbar()
+    assert drawn_geoms() == 2 and game.hud.icons[7] is None

@@ -146,12 +146,12 @@ def test_hotbar_keys_wheel_and_pick(make_game: Make, replay: Replay) -> None:
     assert game.hotbar.selected == 4
     replay(game, "scroll 6")
     assert game.hotbar.selected == 1  # wraps around the 9 slots
-    assert game.hud.selection.x == pytest.approx(game.hud.slot_x[1])
+    assert game.hud.selection_x == pytest.approx(game.hud.slot_x[1])
     bedrock = game.world.registry.id("base:bedrock")
     dig_to_bedrock(game)
     replay(game, "look 0 90\nwait 30\npick")
     assert game.hotbar.current == bedrock  # not in the hotbar: it replaces the selected slot
-    assert game.hud.icons[1] is not None
+    assert game.hud.icons[1] == game.world.registry.face_tiles[bedrock][0]
 
 
 def test_double_tap_space_flies_in_creative_only(make_game: Make, replay: Replay) -> None:
