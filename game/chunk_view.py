@@ -21,20 +21,12 @@ and makes any answer still on its way stale (dropped); so does dropping the chun
 worker lost is meshed in the frame. Without a worker (tests, a system without one) every mesh
 is made in the frame, under the same budget.
 
-The chunk's triangles are split by face direction into Panda3D geoms sharing that
-one vertex buffer: +x, -x, +y, -y, +z, -z and "other" (plants). A face looking away from the
-camera can never be seen, so the directions that face away from the camera's chunk are hidden:
-in a typical view that skips about half the triangles before software GL has to transform them
-(all the bottoms of the ground, the far sides of hills). The set only changes when the camera
-crosses into another chunk. Each direction's faces are split again into liquid faces (drawn
-with a liquid block's tile: `_layers`) and the rest. The rest draw with no transparency state
-at all: the chunk shader drops texels below half alpha itself (leaves, glass, plants). Liquid
-faces blend, after everything opaque. (Before, a chunk with any water drew every face twice,
-through Panda3D's dual transparency, and the others went through its alpha test as well as
-the shader's cut: at view distance 8 the rasterizer's share of a frame was 10 % longer, in six
-alternating pairs of runs, for the same picture.) ursina's own
-``Mesh`` builds one geom per mesh with its own vertex data, which is why the geoms are built
-here with Panda3D's API.
+A chunk's triangles are drawn by at most three nodes (solid, plants, liquid), each one geom
+over the chunk's vertex buffer with one primitive for each face direction
+(`game.chunk_parts`); the directions that face away from the camera's chunk are left out of the
+geoms, which only changes when the camera crosses into another chunk. ursina's own ``Mesh``
+builds one geom per mesh with its own vertex data, which is why the geoms are built with
+Panda3D's API.
 
 Light (`world.light.Light`, when given): a chunk meshed is queued to be lit with its 26
 neighbours; chunks are lit nearest the camera first, with the others waiting in the same 2×2
@@ -65,27 +57,17 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 
-import numpy as np
-from numpy.typing import NDArray
-from panda3d.core import (
-    CullBinManager,
-    Geom,
-    GeomVertexData,
-    NodePath,
-    RenderState,
-    TransparencyAttrib,
-)
+from panda3d.core import CullBinManager, NodePath
 from panda3d.core import Texture as PandaTexture
 from ursina import camera, scene
 
+from game.chunk_parts import ChunkPart, blended_state, chunk_parts, facing_groups
 from game.chunk_shader import chunk_shader
-from game.geometry import interleaved_format, triangles_node
 from game.render_origin import RenderOrigin
-from world.atlas import tile_cells
 from world.chunk_worker import WorkerRecipe
 from world.chunks import CHUNK, ChunkKey, World
 from world.light import Light
-from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, drawn_mesh
+from world.mesh_pack import PackedMesh, drawn_mesh
 from world.mesher import PaddedLight, mesh_inputs
 from world.streaming import ChunkStreamer
 
@@ -96,61 +78,15 @@ _BIN = "chunks"
 CullBinManager.getGlobalPtr().addBin(_BIN, CullBinManager.BTFrontToBack, 5)
 
 
-_FORMAT = interleaved_format(uv=True, tile=True)
-if _FORMAT.getArray(0).getStride() != VERTEX_ROW.itemsize:
-    raise RuntimeError("the vertex layout and its numpy mirror disagree")
 _CUT_ALPHA = 0.5  # cut-outs: texels below half alpha are not drawn
-_CLEAR_ALPHA = 1 / 255  # liquids blend: only fully clear texels are dropped
 _COST_WEIGHT = 0.1  # how fast the light job's running cost follows new measurements
 _LIGHT_GROUP = 8  # chunks lit together in one job, at most
 _AROUND = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
 
 
-def _vertex_data(rows: NDArray[np.void]) -> GeomVertexData:
-    """Packed vertex rows (`world.mesh_pack`) as one Panda3D vertex buffer: one copy."""
-    vdata = GeomVertexData("chunk", _FORMAT, Geom.UHStatic)
-    vdata.uncleanSetNumRows(len(rows))
-    memoryview(vdata.modifyArray(0)).cast("B")[:] = rows.data.cast("B")
-    return vdata
-
-
 def _hash_light(lit: PaddedLight) -> int:
     """A hash of a chunk's padded light (whether a remesh would change its light)."""
     return hash((lit[0].tobytes(), lit[1].tobytes()))
-
-
-def _layers(
-    mesh: PackedMesh, blended_tiles: NDArray[np.int32]
-) -> list[tuple[int, NDArray[np.uint32], bool]]:
-    """The mesh's triangles as (direction group, vertex indices, blended) parts, none empty:
-    each direction's faces split into those drawn with a tile of ``blended_tiles`` (atlas
-    indices: the liquids') and the others."""
-    parts = []
-    for group, indices in enumerate(mesh.groups):
-        if not len(indices):
-            continue
-        triangles = indices.reshape(-1, 3)
-        blended = np.isin(tile_cells(mesh.rows["tile"][triangles[:, 0]]), blended_tiles)
-        if not blended.any():
-            parts.append((group, indices, False))
-            continue
-        for part, is_blended in ((triangles[~blended], False), (triangles[blended], True)):
-            if len(part):
-                parts.append((group, part.reshape(-1), is_blended))
-    return parts
-
-
-def _blended_state() -> RenderState:
-    """How liquid faces draw: blended over what is behind them, after everything opaque and
-    back to front (Panda3D's transparent bin), without hiding each other (no depth writes),
-    every texel but the fully clear ones."""
-    template = NodePath("liquid")
-    template.setTransparency(TransparencyAttrib.M_alpha)
-    template.setBin("transparent", 0)
-    template.setDepthWrite(False)
-    template.setShaderInput("alpha_cut", _CLEAR_ALPHA)
-    state: RenderState = template.getState()
-    return state
 
 
 class ChunkView:
@@ -187,14 +123,13 @@ class ChunkView:
         self.node.setShaderInput("daylight", self.daylight)
         self.node.setShaderInput("alpha_cut", _CUT_ALPHA)
         self.node.setBin(_BIN, 0)
-        self._blended_state = _blended_state()
+        self._blended_state = blended_state()
         self._sync_fog()
         # Chunk nodes are drawn relative to the render origin (precision far from 0, 0, 0).
         self.origin = RenderOrigin() if origin is None else origin
         self.texture = texture
         self.entities: dict[ChunkKey, NodePath] = {}  # the drawn chunks' nodes
-        # Each drawn chunk's nodes, with the direction group each draws (`world.mesh_pack`).
-        self._groups: dict[ChunkKey, list[tuple[int, NodePath]]] = {}
+        self._parts: dict[ChunkKey, list[ChunkPart]] = {}  # each drawn chunk's nodes
         # Meshes made by the worker process (`_mesh`): job ids, the chunk each job is for, the
         # job each chunk waits for (a newer mesh makes it stale), answers not drawn yet.
         self._job_id = 0
@@ -419,14 +354,14 @@ class ChunkView:
             return
         self._camera_chunk = camera_chunk
         if before is None:
-            changed = list(self._groups)
+            changed = list(self._parts)
         else:
             # Only chunks between the old and the new camera chunk, on an axis that changed,
             # can change which of their directions face the camera.
             spans = [(min(a, b), max(a, b)) for a, b in zip(before, camera_chunk, strict=True)]
             changed = [
                 key
-                for key in self._groups
+                for key in self._parts
                 if any(
                     before[axis] != camera_chunk[axis] and low <= key[axis] <= high
                     for axis, (low, high) in enumerate(spans)
@@ -436,18 +371,11 @@ class ChunkView:
             self._show_facing(key)
 
     def _show_facing(self, key: ChunkKey) -> None:
-        """Hide the chunk's groups whose faces all point away from the camera's chunk."""
-        camera_chunk = self._camera_chunk
-        for group, node in self._groups[key]:
-            if camera_chunk is None or group == OTHER:
-                node.show()
-                continue
-            axis, negative = divmod(group, 2)
-            # +x faces of chunk k can face a camera in chunk k or beyond; -x ones, k or before.
-            if camera_chunk[axis] <= key[axis] if negative else camera_chunk[axis] >= key[axis]:
-                node.show()
-            else:
-                node.hide()
+        """Leave out of the chunk's geoms the directions whose faces all point away from the
+        camera's chunk."""
+        groups = facing_groups(key, self._camera_chunk)
+        for part in self._parts[key]:
+            part.show_groups(groups)
 
     def remesh_dirty(self) -> int:
         """Remesh every shown chunk whose blocks changed; returns how many."""
@@ -466,11 +394,10 @@ class ChunkView:
 
     def vertex_count(self, key: ChunkKey) -> int:
         """Vertices in the chunk's vertex buffer as Panda3D holds it (0 when not drawn)."""
-        nodes = self._groups.get(key)
-        if not nodes:
+        parts = self._parts.get(key)
+        if not parts:
             return 0
-        geom_node = nodes[0][1].node()
-        count: int = geom_node.getGeom(0).getVertexData().getNumRows()
+        count: int = parts[0].vdata.getNumRows()
         return count
 
     def _mesh(self, key: ChunkKey, *, now: bool = False) -> None:
@@ -519,7 +446,7 @@ class ChunkView:
     def shown(self, key: ChunkKey) -> bool:
         """Whether the chunk is drawn as meshed (a chunk with no visible face counts), not
         waiting for the streaming or for its first mesh from the worker."""
-        return key in self.streamer.meshed and (key not in self._in_worker or key in self._groups)
+        return key in self.streamer.meshed and (key not in self._in_worker or key in self._parts)
 
     def _show(self, key: ChunkKey, mesh: PackedMesh) -> None:
         """Put a chunk's fresh mesh on screen (or drop its node when it has no face)."""
@@ -532,25 +459,17 @@ class ChunkView:
             self.origin.place(root, (key[0] * CHUNK[0], key[1] * CHUNK[1], key[2] * CHUNK[2]))
             root.setTexture(self.texture, 1)
             self.entities[key] = root
-        for _, old in self._groups.get(key, []):
-            old.removeNode()
-        vdata = _vertex_data(mesh.rows)
+        for old in self._parts.get(key, []):
+            old.node.removeNode()
         registry = self.world.registry
-        nodes = []
-        for group, indices, blended in _layers(mesh, registry.face_tiles[registry.liquid]):
-            node = root.attachNewNode(triangles_node(vdata, indices, f"group{group}"))
-            if blended:
-                node.setState(self._blended_state)
-            if group == OTHER:  # one quad a plant plane, seen from both sides (as Luanti's)
-                node.setTwoSided(True)
-            nodes.append((group, node))
-        self._groups[key] = nodes
+        liquid_tiles = registry.face_tiles[registry.liquid]
+        self._parts[key] = chunk_parts(root, mesh, liquid_tiles, self._blended_state)
         self._show_facing(key)
 
     def _drop(self, key: ChunkKey) -> None:
         """Forget a chunk's node (and a mesh on its way from the worker)."""
         self._in_worker.pop(key, None)
-        self._groups.pop(key, None)
+        self._parts.pop(key, None)
         self._meshed_light.pop(key, None)
         self._relit.discard(key)
         root = self.entities.pop(key, None)

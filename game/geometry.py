@@ -15,7 +15,7 @@ from panda3d.core import (
     InternalName,
 )
 
-__all__ = ["interleaved_format", "quads_node", "triangles_node"]
+__all__ = ["interleaved_format", "quads_node", "triangles", "triangles_node"]
 
 
 def interleaved_format(*, uv: bool, tile: bool = False) -> GeomVertexFormat:
@@ -68,15 +68,20 @@ def quads_node(
     return triangles_node(vdata, indices, name)
 
 
-def triangles_node(vdata: GeomVertexData, indices: NDArray[np.uint32], name: str) -> GeomNode:
-    """A node drawing the triangles of a vertex buffer that ``indices`` (3 a triangle) list."""
-    triangles = GeomTriangles(Geom.UHStatic)
-    triangles.setIndexType(Geom.NTUint32)
-    handle = triangles.modifyVertices()
+def triangles(indices: NDArray[np.uint32]) -> GeomTriangles:
+    """Triangles of a vertex buffer, as ``indices`` (3 a triangle) list them: one copy."""
+    primitive = GeomTriangles(Geom.UHStatic)
+    primitive.setIndexType(Geom.NTUint32)
+    handle = primitive.modifyVertices()
     handle.uncleanSetNumRows(len(indices))
     memoryview(handle).cast("B").cast("I")[:] = np.ascontiguousarray(indices).data
+    return primitive
+
+
+def triangles_node(vdata: GeomVertexData, indices: NDArray[np.uint32], name: str) -> GeomNode:
+    """A node drawing the triangles of a vertex buffer that ``indices`` (3 a triangle) list."""
     geom = Geom(vdata)
-    geom.addPrimitive(triangles)
+    geom.addPrimitive(triangles(indices))
     node = GeomNode(name)
     node.addGeom(geom)
     return node

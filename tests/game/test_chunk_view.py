@@ -1,4 +1,4 @@
-"""Chunk entities: direction groups hidden only when none of their faces can face the camera."""
+"""Chunk nodes: direction groups left out only when none of their faces can face the camera."""
 
 from __future__ import annotations
 
@@ -13,36 +13,58 @@ from world.mesh_pack import OTHER, PackedMesh, pack
 from world.mesher import mesh_chunk, mesh_padded
 
 
-@pytest.mark.parametrize(
-    "eye", [(3.5, 40.0, 5.5), (-20.0, 12.0, 30.0), (17.0, 90.0, -16.0), (8.0, -3.0, 8.0)]
-)
-def test_hidden_groups_hold_only_faces_turned_away(
-    make_game: Callable[..., Any], eye: tuple[float, float, float]
-) -> None:
-    game = make_game(view_distance=2)
-    view = game.chunks
-    view.face_camera(eye)
+def hidden_faces_checked(game: Any, eye: tuple[float, float, float]) -> bool:
+    """Check every drawn chunk against a camera at ``eye``; returns whether any group was left
+    out."""
     hidden_any = False
-    for key, nodes in view._groups.items():
+    for key, parts in game.chunks._parts.items():
         data = mesh_chunk(game.world, *key)
         origin = np.array(key) * 16
         corners = data.vertices.reshape(-1, 3)[data.indices.reshape(-1, 3)[:, 0]] + origin
         normals = data.normals.reshape(-1, 3)[data.indices.reshape(-1, 3)[:, 0]]
-        for group, node in nodes:
-            triangles = node.node().getGeom(0).getPrimitive(0).getNumPrimitives()
-            assert triangles > 0
-            if not node.isHidden():
-                continue
-            assert group != OTHER  # plants face every way
-            hidden_any = True
-            # Brute force over the whole chunk's triangles of that direction: none may face
-            # the camera (a face is seen from the side its normal points to).
-            axis, negative = divmod(group, 2)
-            sign = -1.0 if negative else 1.0
-            of_group = np.isclose(normals[:, axis], sign)
-            facing = (np.array(eye) - corners[of_group])[:, axis] * sign
-            assert (facing <= 0).all(), (key, group)
-    assert hidden_any
+        for part in parts:
+            # One geom a part, drawing the primitives of the groups shown and no other.
+            assert part.node.node().getNumGeoms() == 1
+            geom = part.node.node().getGeom(0)
+            drawn = [geom.getPrimitive(i).this for i in range(geom.getNumPrimitives())]
+            shown = [part.primitives[group].this for group in part.shown]
+            assert part.node.isHidden() == (not shown)
+            assert part.node.isHidden() or drawn == shown
+            for group, primitive in part.primitives.items():
+                assert primitive.getNumPrimitives() > 0
+                if group in part.shown:
+                    continue
+                assert group != OTHER  # plants face every way
+                hidden_any = True
+                # Brute force over the whole chunk's triangles of that direction: none may
+                # face the camera (a face is seen from the side its normal points to).
+                axis, negative = divmod(group, 2)
+                sign = -1.0 if negative else 1.0
+                of_group = np.isclose(normals[:, axis], sign)
+                facing = (np.array(eye) - corners[of_group])[:, axis] * sign
+                assert (facing <= 0).all(), (key, group)
+    return hidden_any
+
+
+EYES = [(3.5, 40.0, 5.5), (-20.0, 12.0, 30.0), (17.0, 90.0, -16.0), (8.0, -3.0, 8.0)]
+
+
+@pytest.mark.parametrize("eye", EYES)
+def test_hidden_groups_hold_only_faces_turned_away(
+    make_game: Callable[..., Any], eye: tuple[float, float, float]
+) -> None:
+    game = make_game(view_distance=2)
+    game.chunks.face_camera(eye)
+    assert hidden_faces_checked(game, eye)
+
+
+def test_a_camera_crossing_into_other_chunks_gets_the_faces_that_now_face_it(
+    make_game: Callable[..., Any],
+) -> None:
+    game = make_game(view_distance=2)
+    for eye in [*EYES, EYES[0]]:
+        game.chunks.face_camera(eye)
+        assert hidden_faces_checked(game, eye)
 
 
 def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(

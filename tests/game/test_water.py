@@ -99,11 +99,13 @@ def test_only_liquid_faces_blend_and_every_other_face_draws_once(make_game: Make
     water_tiles = set(registry.face_tiles[registry.liquid].ravel().tolist())
     key = (0, 0, 0)
     triangles, blended_tiles, opaque_tiles = [], set(), set()
-    for _, node in game.chunks._groups[key]:
-        geom = node.node().getGeom(0)
-        indices = np.array(geom.getPrimitive(0).getVertexList(), dtype=np.int64)
+    for part in game.chunks._parts[key]:
+        node = part.node
+        indices = np.concatenate(
+            [np.array(p.getVertexList(), dtype=np.int64) for p in part.primitives.values()]
+        )
         triangles += [tuple(t) for t in np.sort(indices.reshape(-1, 3), axis=1).tolist()]
-        rows = np.frombuffer(memoryview(geom.getVertexData().getArray(0)), dtype=VERTEX_ROW)
+        rows = np.frombuffer(memoryview(part.vdata.getArray(0)), dtype=VERTEX_ROW)
         tiles = set(tile_cells(rows["tile"][indices[::3]]).tolist())
         attrib = node.getNetState().getAttrib(TransparencyAttrib)
         mode = TransparencyAttrib.M_none if attrib is None else attrib.getMode()
