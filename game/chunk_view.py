@@ -124,6 +124,7 @@ class ChunkView:
         self.node.setShaderInput("alpha_cut", _CUT_ALPHA)
         self.node.setBin(_BIN, 0)
         self._blended_state = blended_state()
+        self._fog: tuple[tuple[float, float], tuple[float, ...]] | None = None  # as last set
         self._sync_fog()
         # Chunk nodes are drawn relative to the render origin (precision far from 0, 0, 0).
         self.origin = RenderOrigin() if origin is None else origin
@@ -157,15 +158,19 @@ class ChunkView:
         """How much of the sky light shows, 0..1 (1 at noon): one shader input, no remeshing."""
         if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 1:
             raise ValueError(f"level must be a number in 0..1, got {level!r}")
-        self.daylight = float(level)
-        self.node.setShaderInput("daylight", self.daylight)
+        if float(level) != self.daylight:  # a shader input set is a new render state
+            self.daylight = float(level)
+            self.node.setShaderInput("daylight", self.daylight)
 
     def _sync_fog(self) -> None:
         """Copy ursina's linear fog into the shader's inputs (no fog for any other kind)."""
         density, tint = scene.fog_density, scene.fog_color
         start, end = density if isinstance(density, tuple) else (1e9, 2e9)
-        self.node.setShaderInput("fog_range", (float(start), max(float(end), float(start) + 1e-3)))
-        self.node.setShaderInput("fog_color", tuple(float(c) for c in tint))
+        fog = ((float(start), max(float(end), float(start) + 1e-3)), tuple(float(c) for c in tint))
+        if fog != self._fog:  # a shader input set is a new render state
+            self._fog = fog
+            self.node.setShaderInput("fog_range", fog[0])
+            self.node.setShaderInput("fog_color", fog[1])
 
     def relight(self, changed: Iterable[ChunkKey], *, now: bool = False) -> None:
         """Chunks whose light changed: drawn chunks whose meshed light they touch are remeshed
