@@ -7,10 +7,10 @@ three nodes, each one geom over the shared buffer:
 - ``solid``: every face but liquids' and plants'. No transparency state at all: the chunk
   shader drops texels below half alpha itself (leaves, glass).
 - ``plants``: the `OTHER` faces, one quad a plant plane, seen from both sides (as Luanti's).
-- ``liquid``: faces drawn with a liquid block's tile (`layers`), blended after everything opaque,
-  back to front, without depth writes (`blended_state`). Before, a chunk with water was set to
-  Panda3D's dual transparency, every face of it drawn twice: at view distance 8 the
-  rasterizer's share of a frame was 10 % longer for the same picture.
+- ``liquid``: faces drawn with a liquid block's tile (`_layers`), blended after everything
+  opaque, back to front, without depth writes (`blended_state`). Before, a chunk with water
+  was set to Panda3D's dual transparency, every face of it drawn twice: at view distance 8
+  the rasterizer's share of a frame was 10 % longer for the same picture.
 
 A face looking away from the camera can never be seen, so the primitives of directions that
 face away from the camera's chunk are left out of the geom (`ChunkPart.show_groups`, from
@@ -45,12 +45,12 @@ from world.atlas import tile_cells
 from world.chunks import CHUNK
 from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh
 
-__all__ = ["ChunkPart", "blended_state", "chunk_parts", "facing_groups", "layers"]
+__all__ = ["ChunkPart", "blended_state", "chunk_parts", "facing_groups"]
 
 _FORMAT = interleaved_format(uv=True, tile=True)
 if _FORMAT.getArray(0).getStride() != VERTEX_ROW.itemsize:
     raise RuntimeError("the vertex layout and its numpy mirror disagree")
-CLEAR_ALPHA = 1 / 255  # liquids blend: only fully clear texels are dropped
+_CLEAR_ALPHA = 1 / 255  # liquids blend: only fully clear texels are dropped
 _ALL_GROUPS = frozenset(range(OTHER + 1))
 
 
@@ -131,7 +131,7 @@ def _facing_table() -> dict[tuple[int, ...], frozenset[int]]:
 _FACING = _facing_table()
 
 
-def vertex_data(rows: NDArray[np.void]) -> GeomVertexData:
+def _vertex_data(rows: NDArray[np.void]) -> GeomVertexData:
     """Packed vertex rows (`world.mesh_pack`) as one Panda3D vertex buffer: one copy."""
     vdata = GeomVertexData("chunk", _FORMAT, Geom.UHStatic)
     vdata.uncleanSetNumRows(len(rows))
@@ -139,7 +139,7 @@ def vertex_data(rows: NDArray[np.void]) -> GeomVertexData:
     return vdata
 
 
-def layers(
+def _layers(
     mesh: PackedMesh, blended_tiles: NDArray[np.int32]
 ) -> list[tuple[int, NDArray[np.uint32], bool]]:
     """The mesh's triangles as (direction group, vertex indices, blended) parts, none empty:
@@ -168,7 +168,7 @@ def blended_state() -> RenderState:
     template.setTransparency(TransparencyAttrib.M_alpha)
     template.setBin("transparent", 0)
     template.setDepthWrite(False)
-    template.setShaderInput("alpha_cut", CLEAR_ALPHA)
+    template.setShaderInput("alpha_cut", _CLEAR_ALPHA)
     state: RenderState = template.getState()
     return state
 
@@ -178,9 +178,9 @@ def chunk_parts(
 ) -> list[ChunkPart]:
     """A chunk's mesh drawn under ``root``: its solid, plant and liquid parts (module notes),
     each drawing every direction group it has until `ChunkPart.show_groups` says otherwise."""
-    vdata = vertex_data(mesh.rows)
+    vdata = _vertex_data(mesh.rows)
     by_part: dict[str, dict[int, GeomTriangles]] = {"solid": {}, "plants": {}, "liquid": {}}
-    for group, indices, blended in layers(mesh, liquid_tiles):
+    for group, indices, blended in _layers(mesh, liquid_tiles):
         name = "liquid" if blended else "plants" if group == OTHER else "solid"
         by_part[name][group] = triangles(indices)
     parts = []

@@ -122,6 +122,7 @@ def _icon_uv(slot: int) -> tuple[float, float, float, float]:
     )
 
 
+# The white cell's centre, as a box of no size: a plain coloured piece samples only white.
 _WHITE_UV = (_CELL_PX / 2 / _SHEET_PX[0], _CELL_PX / 2 / _SHEET_PX[1]) * 2
 
 
