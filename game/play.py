@@ -37,7 +37,6 @@ from ursina import (
     application,
     destroy,
     held_keys,
-    mouse,
     window,
 )
 from ursina import time as utime
@@ -468,9 +467,7 @@ class Game:
         if key == "escape" or (key == "e" and not screen.creative):
             self.close_inventory()
         elif key == "left mouse down":
-            x, y = mouse.position[0], mouse.position[1]
-            scale = float(screen.panel.scale_x) or 1.0
-            cell = screen.cell_at(x / scale, y / scale)
+            cell = self._cell_under_pointer()
             if cell is not None:
                 self.click_inventory(cell)
         elif key in ("scroll up", "scroll down"):
@@ -478,6 +475,19 @@ class Game:
         else:
             screen.type_key(key)
         return True
+
+    def _cell_under_pointer(self) -> int | None:
+        """The inventory screen's cell under the mouse pointer (None: none, or no pointer, as
+        offscreen), read through the game's pointer as looking reads it."""
+        sample = self.pointer.sample()
+        if sample is None:
+            return None
+        width, height = sample.size
+        # camera.ui's units: screen heights from the centre, y up.
+        x, y = (sample.x - width / 2) / height, (height / 2 - sample.y) / height
+        screen = self.inventory_screen
+        scale = float(screen.panel.scale_x) or 1.0
+        return screen.cell_at(x / scale, y / scale)
 
     def open_inventory(self) -> None:
         """Show the creative picker or the survival inventory, and let the mouse go."""

@@ -1,5 +1,5 @@
 """Helpers for tests that run the game: in a subprocess (where it runs and its environment), or
-until its streaming settles."""
+until its streaming settles, or with a window's pointer the test moves."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from game.controls import PointerSample
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,3 +53,34 @@ def finish_streaming(step: Callable[[], object], game: Any, limit_s: float = 60.
         step()
         time.sleep(0.001)
     assert not game.chunks.pending, f"streaming did not finish in {limit_s} s"
+
+
+@dataclass
+class SyntheticPointer:
+    """A window's pointer moved by the test: what `game.engine.WindowPointer` reads in a window."""
+
+    x: float = 200.0
+    y: float = 150.0
+    size: tuple[int, int] = (400, 300)
+    origin: tuple[int, int] = (0, 0)
+    focused: bool = True
+    in_window: bool = True
+    relative: bool = False
+    captured: bool = False
+    recentred: int = 0
+
+    def capture(self, captured: bool) -> None:
+        self.captured = captured
+
+    def sample(self) -> PointerSample:
+        return PointerSample(
+            self.x, self.y, self.size, self.origin, self.in_window, self.focused, self.relative
+        )
+
+    def move_to(self, x: int, y: int) -> None:
+        self.x, self.y = x, y
+        self.recentred += 1
+
+    def move_by(self, dx: float, dy: float) -> None:
+        self.x += dx
+        self.y += dy

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.game.runs import SyntheticPointer
 from world.inventory import INVENTORY_SLOTS, ItemStack
 
 Replay = Callable[[Any, str], None]
@@ -105,6 +106,58 @@ def test_the_creative_picker_puts_a_mods_block_in_the_hotbar(
     assert game.hotbar.current == ruby and game.hotbar.selected == 2
     replay(game, "look 0 50\nwait 2\nplace")
     assert game.last_outcome.done and ruby in {c.new for c in game.last_outcome.changes}
+
+
+@pytest.mark.parametrize("size", [(800, 600), (360, 640)], ids=["wide", "narrow"])
+def test_a_mouse_click_on_a_picker_cell_takes_that_cells_item(
+    app: Any, make_game: Callable[..., Any], gem_mods: Path, size: tuple[int, int]
+) -> None:
+    """The mouse's path, not a script's: the window's pointer over a cell (the panel shrunk to
+    fit a narrow window) and a left click put that cell's item in the selected slot."""
+    from ursina import camera, window
+
+    from game.engine import WindowPointer
+
+    game = make_game(flat=True, creative=True, mods=(str(gem_mods),))
+    width, height = size
+    app.win.setSize(width, height)
+    camera.ui_lens.set_film_size(camera.ui_size * 0.5 * window.aspect_ratio, camera.ui_size * 0.5)
+    pointer = SyntheticPointer(size=size)
+    game.pointer = pointer
+    try:
+        game.input("e")
+        for _ in range(2):
+            app.step()  # the panel lays itself out for the window
+        screen = game.inventory_screen
+        scale = float(screen.panel.scale_x)
+        assert (scale < 1.0) == (width < height)
+        screen.set_query("ruby")
+
+        def point_at(x: float, y: float) -> None:  # panel units to the window's pixels
+            pointer.x = width / 2 + x * scale * height
+            pointer.y = height / 2 - y * scale * height
+
+        point_at(*screen.cell_centre(0))
+        game.input("left mouse down")
+        assert game.hotbar.inventory.current == ItemStack("gems:ruby", 64)
+        # Between two cells: nothing is taken.
+        game.hotbar.inventory.select(1)
+        before = game.hotbar.inventory.current
+        (x0, y0), (x1, _) = screen.cell_centre(0), screen.cell_centre(1)
+        point_at((x0 + x1) / 2, y0)
+        game.input("left mouse down")
+        assert game.hotbar.inventory.current == before
+        # Offscreen there is no pointer: a click takes nothing, and does not fail.
+        game.pointer = WindowPointer(app.win)
+        point_at(*screen.cell_centre(0))
+        game.input("left mouse down")
+        assert game.hotbar.inventory.current == before
+    finally:
+        app.win.setSize(800, 600)
+        camera.ui_lens.set_film_size(
+            camera.ui_size * 0.5 * window.aspect_ratio, camera.ui_size * 0.5
+        )
+        app.step()
 
 
 def test_the_inventory_survives_save_and_load(play: Callable[..., Any], replay: Replay) -> None:

@@ -12,49 +12,17 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from game.controls import MOUSE_SENSITIVITY, PointerSample
-from tests.game.runs import ROOT, game_env
+from game.controls import MOUSE_SENSITIVITY
+from tests.game.runs import ROOT, SyntheticPointer, game_env
 
 Make = Callable[..., Any]
 FRAME = 1 / 60
 WINDOW_RUN = Path(__file__).with_name("window_mouse_run.py")
-
-
-@dataclass
-class SyntheticPointer:
-    """A window's pointer moved by the test: what `game.engine.WindowPointer` reads in a window."""
-
-    x: float = 200.0
-    y: float = 150.0
-    size: tuple[int, int] = (400, 300)
-    origin: tuple[int, int] = (0, 0)
-    focused: bool = True
-    in_window: bool = True
-    relative: bool = False
-    captured: bool = False
-    recentred: int = 0
-
-    def capture(self, captured: bool) -> None:
-        self.captured = captured
-
-    def sample(self) -> PointerSample:
-        return PointerSample(
-            self.x, self.y, self.size, self.origin, self.in_window, self.focused, self.relative
-        )
-
-    def move_to(self, x: int, y: int) -> None:
-        self.x, self.y = x, y
-        self.recentred += 1
-
-    def move_by(self, dx: float, dy: float) -> None:
-        self.x += dx
-        self.y += dy
 
 
 @pytest.fixture
