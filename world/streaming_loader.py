@@ -179,6 +179,11 @@ class ChunkLoader:
         meshes, self._meshes = self._meshes, []
         return meshes
 
+    def wait_meshes(self, timeout: float) -> None:
+        """Wait up to ``timeout`` s for the worker's next answer (at once when none is due)."""
+        if self.worker is not None and self._meshing:
+            self._exchange(timeout)
+
     @property
     def meshing(self) -> int:
         """Mesh jobs sent to the worker and not answered yet."""

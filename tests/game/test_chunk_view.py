@@ -139,3 +139,31 @@ def test_the_view_is_idle_only_once_what_is_around_is_loaded_lit_and_drawn(
     assert view.idle
     cx, cz = 160 // 16, 8 // 16
     assert any(key[0] == cx and key[2] == cz for key in view.entities)
+
+
+def test_loading_a_view_at_once_shares_the_meshing_with_the_worker_and_draws_it_all(
+    make_game: Callable[..., Any],
+) -> None:
+    """`load_all` (the start, or a script's wait for the whole view) meshes part of what it
+    loaded in the worker process and waits for those meshes: everything is drawn when it
+    returns, each chunk as the frame would have meshed it."""
+    game = make_game(view_distance=3)
+    view = game.chunks
+    loader = view.streamer.loader
+    deadline = time.monotonic() + 30.0
+    while not loader._ready and time.monotonic() < deadline:  # the worker process is up
+        loader.wait_meshes(0.05)
+        loader.take_meshes()
+        time.sleep(0.01)
+    assert loader._ready
+    before = loader.meshed_count
+    game.player.teleport((400.0, 60.0, 8.0))  # 25 columns away: all of it new
+    view.load_all(game.player.eye)
+    assert loader.meshed_count > before  # the worker took part
+    assert not view._in_worker  # and every one of its meshes is drawn
+    assert view.streamer.meshed and all(view.shown(key) for key in view.streamer.meshed)
+    for key in view._parts:
+        assert (
+            view.vertex_count(key)
+            == pack(mesh_chunk(game.world, *key, game.light, merge=True)).vertex_count
+        )
