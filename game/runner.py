@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ursina import Entity, Text, Ursina, application, camera, color
+from ursina import Entity, Text, Ursina, application, camera, color, destroy
 
 from game.daylight import parse_time
 from game.engine import fixed_frame_rate, freeze_startup_heap, save_screenshot, start
@@ -204,6 +204,21 @@ def refusal_screen(message: str) -> Entity:
     return screen
 
 
+LOADING_FRAMES = 2  # drawn before the world loads: a window shows the first one
+
+
+def loading_screen(app: Ursina, world_name: str) -> Entity:
+    """Show "Loading <world>…" in the window while the world loads and lights (seconds at the
+    default view distance: the window would stay blank), as Minecraft's loading screen does;
+    returns the screen, which the caller destroys once the world's first frame is ready."""
+    screen = Entity(parent=camera.ui, name="loading")
+    screen.setShaderOff(1)  # ursina's text shader fails on software GL (as in the HUD)
+    Text(parent=screen, text=f"Loading {world_name}…", origin=(0, 0), color=color.rgb(1, 1, 1))
+    for _ in range(LOADING_FRAMES):
+        app.step()
+    return screen
+
+
 def run(options: Options) -> int:
     """Start the game the options ask for; returns the process exit status.
 
@@ -272,7 +287,11 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
         return 2 if new else 1
     if options.headless:
         fixed_frame_rate(SCRIPT_FPS)
-    game = Game(options, live=not options.headless, session=session)
+        game = Game(options, live=False, session=session)
+    else:
+        loading = loading_screen(app, session.name)
+        game = Game(options, live=True, session=session)
+        destroy(loading)
     freeze_startup_heap()
     failed = False
     try:
