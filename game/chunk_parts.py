@@ -54,7 +54,7 @@ _CLEAR_ALPHA = 1 / 255  # liquids blend: only fully clear texels are dropped
 _ALL_GROUPS = frozenset(range(OTHER + 1))
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class ChunkPart:
     """One node of a drawn chunk: its geom draws the primitives of the groups ``shown``."""
 
