@@ -480,7 +480,7 @@ class Game:
         """The inventory screen's cell under the mouse pointer (None: none, or no pointer, as
         offscreen), read through the game's pointer as looking reads it."""
         sample = self.pointer.sample()
-        if sample is None:
+        if sample is None or not sample.in_window:
             return None
         width, height = sample.size
         # camera.ui's units: screen heights from the centre, y up.

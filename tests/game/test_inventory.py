@@ -147,6 +147,11 @@ def test_a_mouse_click_on_a_picker_cell_takes_that_cells_item(
         point_at((x0 + x1) / 2, y0)
         game.input("left mouse down")
         assert game.hotbar.inventory.current == before
+        # A pointer outside the window clicks nothing.
+        point_at(*screen.cell_centre(0))
+        pointer.in_window = False
+        game.input("left mouse down")
+        assert game.hotbar.inventory.current == before
         # Offscreen there is no pointer: a click takes nothing, and does not fail.
         game.pointer = WindowPointer(app.win)
         point_at(*screen.cell_centre(0))
