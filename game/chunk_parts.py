@@ -40,7 +40,7 @@ from panda3d.core import (
     TransparencyAttrib,
 )
 
-from game.geometry import interleaved_format, triangles
+from game.geometry import indexed, interleaved_format, vertex_data
 from world.atlas import tile_cells
 from world.chunks import CHUNK
 from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh
@@ -131,14 +131,6 @@ def _facing_table() -> dict[tuple[int, ...], frozenset[int]]:
 _FACING = _facing_table()
 
 
-def _vertex_data(rows: NDArray[np.void]) -> GeomVertexData:
-    """Packed vertex rows (`world.mesh_pack`) as one Panda3D vertex buffer: one copy."""
-    vdata = GeomVertexData("chunk", _FORMAT, Geom.UHStatic)
-    vdata.uncleanSetNumRows(len(rows))
-    memoryview(vdata.modifyArray(0)).cast("B")[:] = rows.data.cast("B")
-    return vdata
-
-
 def _layers(
     mesh: PackedMesh, blended_tiles: NDArray[np.int32]
 ) -> list[tuple[int, NDArray[np.uint32], bool]]:
@@ -178,11 +170,11 @@ def chunk_parts(
 ) -> list[ChunkPart]:
     """A chunk's mesh drawn under ``root``: its solid, plant and liquid parts (module notes),
     each drawing every direction group it has until `ChunkPart.show_groups` says otherwise."""
-    vdata = _vertex_data(mesh.rows)
+    vdata = vertex_data("chunk", _FORMAT, mesh.rows)  # packed rows (`world.mesh_pack`)
     by_part: dict[str, dict[int, GeomTriangles]] = {"solid": {}, "plants": {}, "liquid": {}}
     for group, indices, blended in _layers(mesh, liquid_tiles):
         name = "liquid" if blended else "plants" if group == OTHER else "solid"
-        by_part[name][group] = triangles(indices)
+        by_part[name][group] = indexed(GeomTriangles(Geom.UHStatic), indices)
     parts = []
     for name, primitives in by_part.items():
         if not primitives:

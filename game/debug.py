@@ -33,12 +33,11 @@ from panda3d.core import (
     Geom,
     GeomLines,
     GeomNode,
-    GeomVertexData,
     NodePath,
 )
 from ursina import Entity, Text, color, destroy, window
 
-from game.geometry import interleaved_format
+from game.geometry import indexed, interleaved_format, vertex_data
 from game.hud import WindowRoot
 from game.hud_layout import DEBUG_WIDTH, fit_scale, top_left
 from game.render_origin import RenderOrigin
@@ -269,18 +268,10 @@ def _wireframe(
     rows["rgba"][: count * 8] = np.repeat(colours.reshape(-1, 4), 8, axis=0)
     rows["pos"][count * 8 :] = ray
     rows["rgba"][count * 8 :] = _RAY_RGBA
-    vdata = GeomVertexData("traced cells", _FORMAT, Geom.UHStatic)
-    vdata.uncleanSetNumRows(len(rows))
-    memoryview(vdata.modifyArray(0)).cast("B")[:] = rows.tobytes()
     indices = (_EDGES[np.newaxis] + 8 * np.arange(count, dtype=np.uint32)[:, None, None]).ravel()
     indices = np.concatenate([indices, np.array([count * 8, count * 8 + 1], dtype=np.uint32)])
-    lines = GeomLines(Geom.UHStatic)
-    lines.setIndexType(Geom.NTUint32)
-    handle = lines.modifyVertices()
-    handle.uncleanSetNumRows(len(indices))
-    memoryview(handle).cast("B").cast("I")[:] = np.ascontiguousarray(indices, dtype=np.uint32).data
-    geom = Geom(vdata)
-    geom.addPrimitive(lines)
+    geom = Geom(vertex_data("traced cells", _FORMAT, rows))
+    geom.addPrimitive(indexed(GeomLines(Geom.UHStatic), indices))
     node = GeomNode("traced cells")
     node.addGeom(geom)
     return node

@@ -8,6 +8,7 @@ from numpy.typing import ArrayLike, NDArray
 from panda3d.core import (
     Geom,
     GeomNode,
+    GeomPrimitive,
     GeomTriangles,
     GeomVertexArrayFormat,
     GeomVertexData,
@@ -15,7 +16,7 @@ from panda3d.core import (
     InternalName,
 )
 
-__all__ = ["interleaved_format", "quads_node", "triangles", "triangles_node"]
+__all__ = ["indexed", "interleaved_format", "quads_node", "vertex_data"]
 
 
 def interleaved_format(*, uv: bool, tile: bool = False) -> GeomVertexFormat:
@@ -60,28 +61,27 @@ def quads_node(
     if uvs is not None:
         u0, v0, u1, v1 = np.asarray(uvs, dtype=np.float64).reshape(-1, 4).T
         rows["uv"] = np.stack([u0, v0, u1, v0, u1, v1, u0, v1], axis=1).reshape(-1, 4, 2)
-    vdata = GeomVertexData(name, interleaved_format(uv=True), Geom.UHStatic)
-    vdata.uncleanSetNumRows(rows.size)
-    memoryview(vdata.modifyArray(0)).cast("B")[:] = rows.tobytes()
     quad = np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
     indices = (np.arange(len(box), dtype=np.uint32)[:, None] * 4 + quad).reshape(-1)
-    return triangles_node(vdata, indices, name)
-
-
-def triangles(indices: NDArray[np.uint32]) -> GeomTriangles:
-    """Triangles of a vertex buffer, as ``indices`` (3 a triangle) list them: one copy."""
-    primitive = GeomTriangles(Geom.UHStatic)
-    primitive.setIndexType(Geom.NTUint32)
-    handle = primitive.modifyVertices()
-    handle.uncleanSetNumRows(len(indices))
-    memoryview(handle).cast("B").cast("I")[:] = np.ascontiguousarray(indices).data
-    return primitive
-
-
-def triangles_node(vdata: GeomVertexData, indices: NDArray[np.uint32], name: str) -> GeomNode:
-    """A node drawing the triangles of a vertex buffer that ``indices`` (3 a triangle) list."""
-    geom = Geom(vdata)
-    geom.addPrimitive(triangles(indices))
+    geom = Geom(vertex_data(name, interleaved_format(uv=True), rows.reshape(-1)))
+    geom.addPrimitive(indexed(GeomTriangles(Geom.UHStatic), indices))
     node = GeomNode(name)
     node.addGeom(geom)
     return node
+
+
+def vertex_data(name: str, layout: GeomVertexFormat, rows: NDArray[np.void]) -> GeomVertexData:
+    """Numpy vertex rows laid out as ``layout``'s one array as a Panda3D vertex buffer: one copy."""
+    vdata = GeomVertexData(name, layout, Geom.UHStatic)
+    vdata.uncleanSetNumRows(len(rows))
+    memoryview(vdata.modifyArray(0)).cast("B")[:] = np.ascontiguousarray(rows).data.cast("B")
+    return vdata
+
+
+def indexed(primitive: GeomPrimitive, indices: NDArray[np.uint32]) -> GeomPrimitive:
+    """``primitive`` (new, empty: triangles, lines) given the vertex ``indices``: one copy."""
+    primitive.setIndexType(Geom.NTUint32)
+    handle = primitive.modifyVertices()
+    handle.uncleanSetNumRows(len(indices))
+    memoryview(handle).cast("B").cast("I")[:] = np.ascontiguousarray(indices, np.uint32).data
+    return primitive
