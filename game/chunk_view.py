@@ -127,6 +127,10 @@ class ChunkView:
         self.node.setShaderInput("alpha_cut", _CUT_ALPHA)
         self.node.setBin(_BIN, 0)
         self._blended_state = blended_state()
+        # Liquid tiles, drawn blended: the registry is complete before the view is made (the
+        # atlas and the worker's fingerprint are made from it once, too).
+        registry = world.registry
+        self._liquid_tiles = registry.face_tiles[registry.liquid]
         self._fog: tuple[tuple[float, float], tuple[float, ...]] | None = None  # as last set
         self._sync_fog()
         # Chunk nodes are drawn relative to the render origin (precision far from 0, 0, 0).
@@ -337,9 +341,9 @@ class ChunkView:
             self._take_meshes(time.perf_counter(), 0.0)
             self._mesh(key)
         self._relit.clear()
-        waited = time.perf_counter()
-        while self._in_worker and time.perf_counter() - waited < _START_WAIT_S:
-            self.streamer.loader.wait_meshes(_START_WAIT_S)
+        deadline = time.perf_counter() + _START_WAIT_S
+        while self._in_worker and (left := deadline - time.perf_counter()) > 0.0:
+            self.streamer.loader.wait_meshes(left)
             self._take_meshes(time.perf_counter(), math.inf)
         for key in list(self._in_worker):  # the worker stopped answering: meshed here
             self._mesh(key, now=True)
@@ -478,9 +482,7 @@ class ChunkView:
             self.entities[key] = root
         for old in self._parts.get(key, []):
             old.node.removeNode()
-        registry = self.world.registry
-        liquid_tiles = registry.face_tiles[registry.liquid]
-        self._parts[key] = chunk_parts(root, mesh, liquid_tiles, self._blended_state)
+        self._parts[key] = chunk_parts(root, mesh, self._liquid_tiles, self._blended_state)
         self._show_facing(key)
 
     def _drop(self, key: ChunkKey) -> None:
