@@ -112,6 +112,15 @@ class PointerSample:
         """The pixel the pointer is kept at between frames (centring mode)."""
         return (self.size[0] // 2, self.size[1] // 2)
 
+    @property
+    def ui_position(self) -> tuple[float, float] | None:
+        """Where the pointer is in ``camera.ui``'s units (screen heights from the centre, y up);
+        None when it is outside the window or the window has no size."""
+        if not self.in_window or min(self.size) <= 0:
+            return None
+        width, height = self.size
+        return ((self.x - width / 2) / height, (height / 2 - self.y) / height)
+
 
 class Pointer(Protocol):
     """The mouse pointer as looking uses it (`game.engine.WindowPointer`, or a test's)."""

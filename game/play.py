@@ -480,11 +480,10 @@ class Game:
         """The inventory screen's cell under the mouse pointer (None: none, or no pointer, as
         offscreen), read through the game's pointer as looking reads it."""
         sample = self.pointer.sample()
-        if sample is None or not sample.in_window:
+        at = None if sample is None else sample.ui_position
+        if at is None:
             return None
-        width, height = sample.size
-        # camera.ui's units: screen heights from the centre, y up.
-        x, y = (sample.x - width / 2) / height, (height / 2 - sample.y) / height
+        x, y = at
         screen = self.inventory_screen
         scale = float(screen.panel.scale_x) or 1.0
         return screen.cell_at(x / scale, y / scale)

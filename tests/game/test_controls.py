@@ -209,3 +209,24 @@ def test_a_position_right_after_the_window_changed_never_turns(
         if (size, origin, focused, inside) != window or not (focused and inside):
             assert travel == (0.0, 0.0)
         window = (size, origin, focused, inside)
+
+
+@pytest.mark.parametrize(
+    ("pixel", "size", "expected"),
+    [
+        ((400, 300), (800, 600), (0.0, 0.0)),  # the centre
+        ((0, 0), (800, 600), (-2 / 3, 0.5)),  # top left: half a height up, 4/3 / 2 left
+        ((800, 600), (800, 600), (2 / 3, -0.5)),
+        ((180, 640), (360, 640), (0.0, -0.5)),  # bottom centre of a portrait window
+    ],
+)
+def test_the_pointer_in_the_uis_units_is_screen_heights_from_the_centre_y_up(
+    pixel: tuple[int, int], size: tuple[int, int], expected: tuple[float, float]
+) -> None:
+    assert PointerSample(*pixel, size).ui_position == pytest.approx(expected)
+
+
+def test_a_pointer_outside_the_window_or_in_a_window_of_no_size_is_nowhere() -> None:
+    assert PointerSample(10, 10, (800, 600), in_window=False).ui_position is None
+    assert PointerSample(0, 0, (0, 0)).ui_position is None  # a minimised window
+    assert PointerSample(10, 10, (800, 600), focused=False).ui_position is not None

@@ -152,6 +152,10 @@ def test_a_mouse_click_on_a_picker_cell_takes_that_cells_item(
         pointer.in_window = False
         game.input("left mouse down")
         assert game.hotbar.inventory.current == before
+        # A window with no size (minimised) clicks nothing, and does not fail.
+        pointer.in_window, pointer.size = True, (0, 0)
+        game.input("left mouse down")
+        assert game.hotbar.inventory.current == before
         # Offscreen there is no pointer: a click takes nothing, and does not fail.
         game.pointer = WindowPointer(app.win)
         point_at(*screen.cell_centre(0))
