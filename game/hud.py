@@ -32,6 +32,7 @@ from game.hud_layout import (
     HOTBAR_Y,
     SLOT_GAP,
     SLOT_SIZE,
+    HotbarLayout,
     fit_scale,
     hotbar_layout,
 )
@@ -149,7 +150,8 @@ class Hud:
         self.sheet.setWrapU(SamplerState.WM_clamp)
         self.sheet.setWrapV(SamplerState.WM_clamp)
         self.pieces = self.bar.attachNewNode("hotbar pieces")
-        self.slot_x = [(i - (SLOTS - 1) / 2) * (SLOT_SIZE + SLOT_GAP) for i in range(SLOTS)]
+        full_size = HotbarLayout(scale=1.0, y=0.0)  # the hotbar's own units
+        self.slot_x = [full_size.slot_x(i) for i in range(SLOTS)]
         self.icons: list[int | None] = []  # the atlas tile each slot shows (None: no icon)
         self.selection_x = self.slot_x[0]
         self.counts: list[Text] = [
