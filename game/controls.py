@@ -113,10 +113,15 @@ class PointerSample:
         return (self.size[0] // 2, self.size[1] // 2)
 
     @property
+    def inside(self) -> bool:
+        """Whether the pointer is over the window and the window has a size (not minimised)."""
+        return self.in_window and min(self.size) > 0
+
+    @property
     def ui_position(self) -> tuple[float, float] | None:
         """Where the pointer is in ``camera.ui``'s units (screen heights from the centre, y up);
-        None when it is outside the window or the window has no size."""
-        if not self.in_window or min(self.size) <= 0:
+        None when it is not `inside` the window."""
+        if not self.inside:
             return None
         width, height = self.size
         return ((self.x - width / 2) / height, (height / 2 - self.y) / height)
@@ -161,7 +166,7 @@ class MouseLook:
         if window != self._window:
             self._window = window
             self._anchor = None
-        if not (sample.focused and sample.in_window) or min(sample.size) <= 0:
+        if not (sample.focused and sample.inside):
             self._anchor = None
             return (0.0, 0.0), None
         here = (sample.x, sample.y)
