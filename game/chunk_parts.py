@@ -146,7 +146,8 @@ def _layers(
         if not blended.any():
             parts.append((group, indices, False))
             continue
-        for part, is_blended in ((faces[~blended], False), (faces[blended], True)):
+        # Liquids back to front: their group's faces are listed front to back (`world.mesh_pack`).
+        for part, is_blended in ((faces[~blended], False), (faces[blended][::-1], True)):
             if len(part):
                 parts.append((group, part.reshape(-1), is_blended))
     return parts

@@ -10,7 +10,16 @@ can do this part of the work too and the frame only copies bytes:
 - ``groups``: the triangles (vertex indices, three a triangle) of each face direction, in
   `world.geometry.FACE_NORMALS` order, then `OTHER`: the faces on no axis (plant planes). A
   face looking away from the camera can never be seen, so the game hides the groups that face
-  away from the camera's chunk before software GL transforms their vertices.
+  away from the camera's chunk before software GL transforms their vertices. In a direction's
+  group the faces are ordered by their plane, the side they face first (+x faces from the
+  largest x down, -x faces from the smallest up, ...): any camera that sees them sees the first
+  ones nearer along that axis, so they tend to hide the later ones before software GL shades
+  their pixels (llvmpipe tests depth before shading). Turning frames, two runs of alternating
+  rounds in one process, CPU (all threads) and wall clock a frame, before → after: at view
+  distance 4, 22.5 → 21.0 and 18.6 → 17.9 ms of CPU, 14.2 → 13.9 and 11.8 → 11.6 ms; at 8,
+  32.7 → 31.2 and 33.1 → 31.4 ms of CPU, 21.8 → 21.5 and 23.0 → 21.9 ms.
+  `game.chunk_parts` draws the liquids' faces of a group in the reverse order: blended, they
+  should go back to front.
 
 No engine types here: the game checks once that its vertex format has this layout.
 """
@@ -67,7 +76,10 @@ def pack(data: MeshData) -> PackedMesh:
     aligned = np.abs(normals).max(axis=1) > 0.99
     negative = normals[np.arange(len(normals)), axis] < 0
     direction = np.where(aligned, axis * 2 + negative, OTHER)
-    order = np.argsort(direction, kind="stable")  # the triangles keep their order in a group
+    # In a group, the faces nearer the side they face first (module notes); plants as meshed.
+    plane = data.vertices.reshape(-1, 3)[triangles[:, 0], axis]
+    nearer_first = np.where(direction == OTHER, 0.0, np.where(negative, plane, -plane))
+    order = np.lexsort((nearer_first, direction))
     bounds = np.searchsorted(direction[order], np.arange(OTHER + 2))
     chosen = triangles[order]
     groups = tuple(

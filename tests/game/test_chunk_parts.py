@@ -74,3 +74,28 @@ def test_the_groups_facing_a_camera_chunk_are_those_of_faces_it_can_see(camera) 
             assert (axis * 2 + 1 in groups) == sees_minus
         assert OTHER in groups
     assert facing_groups((0, 0, 0), None) == frozenset(range(OTHER + 1))
+
+
+def test_liquid_faces_draw_back_to_front_and_the_others_front_to_back() -> None:
+    from world.mesh_pack import VERTEX_ROW
+
+    world = World(REG)
+    for y in (2, 5, 9):  # water and stone tops at three heights, apart
+        world.set_block(y, y, 0, REG.id("base:water"))
+        world.set_block(y, y, 8, REG.id("base:stone"))
+    mesh = drawn_mesh(REG, mesh_inputs(world, 0, 0, 0))
+    by_name = {
+        part.node.getName(): part
+        for part in chunk_parts(
+            NodePath("chunk"), mesh, REG.face_tiles[REG.liquid], blended_state()
+        )
+    }
+    heights = np.frombuffer(memoryview(by_name["solid"].vdata.getArray(0)), dtype=VERTEX_ROW)
+    up = 2  # +y: seen from above, the higher tops are the nearer
+
+    def tops(name: str) -> list[float]:
+        indices = np.array(by_name[name].primitives[up].getVertexList(), dtype=np.int64)
+        return heights["pos"][indices[::6], 1].tolist()  # a quad's two triangles, six indices
+
+    assert tops("liquid") == sorted(tops("liquid")) and len(set(tops("liquid"))) == 3
+    assert tops("solid") == sorted(tops("solid"), reverse=True) and len(set(tops("solid"))) == 3

@@ -173,16 +173,30 @@ def _assert_packed(packed: PackedMesh, mesh: MeshData) -> None:
     assert (np.abs(rgba[:, 2] - light[:, 1] * 17.0) <= nearest).all()  # block light
     assert (rgba[:, 3] == 255).all()
 
-    # Each triangle, in order, goes to the group of its first vertex's normal.
+    # Each triangle goes to the group of its first vertex's normal.
     triangles = mesh.indices.reshape(-1, 3)
     direction = _directions(mesh.normals.reshape(-1, 3))[triangles]
     # The whole triangle faces that way (the game hides a group by its direction).
     assert (direction == direction[:, :1]).all()
-    expected = [triangles[direction[:, 0] == d] for d in range(OTHER + 1)]
+    # In a direction's group, the faces nearer the side they face first (+x from the largest x
+    # down, -x from the smallest up, ...), faces in one plane in the mesher's order; plants
+    # in the mesher's order.
+    positions = mesh.vertices.reshape(-1, 3)
+
+    def nearer_first(d: int, triangle: np.ndarray) -> float:
+        if d == OTHER:
+            return 0.0
+        plane = float(positions[triangle[0], d // 2])
+        return plane if d % 2 else -plane
+
     assert len(packed.groups) == OTHER + 1 == 7
     for d, group in enumerate(packed.groups):
         assert group.dtype == np.uint32 and group.ndim == 1 and group.flags.c_contiguous, d
-        np.testing.assert_array_equal(group.reshape(-1, 3), expected[d], err_msg=str(d))
+        mine = [t for t, faces in zip(triangles, direction, strict=True) if faces[0] == d]
+        expected = sorted(mine, key=lambda t, d=d: nearer_first(d, t))  # sorted() is stable
+        np.testing.assert_array_equal(
+            group.reshape(-1, 3), np.array(expected, dtype=np.int64).reshape(-1, 3), str(d)
+        )
     assert sum(len(g) for g in packed.groups) == len(mesh.indices)
 
 
