@@ -1,23 +1,31 @@
 """A drawn chunk's nodes: one geom for each way of drawing, one primitive for each face direction.
 
 `world.mesh_pack` packs a chunk's mesh as one vertex buffer whose triangles are listed by face
-direction: +x, -x, +y, -y, +z, -z and `OTHER` (plants). Here that buffer is drawn by at most
-three nodes, each one geom over the shared buffer:
+direction: +x, -x, +y, -y, +z, -z and `OTHER` (plants, each triangle both ways round:
+`world.mesh_pack.drawn_mesh`). Here that buffer is drawn by at most two nodes, each one geom
+over the shared buffer:
 
-- ``solid``: every face but liquids' and plants'. No transparency state at all: the chunk
-  shader drops texels below half alpha itself (leaves, glass).
-- ``plants``: the `OTHER` faces, one quad a plant plane, seen from both sides (as Luanti's).
+- ``solid``: every face but liquids'. No transparency state at all: the chunk shader drops
+  texels below half alpha itself (leaves, glass, plants).
 - ``liquid``: faces drawn with a liquid block's tile (`_layers`), blended after everything
   opaque, back to front, without depth writes (`blended_state`). Before, a chunk with water
   was set to Panda3D's dual transparency, every face of it drawn twice: at view distance 8
   the rasterizer's share of a frame was 10 % longer for the same picture.
+
+Plants were a third node, one quad a plane drawn two-sided, the shader turning the tile round
+for the back. In the solid geom, one-sided both ways round over the same vertices (their back
+now shows the tile mirrored, as Luanti's plantlike nodes), the turning frame was 0.7-1.4 ms
+shorter at view distance 8 (20.7 → 19.4 and 22.5 → 21.8 ms in two runs) and 0.7 ms at 4
+(11.3 → 10.6 ms), alternating rounds in one process: a geom and a change of culling less per
+chunk with plants, and llvmpipe drops a triangle facing away before rasterizing it.
 
 A face looking away from the camera can never be seen, so the primitives of directions that
 face away from the camera's chunk are left out of the geom (`ChunkPart.show_groups`, from
 `facing_groups`): in a typical view that skips about half the triangles before software GL has
 to transform them (the bottoms of the ground, the far sides of hills). One geom a part rather
 than one per direction: Panda3D's cull and draw cost about 2.7 µs a geom, and at view distance 8
-the game drew 1,250 of them, 587 this way (``igLoop`` 11.3 → 10.0 ms a frame, alternating rounds).
+the game drew 1,250 of them, 587 this way (``igLoop`` 11.3 → 10.0 ms a frame, alternating rounds);
+374 since plants joined the solid geom.
 """
 
 from __future__ import annotations
@@ -169,12 +177,12 @@ def blended_state() -> RenderState:
 def chunk_parts(
     root: NodePath, mesh: PackedMesh, liquid_tiles: NDArray[np.int32], liquid_state: RenderState
 ) -> list[ChunkPart]:
-    """A chunk's mesh drawn under ``root``: its solid, plant and liquid parts (module notes),
-    each drawing every direction group it has until `ChunkPart.show_groups` says otherwise."""
+    """A chunk's mesh drawn under ``root``: its solid and liquid parts (module notes), each
+    drawing every direction group it has until `ChunkPart.show_groups` says otherwise."""
     vdata = vertex_data("chunk", _FORMAT, mesh.rows)  # packed rows (`world.mesh_pack`)
-    by_part: dict[str, dict[int, GeomTriangles]] = {"solid": {}, "plants": {}, "liquid": {}}
+    by_part: dict[str, dict[int, GeomTriangles]] = {"solid": {}, "liquid": {}}
     for group, indices, blended in _layers(mesh, liquid_tiles):
-        name = "liquid" if blended else "plants" if group == OTHER else "solid"
+        name = "liquid" if blended else "solid"
         by_part[name][group] = indexed(GeomTriangles(Geom.UHStatic), indices)
     parts = []
     for name, primitives in by_part.items():
@@ -186,8 +194,6 @@ def chunk_parts(
         node = root.attachNewNode(geom_node)
         if name == "liquid":
             node.setState(liquid_state)
-        elif name == "plants":
-            node.setTwoSided(True)
         every = tuple(primitives)
         parts.append(ChunkPart(node, vdata, primitives, every, {_ALL_GROUPS: (every, geom)}))
     return parts

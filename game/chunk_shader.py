@@ -8,9 +8,8 @@ occlusion), green the sky light and blue the block light (each level 0..15 store
 atlas (``tile_origin``). The
 fragment samples ``tile_origin + (inset + fract(tile_uvs) * (1 - 2 inset)) * tile size`` (the
 tile's uv inset put back), so a quad spanning several blocks (`world.mesher_merge`) repeats its
-tile texel for texel as one-block quads draw it. Plants come as one quad a plane, drawn two-sided
-by `game.chunk_view`; seen from behind (``gl_FrontFacing`` false, which only a two-sided node
-shows) the tile's u is turned round, so the back is not mirrored, as a back quad drew it.
+tile texel for texel as one-block quads draw it. Every face is drawn one-sided (a plant both
+ways round: `world.mesh_pack.drawn_mesh`).
 
 Light, as Minecraft's: the brighter of the sky light scaled by the time of day (the ``daylight``
 uniform, 0..1, set once for every chunk by `game.chunk_view.ChunkView.set_daylight`) and the
@@ -85,9 +84,6 @@ const vec2 TILE = vec2(%(tile_u)s, %(tile_v)s);
 const float INSET = %(inset)s;
 void main() {
     vec2 local = fract(local_uv);
-    if (!gl_FrontFacing) {  // a plant quad seen from behind: its texture not mirrored
-        local.x = 1.0 - local.x;
-    }
     vec2 inside = INSET + local * (1.0 - 2.0 * INSET);
     vec4 texel = texture(p3d_Texture0, tile_origin + inside * TILE);
     if (texel.a < alpha_cut) {

@@ -21,7 +21,7 @@ and makes any answer still on its way stale (dropped); so does dropping the chun
 worker lost is meshed in the frame. Without a worker (tests, a system without one) every mesh
 is made in the frame, under the same budget.
 
-A chunk's triangles are drawn by at most three nodes (solid, plants, liquid), each one geom
+A chunk's triangles are drawn by at most two nodes (solid, liquid), each one geom
 over the chunk's vertex buffer with one primitive for each face direction
 (`game.chunk_parts`); the directions that face away from the camera's chunk are left out of the
 geoms, which only changes when the camera crosses into another chunk. ursina's own ``Mesh``

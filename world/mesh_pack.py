@@ -57,8 +57,19 @@ class PackedMesh:
 
 def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
     """A chunk's mesh as the game draws it (faces merged, packed) from `world.mesher.mesh_inputs`:
-    what the worker process answers, and what the game makes itself when it meshes in the frame."""
-    return pack(mesh_padded(registry, *inputs, merge=True))
+    what the worker process answers, and what the game makes itself when it meshes in the frame.
+
+    A merged mesh has one quad a plant plane (`world.mesher`); the game draws every face
+    one-sided, so each plant triangle is listed again after them, wound the other way over the
+    same vertices: seen from behind, a plant shows its tile mirrored, as Luanti's plantlike
+    nodes do. So plants draw in the same geom as the chunk's other faces (`game.chunk_parts`)
+    rather than in a two-sided one of their own.
+    """
+    packed = pack(mesh_padded(registry, *inputs, merge=True))
+    plants = packed.groups[OTHER]
+    backs = plants.reshape(-1, 3)[:, ::-1].reshape(-1)
+    groups = (*packed.groups[:OTHER], np.concatenate([plants, backs]))
+    return PackedMesh(packed.rows, groups)
 
 
 def pack(data: MeshData) -> PackedMesh:

@@ -432,8 +432,8 @@ def _plants(
     centre: NDArray[np.uint16], is_plant: NDArray[np.bool_], *, both_sides: bool = True
 ) -> QuadArrays:
     """Plants' crossed quads (4 per plant: two planes, both sides; without ``both_sides`` only
-    the front of each plane, for a renderer that draws them two-sided), their tile as face 0's.
-    """
+    the front of each plane, for a renderer that draws them from both sides), their tile as
+    face 0's."""
     planes = np.arange(4) if both_sides else np.array([0, 2])
     voxel = np.repeat(np.flatnonzero(is_plant), len(planes))
     count = len(voxel)

@@ -1,10 +1,11 @@
-"""A drawn chunk's parts: solid, plant and liquid faces, one geom each, a primitive a direction."""
+"""A drawn chunk's parts: solid (plants too) and liquid faces, one geom each, a primitive a
+direction."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from panda3d.core import NodePath, TransparencyAttrib
+from panda3d.core import CullFaceAttrib, NodePath, TransparencyAttrib
 
 from game.chunk_parts import blended_state, chunk_parts, facing_groups
 from world.blocks import default_registry
@@ -29,34 +30,34 @@ def parts() -> list:
     return built
 
 
-def test_stone_plants_and_water_draw_as_three_geoms_each_a_primitive_a_direction(parts) -> None:
+def test_stone_plants_and_water_draw_as_two_geoms_each_a_primitive_a_direction(parts) -> None:
     by_name = {part.node.getName(): part for part in parts}
-    assert set(by_name) == {"solid", "plants", "liquid"}
-    assert set(by_name["plants"].primitives) == {OTHER}
-    assert OTHER not in by_name["solid"].primitives and len(by_name["solid"].primitives) == 6
+    assert set(by_name) == {"solid", "liquid"}
+    # Plants (the OTHER group) are solid faces too, drawn one-sided both ways round.
+    assert set(by_name["solid"].primitives) == set(range(OTHER + 1))
     for part in parts:
         assert part.node.node().getNumGeoms() == 1
         assert part.node.node().getGeom(0).getNumPrimitives() == len(part.primitives)
     liquid = by_name["liquid"].node.getState().getAttrib(TransparencyAttrib)
     assert liquid is not None and liquid.getMode() == TransparencyAttrib.M_alpha
     assert by_name["solid"].node.getState().getAttrib(TransparencyAttrib) is None
-    assert by_name["plants"].node.getTwoSided()
+    assert not any(part.node.getNetState().getAttrib(CullFaceAttrib) for part in parts)
 
 
 def test_a_part_draws_only_the_groups_shown_and_hides_when_none(parts) -> None:
     solid = next(part for part in parts if part.node.getName() == "solid")
     up, down = 2, 3  # +y, -y
-    solid.show_groups(frozenset({up, OTHER}))
+    solid.show_groups(frozenset({up}))
     geom = solid.node.node().getGeom(0)
     assert [geom.getPrimitive(i).this for i in range(geom.getNumPrimitives())] == [
         solid.primitives[up].this
     ]
-    solid.show_groups(frozenset({OTHER}))
+    solid.show_groups(frozenset({down + 10}))  # no group it has
     assert solid.node.isHidden()
     solid.show_groups(frozenset(range(OTHER + 1)))
     assert not solid.node.isHidden()
-    assert solid.node.node().getGeom(0).getNumPrimitives() == 6
-    assert down in solid.shown
+    assert solid.node.node().getGeom(0).getNumPrimitives() == 7
+    assert down in solid.shown and OTHER in solid.shown
 
 
 @pytest.mark.parametrize("camera", [(0, 0, 0), (3, -2, 1), (-5, 7, 0)])

@@ -25,8 +25,8 @@ from world.chunks import ChunkKey, World
 from world.geometry import Int3
 from world.hook_guard import HookGuard
 from world.light import Light
-from world.mesh_pack import OTHER, PackedMesh, pack
-from world.mesher import MeshInputs, mesh_padded, padded_blocks
+from world.mesh_pack import OTHER, PackedMesh, drawn_mesh
+from world.mesher import MeshInputs, padded_blocks
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
 from world.padded import neighbour_keys
@@ -277,7 +277,7 @@ def test_a_worker_process_meshes_a_chunk_as_the_game_would_have_meshed_it(tmp_pa
     assert set(answers) == set(range(10, 10 + len(jobs)))
     for job_id, job in enumerate(jobs, start=10):
         got = answers[job_id]
-        expected = pack(mesh_padded(world.registry, *job, merge=True))
+        expected = drawn_mesh(world.registry, job)  # as the game meshes it in the frame
         assert got is not None, job_id
         assert expected.vertex_count > 0, job_id
         assert got.rows.dtype == expected.rows.dtype

@@ -15,8 +15,8 @@ from world import World
 from world.blocks import default_registry
 from world.geometry import FACE_NORMALS
 from world.light import Light
-from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, pack
-from world.mesher import MeshData, mesh_chunk, mesh_padded, padded_blocks
+from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, drawn_mesh, pack
+from world.mesher import MeshData, mesh_chunk, mesh_inputs, mesh_padded, padded_blocks
 
 ChunkKey = tuple[int, int, int]
 
@@ -295,3 +295,20 @@ def test_bad_mesh_inputs_are_value_errors_naming_the_argument(
 ) -> None:
     with pytest.raises(ValueError, match=named):
         mesh_padded(REG, padded, floor_ly, light)
+
+
+@given(small_worlds())
+@settings(max_examples=10, deadline=None)
+def test_the_drawn_mesh_lists_each_plant_triangle_again_wound_the_other_way(
+    case: tuple[World, ChunkKey],
+) -> None:
+    world, key = case
+    inputs = mesh_inputs(world, *key)
+    drawn = drawn_mesh(REG, inputs)
+    packed = pack(mesh_padded(REG, *inputs, merge=True))
+    np.testing.assert_array_equal(drawn.rows, packed.rows)
+    for group in range(OTHER):
+        np.testing.assert_array_equal(drawn.groups[group], packed.groups[group])
+    fronts = packed.groups[OTHER].reshape(-1, 3)
+    expected = np.concatenate([fronts, fronts[:, ::-1]]).reshape(-1)
+    np.testing.assert_array_equal(drawn.groups[OTHER], expected)  # one-sided, both ways round
