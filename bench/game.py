@@ -61,16 +61,17 @@ WARMUP = 30
 SETTLE_FRAMES = 1800  # at most, for the start's chunk work to end before the turn is timed
 WALK_FRAMES = 900  # 15 s of game time: 65 blocks, four chunk-column crossings
 VIEW_DISTANCES = (4, 8)  # ``--view-distance 4`` (issue 6's 9×9 figures) and the default
-TARGET_VIEW_DISTANCE = {"fps": 4, "ratio": 8, "worst": 8}  # where each target is checked
+TARGET_VIEW_DISTANCE = {"fps": 4, "light": 8, "worst": 8}  # where each target is checked
 BLOCK_ENTITY_FRAMES = 20
 EDIT_CLICKS = 10
 FIRST_FRAME_RUNS = 3
 SIZE = (800, 600)
-FPS_TARGET = 30.0
+FPS_TARGET = 30.0  # walking and turning at view distance 4 (issue 6)
+TURN_FPS_TARGET = {4: FPS_TARGET, 8: 60.0}  # turning: at 8, issue 13's (a quiet machine)
 PYTHON_TARGET_MS = 4.0
 WORST_STREAMING_TARGET_MS = 16.0  # the worst frame's Python-side time, streaming at distance 8
 FIRST_FRAME_TARGET_S = 3.0
-RATIO_TARGET = 10.0
+RATIO_TARGET = 10.0  # at every view distance timed (issue 13)
 SHADER_ROUNDS = 3  # alternating rounds with and without the chunk shader
 LIGHT_FPS_TARGET = 0.9  # light's FPS against the fixed-function renderer: within 10 %
 # Engine tasks that are not Python-side work: Panda3D's cull and draw, and the wait for GL.
@@ -521,8 +522,8 @@ def main() -> None:
         fps = 1.0 / m["frame_s"]
         block_fps = 1.0 / m["block_frame_s"]
         python_ms = m["python_s"] * 1000
-        fps_target = distance == TARGET_VIEW_DISTANCE["fps"]
-        ratio_target = distance == TARGET_VIEW_DISTANCE["ratio"]
+        fps_target = TURN_FPS_TARGET.get(distance)
+        light_target = distance == TARGET_VIEW_DISTANCE["light"]
         rows += [
             (
                 f"turning, view distance {distance}: chunk nodes / vertices",
@@ -535,15 +536,15 @@ def main() -> None:
                 "  FPS turning (800×600)",
                 f"{fps:.1f} (median frame {m['frame_s'] * 1000:.1f} ms, "
                 f"p95 {m['frame_p95_s'] * 1000:.1f} ms)",
-                f">= {FPS_TARGET:.0f}" if fps_target else "reported",
-                _ok(fps / FPS_TARGET) if fps_target else "",
+                f">= {fps_target:.0f}" if fps_target else "reported",
+                _ok(fps / fps_target) if fps_target else "",
             ),
             (
                 "  FPS with light / fixed-function (no light), same run",
                 f"{1.0 / m['shaded_s']:.1f} / {1.0 / m['fixed_s']:.1f} "
                 f"({m['fixed_s'] / m['shaded_s'] * 100:.0f} %)",
-                f">= {LIGHT_FPS_TARGET * 100:.0f} %" if ratio_target else "reported",
-                _ok(m["fixed_s"] / m["shaded_s"] / LIGHT_FPS_TARGET) if ratio_target else "",
+                f">= {LIGHT_FPS_TARGET * 100:.0f} %" if light_target else "reported",
+                _ok(m["fixed_s"] / m["shaded_s"] / LIGHT_FPS_TARGET) if light_target else "",
             ),
             (
                 "  Python-side per frame",
@@ -565,9 +566,9 @@ def main() -> None:
             ),
             (
                 "  chunk meshes / entity per block",
-                f"{fps / block_fps:.0f}×",
-                f">= {RATIO_TARGET:.0f}×" if ratio_target else "reported",
-                _ok(fps / block_fps / RATIO_TARGET) if ratio_target else "",
+                f"{fps / block_fps:.1f}×",
+                f">= {RATIO_TARGET:.0f}×",
+                _ok(fps / block_fps / RATIO_TARGET),
             ),
         ]
     for w in walks:
