@@ -21,12 +21,11 @@ and makes any answer still on its way stale (dropped); so does dropping the chun
 worker lost is meshed in the frame. Without a worker (tests, a system without one) every mesh
 is made in the frame, under the same budget.
 
-A chunk's triangles are drawn by at most two nodes (solid, liquid), each one geom
-over the chunk's vertex buffer with one primitive for each face direction
-(`game.chunk_parts`); the directions that face away from the camera's chunk are left out of the
-geoms, which only changes when the camera crosses into another chunk. ursina's own ``Mesh``
-builds one geom per mesh with its own vertex data, which is why the geoms are built with
-Panda3D's API.
+A chunk's triangles are drawn by at most two nodes (solid, liquid), each one geom over the
+chunk's vertex buffer with one primitive for each face direction (`game.chunk_parts`); the
+directions that face away from the camera's chunk are left out of the geoms, which only changes
+when the camera crosses into another chunk. ursina's own ``Mesh`` builds one geom per mesh with
+its own vertex data, which is why the geoms are built with Panda3D's API.
 
 Light (`world.light.Light`, when given): a chunk meshed is queued to be lit with its 26
 neighbours; chunks are lit nearest the camera first, with the others waiting in the same 2×2
