@@ -7,10 +7,10 @@ over the shared buffer:
 
 - ``solid``: every face but liquids'. No transparency state at all: the chunk shader drops
   texels below half alpha itself (leaves, glass, plants).
-- ``liquid``: faces drawn with a liquid block's tile (`_layers`), blended after everything
-  opaque, back to front, without depth writes (`blended_state`). Before, a chunk with water
-  was set to Panda3D's dual transparency, every face of it drawn twice: at view distance 8
-  the rasterizer's share of a frame was 10 % longer for the same picture.
+- ``liquid``: faces drawn with a liquid block's tile (`PackedMesh.liquid`), blended after
+  everything opaque, back to front, without depth writes (`blended_state`). Before, a chunk
+  with water was set to Panda3D's dual transparency, every face of it drawn twice: at view
+  distance 8 the rasterizer's share of a frame was 10 % longer for the same picture.
 
 Plants were a third node, one quad a plane drawn two-sided, the shader turning the tile round
 for the back. In the solid geom, one-sided both ways round over the same vertices (their back
@@ -34,8 +34,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import product
 
-import numpy as np
-from numpy.typing import NDArray
 from panda3d.core import (
     BoundingBox,
     Geom,
@@ -49,7 +47,6 @@ from panda3d.core import (
 )
 
 from game.geometry import indexed, interleaved_format, vertex_data
-from world.atlas import tile_cells
 from world.chunks import CHUNK
 from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh
 
@@ -139,28 +136,6 @@ def _facing_table() -> dict[tuple[int, ...], frozenset[int]]:
 _FACING = _facing_table()
 
 
-def _layers(
-    mesh: PackedMesh, blended_tiles: NDArray[np.int32]
-) -> list[tuple[int, NDArray[np.uint32], bool]]:
-    """The mesh's triangles as (direction group, vertex indices, blended) parts, none empty:
-    each direction's faces split into those drawn with a tile of ``blended_tiles`` (atlas
-    indices: the liquids') and the others."""
-    parts = []
-    for group, indices in enumerate(mesh.groups):
-        if not len(indices):
-            continue
-        faces = indices.reshape(-1, 3)
-        blended = np.isin(tile_cells(mesh.rows["tile"][faces[:, 0]]), blended_tiles)
-        if not blended.any():
-            parts.append((group, indices, False))
-            continue
-        # Liquids back to front: their group's faces are listed front to back (`world.mesh_pack`).
-        for part, is_blended in ((faces[~blended], False), (faces[blended][::-1], True)):
-            if len(part):
-                parts.append((group, part.reshape(-1), is_blended))
-    return parts
-
-
 def blended_state() -> RenderState:
     """How liquid faces draw: blended over what is behind them, after everything opaque and
     back to front (Panda3D's transparent bin), without hiding each other (no depth writes),
@@ -174,18 +149,17 @@ def blended_state() -> RenderState:
     return state
 
 
-def chunk_parts(
-    root: NodePath, mesh: PackedMesh, liquid_tiles: NDArray[np.int32], liquid_state: RenderState
-) -> list[ChunkPart]:
+def chunk_parts(root: NodePath, mesh: PackedMesh, liquid_state: RenderState) -> list[ChunkPart]:
     """A chunk's mesh drawn under ``root``: its solid and liquid parts (module notes), each
     drawing every direction group it has until `ChunkPart.show_groups` says otherwise."""
     vdata = vertex_data("chunk", _FORMAT, mesh.rows)  # packed rows (`world.mesh_pack`)
-    by_part: dict[str, dict[int, GeomTriangles]] = {"solid": {}, "liquid": {}}
-    for group, indices, blended in _layers(mesh, liquid_tiles):
-        name = "liquid" if blended else "solid"
-        by_part[name][group] = indexed(GeomTriangles(Geom.UHStatic), indices)
     parts = []
-    for name, primitives in by_part.items():
+    for name, groups in (("solid", mesh.groups), ("liquid", mesh.liquid)):
+        primitives = {
+            group: indexed(GeomTriangles(Geom.UHStatic), indices)
+            for group, indices in enumerate(groups)
+            if len(indices)
+        }
         if not primitives:
             continue
         geom = _geom(vdata, primitives.values())

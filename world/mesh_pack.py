@@ -18,8 +18,8 @@ can do this part of the work too and the frame only copies bytes:
   rounds in one process, CPU (all threads) and wall clock a frame, before → after: at view
   distance 4, 22.5 → 21.0 and 18.6 → 17.9 ms of CPU, 14.2 → 13.9 and 11.8 → 11.6 ms; at 8,
   32.7 → 31.2 and 33.1 → 31.4 ms of CPU, 21.8 → 21.5 and 23.0 → 21.9 ms.
-  `game.chunk_parts` draws the liquids' faces of a group in the reverse order: blended, they
-  should go back to front.
+  `drawn_mesh` lists the liquids' faces of a group in the reverse order: blended, they should
+  go back to front.
 
 No engine types here: the game checks once that its vertex format has this layout.
 """
@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from world.atlas import TILE_CAPACITY, tile_cells
 from world.blocks import BlockRegistry
 from world.geometry import FACE_NORMALS
 from world.mesh_data import MeshData
@@ -49,6 +50,9 @@ class PackedMesh:
 
     rows: NDArray[np.void]
     groups: tuple[NDArray[np.uint32], ...]
+    # The faces drawn with a liquid's tile, by direction group as ``groups`` (which then holds
+    # the others), back to front: `drawn_mesh` fills it, `pack` leaves it empty.
+    liquid: tuple[NDArray[np.uint32], ...] = ()
 
     @property
     def vertex_count(self) -> int:
@@ -59,6 +63,12 @@ def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
     """A chunk's mesh as the game draws it (faces merged, packed) from `world.mesher.mesh_inputs`:
     what the worker process answers, and what the game makes itself when it meshes in the frame.
 
+    Faces drawn with a liquid's tile go to ``liquid`` (the game blends them), each group's in
+    the reverse order: back to front, as blending wants. Done here rather than in the frame
+    (`game.chunk_parts`), the split is the worker's work: building a streamed chunk's nodes
+    took the frame 0.71 ms at view distance 8 with the split, 0.12 ms without it (the split
+    itself a table lookup now, not ``np.isin``).
+
     A merged mesh has one quad a plant plane (`world.mesher`); the game draws every face
     one-sided, so each plant triangle is listed again after them, wound the other way over the
     same vertices: seen from behind, a plant shows its tile mirrored, as Luanti's plantlike
@@ -66,10 +76,18 @@ def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
     rather than in a two-sided one of their own.
     """
     packed = pack(mesh_padded(registry, *inputs, merge=True))
-    plants = packed.groups[OTHER]
-    backs = plants.reshape(-1, 3)[:, ::-1].reshape(-1)
-    groups = (*packed.groups[:OTHER], np.concatenate([plants, backs]))
-    return PackedMesh(packed.rows, groups)
+    liquid_tile = np.zeros(TILE_CAPACITY, dtype=np.bool_)
+    tiles = registry.face_tiles[registry.liquid].reshape(-1)
+    liquid_tile[tiles[tiles < TILE_CAPACITY]] = True  # a tile past the atlas draws nowhere
+    solid, liquid = [], []
+    for indices in packed.groups:
+        faces = indices.reshape(-1, 3)
+        blended = liquid_tile[tile_cells(packed.rows["tile"][faces[:, 0]])]
+        solid.append(faces[~blended].reshape(-1))
+        liquid.append(faces[blended][::-1].reshape(-1))
+    plants = solid[OTHER]
+    solid[OTHER] = np.concatenate([plants, plants.reshape(-1, 3)[:, ::-1].reshape(-1)])
+    return PackedMesh(packed.rows, tuple(solid), tuple(liquid))
 
 
 def pack(data: MeshData) -> PackedMesh:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
+from world.atlas import tile_cells
 from world.blocks import default_registry
 from world.geometry import FACE_NORMALS
 from world.light import Light
@@ -299,16 +300,38 @@ def test_bad_mesh_inputs_are_value_errors_naming_the_argument(
 
 @given(small_worlds())
 @settings(max_examples=10, deadline=None)
-def test_the_drawn_mesh_lists_each_plant_triangle_again_wound_the_other_way(
+def test_the_drawn_mesh_splits_off_the_liquids_and_draws_plants_both_ways_round(
     case: tuple[World, ChunkKey],
 ) -> None:
-    world, key = case
+    _assert_drawn(*case)
+
+
+def test_the_drawn_mesh_of_a_garden_splits_off_its_water() -> None:
+    world, _ = _garden()
+    assert _assert_drawn(world, (0, 0, 0)) > 0
+
+
+def _assert_drawn(world: World, key: ChunkKey) -> int:
+    """Check `drawn_mesh` against `pack`; returns how many liquid triangles it found."""
     inputs = mesh_inputs(world, *key)
     drawn = drawn_mesh(REG, inputs)
     packed = pack(mesh_padded(REG, *inputs, merge=True))
     np.testing.assert_array_equal(drawn.rows, packed.rows)
-    for group in range(OTHER):
-        np.testing.assert_array_equal(drawn.groups[group], packed.groups[group])
-    fronts = packed.groups[OTHER].reshape(-1, 3)
-    expected = np.concatenate([fronts, fronts[:, ::-1]]).reshape(-1)
-    np.testing.assert_array_equal(drawn.groups[OTHER], expected)  # one-sided, both ways round
+    liquid_tiles = set(REG.face_tiles[REG.liquid].ravel().tolist())
+    assert len(drawn.groups) == len(drawn.liquid) == OTHER + 1
+    found = 0
+    for group, indices in enumerate(packed.groups):
+        faces = indices.reshape(-1, 3)
+        tiles = tile_cells(packed.rows["tile"][faces[:, 0]])
+        blended = np.array([tile in liquid_tiles for tile in tiles.tolist()], dtype=bool)
+        solid = faces[~blended]
+        if group == OTHER:  # plants, one-sided: each triangle again, wound the other way
+            solid = np.concatenate([solid, solid[:, ::-1]])
+        np.testing.assert_array_equal(drawn.groups[group].reshape(-1, 3), solid, str(group))
+        # Liquids back to front: the group's order (front to back) reversed.
+        np.testing.assert_array_equal(
+            drawn.liquid[group].reshape(-1, 3), faces[blended][::-1], str(group)
+        )
+        assert drawn.groups[group].dtype == drawn.liquid[group].dtype == np.uint32
+        found += int(blended.sum())
+    return found
