@@ -39,7 +39,7 @@ play: system-deps $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy world game mods
+	$(VENV)/bin/mypy world game mods bench
 
 # Lint (mostly mypy, ~7 s cold) runs beside pytest rather than before it: the suite ends sooner.
 test: system-deps xvfb $(STAMP)

@@ -82,8 +82,12 @@ def picker_figures() -> tuple[float, float, float]:
     while len(list(registry)) < PICKER_BLOCKS + 1:
         i = len(list(registry))
         shape = shapes[i % 3]
-        kwargs = {} if shape is None else {"selection": shape}
-        registry.register(BlockType(f"bench:block_{i}", tiles=("base:planks",), **kwargs))
+        name, tiles = f"bench:block_{i}", ("base:planks",)
+        registry.register(
+            BlockType(name, tiles=tiles)
+            if shape is None
+            else BlockType(name, tiles=tiles, selection=shape)
+        )
     with PilImage.open(ATLAS_PATH) as image:
         atlas = np.asarray(image.convert("RGBA"))
     screen = InventoryScreen(registry, Inventory(), atlas)

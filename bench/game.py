@@ -165,7 +165,8 @@ def child_measure(view_distance: int) -> dict[str, Any]:
     # light), in alternating rounds with it so the machine's load falls on both alike: the
     # light's cost on the frame. (The tile corners make fixed-function texturing wrong, not
     # slower.)
-    shaded_s, fixed_s = [], []
+    shaded_s: list[float] = []
+    fixed_s: list[float] = []
     shader = game.chunks.node.getShader()
     for _ in range(SHADER_ROUNDS):
         for timings, on in ((shaded_s, True), (fixed_s, False)):
@@ -295,10 +296,10 @@ def child_walk(view_distance: int) -> dict[str, Any]:
 def _flight_world(view_distance: int) -> Path:
     """A saved world holding every non-air chunk along the flight (made once, then reused)."""
     from game.options import DEFAULT_SEED
-    from game.session import DEFAULT_GENERATOR
     from world.generators import make_generator
     from world.mod_loader import DEFAULT_MODS_DIR, load_mods
     from world.registration import make_registry
+    from world.savedirs import DEFAULT_GENERATOR
     from world.storage import WorldStore
 
     reach = FLIGHT_MAX_VIEW_DISTANCE + 3

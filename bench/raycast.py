@@ -19,6 +19,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -50,21 +51,21 @@ def shaped_registry() -> tuple[BlockRegistry, list[int]]:
         BlockType(
             "bench:slab",
             properties={"half": ("bottom", "top")},
-            selection=lambda p: slab(p["half"]),
+            selection=lambda p: slab(str(p["half"])),
         ),
         BlockType(
             "bench:stairs",
             properties={"facing": FACINGS, "half": ("bottom", "top")},
-            selection=lambda p: stairs(p["facing"], p["half"]),
+            selection=lambda p: stairs(str(p["facing"]), str(p["half"])),
         ),
         BlockType(
             "bench:fence",
             properties={"north": (False, True), "east": (False, True)},
-            selection=lambda p: fence(p["north"], p["east"], True, True),
+            selection=lambda p: fence(bool(p["north"]), bool(p["east"]), True, True),
         ),
         BlockType("bench:torch", solid=False, selection=torch()),
         BlockType(
-            "bench:door", properties={"facing": FACINGS}, selection=lambda p: door(p["facing"])
+            "bench:door", properties={"facing": FACINGS}, selection=lambda p: door(str(p["facing"]))
         ),
     ]
     for block in blocks:
@@ -256,7 +257,7 @@ def main() -> None:
     )
     b_origins, b_dirs = eye_rays(heights, BATCH_RAYS, seed=3)
     for reach in (5.0, 64.0):
-        seconds = median_seconds(lambda r=reach: raycast_many(w, b_origins, b_dirs, r), repeat=9)
+        seconds = median_seconds(partial(raycast_many, w, b_origins, b_dirs, reach), repeat=9)
         rate = BATCH_RAYS / seconds
         verdict = f"{rate / BATCH_TARGET:.2f}× target" if reach == 5.0 else "reported"
         rows.append(

@@ -25,6 +25,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -96,11 +97,11 @@ def main() -> int:
     cold = []
     for cx, cy, cz in keys:
         clear_cache()
-        cold.append(timed(lambda cx=cx, cy=cy, cz=cz: generate_chunk(SEED, cx, cy, cz, registry)))
+        cold.append(timed(partial(generate_chunk, SEED, cx, cy, cz, registry)))
     warm = []
     for cx, cy, cz in keys:
         generate_chunk(SEED, cx, cy + 1, cz, registry)
-        warm.append(timed(lambda cx=cx, cy=cy, cz=cz: generate_chunk(SEED, cx, cy, cz, registry)))
+        warm.append(timed(partial(generate_chunk, SEED, cx, cy, cz, registry)))
 
     world = World(registry, generator=TerrainGenerator(registry, SEED))
     for key in keys:
