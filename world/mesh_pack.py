@@ -97,9 +97,7 @@ def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
     used = np.concatenate([*solid, *liquid])
     _, first = np.unique(used, return_index=True)
     order = used[np.sort(first)]
-    if len(order) < len(packed.rows):  # rows no triangle uses (none are made): kept, last
-        order = np.concatenate([order, np.setdiff1d(np.arange(len(packed.rows)), order)])
-    renumber = np.empty(len(order), dtype=np.uint32)
+    renumber = np.empty(len(packed.rows), dtype=np.uint32)
     renumber[order] = np.arange(len(order), dtype=np.uint32)
     return PackedMesh(
         packed.rows[order],
