@@ -200,10 +200,10 @@ def child_measure(view_distance: int) -> dict[str, Any]:
     # The ursina sample's way: one Entity per (exposed) block, turning through the same 20
     # directions as the chunk meshes timed just before it. The game goes on running, its chunk
     # nodes hidden: its update is what turns the camera (without it the view stood still).
-    step = FRAMES // BLOCK_ENTITY_FRAMES
-    mesh_s = _frames(
-        app, finish, lambda i: turn(i % BLOCK_ENTITY_FRAMES * step), 3 * BLOCK_ENTITY_FRAMES
-    )
+    def sampled(i: int) -> None:  # every FRAMES // BLOCK_ENTITY_FRAMES-th direction of the turn
+        turn(i % BLOCK_ENTITY_FRAMES * (FRAMES // BLOCK_ENTITY_FRAMES))
+
+    mesh_s = _frames(app, finish, sampled, 3 * BLOCK_ENTITY_FRAMES)
     per_chunk = _exposed_blocks(game, keys)
     made = time.perf_counter()
     entities = []
@@ -223,8 +223,8 @@ def child_measure(view_distance: int) -> dict[str, Any]:
         ]
     made = time.perf_counter() - made
     game.chunks.node.hide()
-    _frames(app, finish, lambda i: turn(i * step), 3)
-    block_s = _frames(app, finish, lambda i: turn(i * step), BLOCK_ENTITY_FRAMES)
+    _frames(app, finish, sampled, 3)
+    block_s = _frames(app, finish, sampled, BLOCK_ENTITY_FRAMES)
     game.destroy()
     return {
         "view_distance": view_distance,

@@ -10,7 +10,7 @@ from panda3d.core import CullFaceAttrib, NodePath, TransparencyAttrib
 from game.chunk_parts import blended_state, chunk_parts, facing_groups
 from world.blocks import default_registry
 from world.chunks import World
-from world.mesh_pack import OTHER, drawn_mesh
+from world.mesh_pack import OTHER, VERTEX_ROW, drawn_mesh
 from world.mesher import mesh_inputs
 
 REG = default_registry()
@@ -79,8 +79,6 @@ def test_the_groups_facing_a_camera_chunk_are_those_of_faces_it_can_see(camera) 
 
 
 def test_liquid_faces_draw_back_to_front_and_the_others_front_to_back() -> None:
-    from world.mesh_pack import VERTEX_ROW
-
     world = World(REG)
     for y in (2, 5, 9):  # water and stone tops at three heights, apart
         world.set_block(y, y, 0, REG.id("base:water"))
