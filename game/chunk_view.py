@@ -55,6 +55,7 @@ budget or not, so an edit shows in the frame drawn right after it.
 
 from __future__ import annotations
 
+import heapq
 import math
 import time
 from collections import deque
@@ -64,7 +65,13 @@ from panda3d.core import CullBinManager, NodePath
 from panda3d.core import Texture as PandaTexture
 from ursina import camera, scene
 
-from game.chunk_parts import ChunkPart, blended_state, chunk_parts, facing_groups
+from game.chunk_parts import (
+    ChunkPart,
+    blended_state,
+    chunk_parts,
+    eye_band,
+    facing_groups,
+)
 from game.chunk_shader import chunk_shader
 from game.render_origin import RenderOrigin
 from world.chunk_worker import WorkerRecipe
@@ -84,6 +91,11 @@ CullBinManager.getGlobalPtr().addBin(_BIN, CullBinManager.BTFrontToBack, 5)
 _CUT_ALPHA = 0.5  # cut-outs: texels below half alpha are not drawn
 _COST_WEIGHT = 0.1  # how fast the light job's running cost follows new measurements
 _LIGHT_GROUP = 8  # chunks lit together in one job, at most
+# The eye's band of heights: the blocks below and above the eye's own block. A jump on flat
+# ground (1.25 blocks, the eye 1.62 above the feet) stays in its band.
+_BAND_BELOW, _BAND_ABOVE = 1, 1
+_FIT_BUDGET_S = 0.0005  # a frame's time for new ways of drawing chunks (`ChunkPart.show`)
+_FITS_LOOKED_AT = 64  # the nearest chunks waiting for one, at most, looked at a frame
 _START_WAIT_S = 5.0  # at most, for the worker's start-up meshes
 _AROUND = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
 
@@ -142,6 +154,8 @@ class ChunkView:
         self._in_worker: dict[ChunkKey, int] = {}
         self._answers: deque[tuple[int, PackedMesh | None]] = deque()
         self._camera_chunk: tuple[int, int, int] | None = None
+        self._band: tuple[int, int] | None = None  # the eye's band of heights, [low, high)
+        self._unfitted: set[ChunkKey] = set()  # chunks drawing every face (`face_camera`)
         low, high = world.build_height
         self.streamer = ChunkStreamer(
             world,
@@ -361,39 +375,77 @@ class ChunkView:
         return not self.pending and not self._light_queue and not self._relit
 
     def face_camera(self, pos: tuple[float, float, float]) -> None:
-        """Show only the face directions that can face a camera at ``pos``."""
+        """Show only the faces that can face a camera at ``pos``: the direction groups that
+        face the camera's chunk, and in the eye's layer the tops and bottoms an eye in its
+        band of heights can face (`game.chunk_parts`). A chunk whose way of drawing is not
+        made yet draws more faces until a later frame makes it (`_fit_more`)."""
         camera_chunk = (
             math.floor(pos[0]) // CHUNK[0],
             math.floor(pos[1]) // CHUNK[1],
             math.floor(pos[2]) // CHUNK[2],
         )
-        before = self._camera_chunk
-        if camera_chunk == before:
+        band = self._band
+        if band is None or not band[0] <= pos[1] < band[1]:
+            height = math.floor(pos[1])
+            band = (height - _BAND_BELOW, height + 1 + _BAND_ABOVE)
+        before, old_band = self._camera_chunk, self._band
+        if camera_chunk == before and band == old_band:
+            self._fit_more()
             return
-        self._camera_chunk = camera_chunk
-        if before is None:
+        self._camera_chunk, self._band = camera_chunk, band
+        if before is None or old_band is None:
             changed = list(self._parts)
         else:
-            # Only chunks between the old and the new camera chunk, on an axis that changed,
-            # can change which of their directions face the camera.
+            # Groups change only in chunks between the old and the new camera chunk on an axis
+            # that changed; cuts in the layers of the old band and the new.
             spans = [(min(a, b), max(a, b)) for a, b in zip(before, camera_chunk, strict=True)]
+            layers = {
+                layer
+                for low, high in (old_band, band)
+                for layer in range(low // CHUNK[1], (high - 1) // CHUNK[1] + 1)
+            }
             changed = [
                 key
                 for key in self._parts
-                if any(
+                if key[1] in layers
+                or any(
                     before[axis] != camera_chunk[axis] and low <= key[axis] <= high
                     for axis, (low, high) in enumerate(spans)
                 )
             ]
         for key in changed:
-            self._show_facing(key)
+            self._show_facing(key, build=False)
+        self._fit_more()
 
-    def _show_facing(self, key: ChunkKey) -> None:
-        """Leave out of the chunk's geoms the directions whose faces all point away from the
-        camera's chunk."""
+    def _fit_more(self) -> None:
+        """Make the ways of drawing of chunks that draw every face, nearest first, for
+        `_FIT_BUDGET_S` (one at least)."""
+        if not self._unfitted:
+            return
+        started = time.perf_counter()
+        cx, cy, cz = self._camera_chunk or (0, 0, 0)
+        nearest = heapq.nsmallest(
+            _FITS_LOOKED_AT,
+            self._unfitted,
+            key=lambda k: max(abs(k[0] - cx), abs(k[1] - cy), abs(k[2] - cz)),
+        )
+        for key in nearest:
+            self._unfitted.discard(key)
+            if key in self._parts:
+                self._show_facing(key)
+            if time.perf_counter() - started > _FIT_BUDGET_S:
+                return
+
+    def _show_facing(self, key: ChunkKey, *, build: bool = True) -> None:
+        """Leave out of the chunk's geom the faces turned away from the camera: the direction
+        groups facing away from the camera's chunk, and in the eye's layer the tops above and
+        the bottoms below its band (made now only when ``build``, else more faces drawn
+        meanwhile)."""
         groups = facing_groups(key, self._camera_chunk)
+        band = eye_band(key, self._band)
         for part in self._parts[key]:
-            part.show_groups(groups)
+            if not part.show(groups, band, build=build):
+                self._unfitted.add(key)
 
     def remesh_dirty(self) -> int:
         """Remesh every shown chunk whose blocks changed; returns how many."""
@@ -486,6 +538,7 @@ class ChunkView:
         """Forget a chunk's node (and a mesh on its way from the worker)."""
         self._in_worker.pop(key, None)
         self._parts.pop(key, None)
+        self._unfitted.discard(key)
         self._meshed_light.pop(key, None)
         self._relit.discard(key)
         root = self.entities.pop(key, None)
@@ -500,5 +553,6 @@ class ChunkView:
         self.streamer.on_mesh = self.streamer.on_drop = self.streamer.on_save = None
         self.streamer.on_forget = None
         self.streamer.close()
-        self._camera_chunk = None
+        self._camera_chunk = self._band = None
+        self._unfitted.clear()
         self.node.removeNode()

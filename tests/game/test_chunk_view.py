@@ -9,40 +9,49 @@ from typing import Any
 import numpy as np
 import pytest
 
-from world.mesh_pack import OTHER, PackedMesh, drawn_mesh, pack
+from world.mesh_pack import VERTEX_ROW, PackedMesh, drawn_mesh, pack
 from world.mesher import mesh_chunk
 
 
 def hidden_faces_checked(game: Any, eye: tuple[float, float, float]) -> bool:
-    """Check every drawn chunk against a camera at ``eye``; returns whether any group was left
-    out."""
+    """Let the game fit every chunk to a camera at ``eye``, then check every drawn chunk against
+    it; returns whether any face was left out."""
+    view = game.chunks
+    for _ in range(100):
+        view.face_camera(eye)
+        if not view._unfitted:
+            break
+    assert not view._unfitted
     hidden_any = False
-    for key, parts in game.chunks._parts.items():
+    for key, parts in view._parts.items():
         data = mesh_chunk(game.world, *key)
+        # The winding's normal as the mesher states it: the cross product's, times ``wound``.
+        first = data.vertices.reshape(-1, 3)[data.indices.reshape(-1, 3)]
+        crossed = np.cross(first[:, 1] - first[:, 0], first[:, 2] - first[:, 0])
+        stated = data.normals.reshape(-1, 3)[data.indices.reshape(-1, 3)[:, 0]]
+        dots = np.einsum("ij,ij->i", crossed, stated)
+        on_axis = np.abs(stated).max(axis=1) == 1.0
+        wound = np.sign(dots[on_axis][0])
+        assert (np.sign(dots[on_axis]) == wound).all()
         origin = np.array(key) * 16
-        corners = data.vertices.reshape(-1, 3)[data.indices.reshape(-1, 3)[:, 0]] + origin
-        normals = data.normals.reshape(-1, 3)[data.indices.reshape(-1, 3)[:, 0]]
         for part in parts:
-            # One geom a part, drawing the primitives of the groups shown and no other.
+            # One geom a part, one primitive: a subset of the part's triangles.
             assert part.node.node().getNumGeoms() == 1
-            geom = part.node.node().getGeom(0)
-            drawn = [geom.getPrimitive(i).this for i in range(geom.getNumPrimitives())]
-            shown = [part.primitives[group].this for group in part.shown]
-            assert part.node.isHidden() == (not shown)
-            assert part.node.isHidden() or drawn == shown
-            for group, primitive in part.primitives.items():
-                assert primitive.getNumPrimitives() > 0
-                if group in part.shown:
+            assert part.node.isHidden() == (part.geom is None)
+            rows = np.frombuffer(memoryview(part.vdata.getArray(0)), dtype=VERTEX_ROW)
+            drawn = {tuple(t) for t in part.drawn_triangles().tolist()}
+            every = part.triangles()
+            assert drawn <= {tuple(t) for t in every.tolist()}
+            for triangle in every:
+                if tuple(triangle.tolist()) in drawn:
                     continue
-                assert group != OTHER  # plants face every way
                 hidden_any = True
-                # Brute force over the whole chunk's triangles of that direction: none may
-                # face the camera (a face is seen from the side its normal points to).
-                axis, negative = divmod(group, 2)
-                sign = -1.0 if negative else 1.0
-                of_group = np.isclose(normals[:, axis], sign)
-                facing = (np.array(eye) - corners[of_group])[:, axis] * sign
-                assert (facing <= 0).all(), (key, group)
+                a, b, c = rows["pos"][triangle].astype(float)
+                normal = wound * np.cross(b - a, c - a)
+                normal /= np.abs(normal).max()
+                assert np.abs(normal).max() == 1.0 and np.abs(normal).sum() == 1.0  # on an axis
+                # Brute force: a face is seen from the side its normal points to.
+                assert np.dot(np.array(eye) - (a + origin), normal) <= 0, key
     return hidden_any
 
 

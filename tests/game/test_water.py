@@ -101,9 +101,7 @@ def test_only_liquid_faces_blend_and_every_other_face_draws_once(make_game: Make
     triangles, blended_tiles, opaque_tiles = [], set(), set()
     for part in game.chunks._parts[key]:
         node = part.node
-        indices = np.concatenate(
-            [np.array(p.getVertexList(), dtype=np.int64) for p in part.primitives.values()]
-        )
+        indices = part.triangles().ravel().astype(np.int64)
         triangles += [tuple(t) for t in np.sort(indices.reshape(-1, 3), axis=1).tolist()]
         rows = np.frombuffer(memoryview(part.vdata.getArray(0)), dtype=VERTEX_ROW)
         tiles = set(tile_cells(rows["tile"][indices[::3]]).tolist())
