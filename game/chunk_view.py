@@ -23,11 +23,13 @@ in the next one, and makes any answer still on its way stale (dropped); so does 
 chunk. A job the worker lost is meshed in the frame. Without a worker (tests, a system without
 one) every mesh is made in the frame, under the same budget.
 
-A chunk's triangles are drawn by at most two nodes (solid, liquid), each one geom over the
-chunk's vertex buffer with one primitive for each face direction (`game.chunk_parts`); the
-directions that face away from the camera's chunk are left out of the geoms, which only changes
-when the camera crosses into another chunk. ursina's own ``Mesh`` builds one geom per mesh with
-its own vertex data, which is why the geoms are built with Panda3D's API.
+A chunk's triangles are drawn by at most two nodes (solid, liquid), each one geom of one
+primitive over the chunk's vertex buffer (`game.chunk_parts`); the directions that face away
+from the camera's chunk are left out of the geoms, and in the eye's layer the tops above and
+the bottoms below the eye's band of heights. That changes when the camera crosses into another
+chunk or leaves its band; a way of drawing a chunk not made yet draws more meanwhile, and up to
+`_FIT_BUDGET_S` of a frame makes them, nearest first. ursina's own ``Mesh`` builds one geom per
+mesh with its own vertex data, which is why the geoms are built with Panda3D's API.
 
 Light (`world.light.Light`, when given): a chunk meshed is queued to be lit with its 26
 neighbours; chunks are lit nearest the camera first, with the others waiting in the same 2×2
