@@ -96,6 +96,11 @@ _LIGHT_GROUP = 8  # chunks lit together in one job, at most
 # The eye's band of heights: the blocks below and above the eye's own block. A jump on flat
 # ground (1.25 blocks, the eye 1.62 above the feet) stays in its band.
 _BAND_BELOW, _BAND_ABOVE = 1, 1
+# Chunk columns a side of a region: its node holds theirs, so Panda3D culls a region or a column
+# out of view as one node rather than visiting every chunk's. Turning at view distance 8 (323
+# chunk nodes), alternating rounds against every chunk node in one: -0.3 to -0.6 ms of the main
+# thread's CPU a frame (columns alone: -0.3 to -0.5 ms).
+_REGION = 4
 _FIT_BUDGET_S = 0.0005  # a frame's time for new ways of drawing chunks (`ChunkPart.show`)
 _FITS_LOOKED_AT = 64  # the nearest chunks waiting for one, at most, looked at a frame
 _START_WAIT_S = 5.0  # at most, for the worker's start-up meshes
@@ -148,6 +153,9 @@ class ChunkView:
         self.origin = RenderOrigin() if origin is None else origin
         self.texture = texture
         self.entities: dict[ChunkKey, NodePath] = {}  # the drawn chunks' nodes
+        # They hang in a node a chunk column, those in a node a region of columns (`_REGION`).
+        self._columns: dict[tuple[int, int], NodePath] = {}
+        self._regions: dict[tuple[int, int], NodePath] = {}
         self._parts: dict[ChunkKey, list[ChunkPart]] = {}  # each drawn chunk's nodes
         # Meshes made by the worker process (`_mesh`): job ids, the chunk each job is for, the
         # job each chunk waits for (a newer mesh makes it stale), answers not drawn yet.
@@ -527,7 +535,7 @@ class ChunkView:
             return
         root = self.entities.get(key)
         if root is None:
-            root = self.node.attachNewNode(f"chunk {key}")
+            root = self._column_node(key).attachNewNode(f"chunk {key}")
             self.origin.place(root, (key[0] * CHUNK[0], key[1] * CHUNK[1], key[2] * CHUNK[2]))
             root.setTexture(self.texture, 1)
             self.entities[key] = root
@@ -546,7 +554,28 @@ class ChunkView:
         root = self.entities.pop(key, None)
         if root is not None:
             self.origin.forget(root)
+            column = root.getParent()
             root.removeNode()
+            if not column.getNumChildren():
+                region = column.getParent()
+                column.removeNode()
+                del self._columns[key[0], key[2]]
+                if not region.getNumChildren():
+                    region.removeNode()
+                    del self._regions[key[0] // _REGION, key[2] // _REGION]
+
+    def _column_node(self, key: ChunkKey) -> NodePath:
+        """The node holding a chunk column's nodes, in the node holding its region's columns
+        (made when missing): Panda3D culls a region or a column out of view as one node."""
+        column = self._columns.get((key[0], key[2]))
+        if column is None:
+            at = (key[0] // _REGION, key[2] // _REGION)
+            region = self._regions.get(at)
+            if region is None:
+                region = self._regions[at] = self.node.attachNewNode(f"chunk region {at}")
+            column = region.attachNewNode(f"chunk column {key[0], key[2]}")
+            self._columns[key[0], key[2]] = column
+        return column
 
     def destroy(self) -> None:
         """Remove every chunk node and stop streaming."""

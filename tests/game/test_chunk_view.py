@@ -76,6 +76,32 @@ def test_a_camera_crossing_into_other_chunks_gets_the_faces_that_now_face_it(
         assert hidden_faces_checked(game, eye)
 
 
+def test_chunk_nodes_hang_in_a_node_a_column_within_a_node_a_region_gone_with_them(
+    make_game: Callable[..., Any],
+) -> None:
+    """Panda3D culls a region of 4×4 chunk columns, or a column, out of view as one node."""
+    game = make_game(view_distance=2)
+    view = game.chunks
+    columns: dict[Any, set[tuple[int, int]]] = {}  # column node: the columns of its chunks
+    regions: dict[Any, set[tuple[int, int]]] = {}  # region node: the regions of its chunks
+    for key, node in view.entities.items():
+        column, region = node.getParent(), node.getParent().getParent()
+        assert region.getParent() == view.node
+        columns.setdefault(column, set()).add((key[0], key[2]))
+        regions.setdefault(region, set()).add((key[0] // 4, key[2] // 4))
+    assert all(len(held) == 1 for held in columns.values())
+    assert all(len(held) == 1 for held in regions.values())
+    assert len(regions) == view.node.getNumChildren() > 1
+    regions_before = view.node.getNumChildren()
+    for key in list(view.entities):  # every chunk of the region of column (-2, -2)
+        if (key[0] // 4, key[2] // 4) == (-1, -1):
+            view._drop(key)
+    assert view.node.getNumChildren() == regions_before - 1
+    for key in list(view.entities):
+        view._drop(key)
+    assert view.node.getNumChildren() == 0
+
+
 def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(
     make_game: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
