@@ -67,13 +67,7 @@ from panda3d.core import CullBinManager, NodePath
 from panda3d.core import Texture as PandaTexture
 from ursina import camera, scene
 
-from game.chunk_parts import (
-    ChunkPart,
-    blended_state,
-    chunk_parts,
-    eye_band,
-    facing_groups,
-)
+from game.chunk_parts import ChunkPart, blended_state, chunk_parts, eye_band, facing_groups
 from game.chunk_shader import chunk_shader
 from game.render_origin import RenderOrigin
 from world.chunk_worker import WorkerRecipe
@@ -165,7 +159,7 @@ class ChunkView:
         self._answers: deque[tuple[int, PackedMesh | None]] = deque()
         self._camera_chunk: tuple[int, int, int] | None = None
         self._band: tuple[int, int] | None = None  # the eye's band of heights, [low, high)
-        self._unfitted: set[ChunkKey] = set()  # chunks drawing every face (`face_camera`)
+        self._unfitted: set[ChunkKey] = set()  # chunks drawing more than needed (`face_camera`)
         low, high = world.build_height
         self.streamer = ChunkStreamer(
             world,
@@ -428,8 +422,8 @@ class ChunkView:
         self._fit_more()
 
     def _fit_more(self) -> None:
-        """Make the ways of drawing of chunks that draw every face, nearest first, for
-        `_FIT_BUDGET_S` (one at least)."""
+        """Make the ways of drawing of chunks that draw more faces than they need meanwhile,
+        nearest first, for `_FIT_BUDGET_S` (one at least)."""
         if not self._unfitted:
             return
         started = time.perf_counter()
