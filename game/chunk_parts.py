@@ -74,7 +74,15 @@ from game.geometry import indexed, interleaved_format, vertex_data
 from world.chunks import CHUNK
 from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh
 
-__all__ = ["Band", "ChunkPart", "blended_state", "chunk_parts", "eye_band", "facing_groups"]
+__all__ = [
+    "Band",
+    "ChunkPart",
+    "band_layers",
+    "blended_state",
+    "chunk_parts",
+    "eye_band",
+    "facing_groups",
+]
 
 _FORMAT = interleaved_format(uv=True, tile=True)
 if _FORMAT.getArray(0).getStride() != VERTEX_ROW.itemsize:
@@ -98,7 +106,7 @@ class ChunkPart:
     node: NodePath
     vdata: GeomVertexData
     every: Geom  # every triangle of the part, one primitive, the groups one after the other
-    spans: dict[int, tuple[int, int]]  # group: where its indices are in ``every``'s
+    spans: dict[int, tuple[int, int]]  # group: where its triangles are in ``every``'s
     shown: tuple[int, ...] = ()
     geom: Geom | None = None  # the geom drawn (None: the node is hidden)
     # What each (groups, band) asked for draws, made once, the latest few: crossing back and
@@ -129,16 +137,12 @@ class ChunkPart:
     def triangles(self, group: int | None = None) -> NDArray[np.uint32]:
         """The vertex indices, three a triangle, of a group's triangles (every group's when
         None), as listed."""
-        indices = np.frombuffer(memoryview(self.every.getPrimitive(0).getVertices()), np.uint32)
-        span = slice(None) if group is None else slice(*self.spans[group])
-        return indices[span].reshape(-1, 3)
+        triangles = _triangles(self.every)
+        return triangles if group is None else triangles[slice(*self.spans[group])]
 
     def drawn_triangles(self) -> NDArray[np.uint32]:
         """The triangles drawn now, as `triangles` (none when the node hides)."""
-        if self.geom is None:
-            return np.zeros((0, 3), np.uint32)
-        primitive = self.geom.getPrimitive(0)
-        return np.frombuffer(memoryview(primitive.getVertices()), np.uint32).reshape(-1, 3)
+        return np.zeros((0, 3), np.uint32) if self.geom is None else _triangles(self.geom)
 
     def _made(self, groups: frozenset[int], band: Band) -> tuple[tuple[int, ...], Geom | None]:
         wanted = tuple(group for group in self.spans if group in groups)
@@ -151,7 +155,7 @@ class ChunkPart:
                     # A top at height p faces an eye above it: p < eye < high; a bottom, p > low.
                     kept[i] = kept[i][planes < band[1] if group == _UP else planes > band[0]]
         shown = np.concatenate([t.ravel() for t in kept]) if kept else np.zeros(0, np.uint32)
-        if len(shown) == 3 * self.every.getPrimitive(0).getNumPrimitives():
+        if len(shown) == self.every.getPrimitive(0).getNumVertices():
             return wanted, self.every
         if not len(shown):
             return wanted, None
@@ -169,6 +173,12 @@ class ChunkPart:
 
 
 _CHUNK_BOX = BoundingBox(Point3(0, 0, 0), Point3(*CHUNK))
+
+
+def _triangles(geom: Geom) -> NDArray[np.uint32]:
+    """The vertex indices of a geom's one primitive, three a triangle (a view, no copy)."""
+    indices = memoryview(geom.getPrimitive(0).getVertices())
+    return np.frombuffer(indices, np.uint32).reshape(-1, 3)
 
 
 def _geom(vdata: GeomVertexData, primitive: GeomPrimitive) -> Geom:
@@ -197,10 +207,15 @@ def facing_groups(
     ]
 
 
+def band_layers(band: tuple[int, int]) -> range:
+    """The layers of chunks (chunk y) a band of heights (world blocks, [low, high)) crosses."""
+    return range(band[0] // CHUNK[1], (band[1] - 1) // CHUNK[1] + 1)
+
+
 def eye_band(key: tuple[int, int, int], band: tuple[int, int] | None) -> Band:
     """The eye's band of heights ``band`` (world blocks, [low, high)) local to chunk ``key``
-    when the chunk is in the band's layer (None when not, or no band)."""
-    if band is None or band[0] // CHUNK[1] > key[1] or (band[1] - 1) // CHUNK[1] < key[1]:
+    when the chunk is in one of the band's layers (None when not, or no band)."""
+    if band is None or key[1] not in band_layers(band):
         return None
     return (band[0] - key[1] * CHUNK[1], band[1] - key[1] * CHUNK[1])
 
@@ -241,11 +256,12 @@ def chunk_parts(root: NodePath, mesh: PackedMesh, liquid_state: RenderState) -> 
     vdata = vertex_data("chunk", _FORMAT, mesh.rows)  # packed rows (`world.mesh_pack`)
     parts = []
     for name, groups in (("solid", mesh.groups), ("liquid", mesh.liquid)):
-        ends = np.cumsum([len(indices) for indices in groups])
+        counts = [len(indices) // 3 for indices in groups]  # triangles
+        ends = np.cumsum(counts)
         spans = {
-            group: (int(end - len(indices)), int(end))
-            for group, (indices, end) in enumerate(zip(groups, ends, strict=True))
-            if len(indices)
+            group: (int(end - count), int(end))
+            for group, (count, end) in enumerate(zip(counts, ends, strict=True))
+            if count
         }
         if not spans:
             continue

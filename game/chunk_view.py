@@ -67,7 +67,14 @@ from panda3d.core import CullBinManager, NodePath
 from panda3d.core import Texture as PandaTexture
 from ursina import camera, scene
 
-from game.chunk_parts import ChunkPart, blended_state, chunk_parts, eye_band, facing_groups
+from game.chunk_parts import (
+    ChunkPart,
+    band_layers,
+    blended_state,
+    chunk_parts,
+    eye_band,
+    facing_groups,
+)
 from game.chunk_shader import chunk_shader
 from game.render_origin import RenderOrigin
 from world.chunk_worker import WorkerRecipe
@@ -403,11 +410,7 @@ class ChunkView:
             # Groups change only in chunks between the old and the new camera chunk on an axis
             # that changed; cuts in the layers of the old band and the new.
             spans = [(min(a, b), max(a, b)) for a, b in zip(before, camera_chunk, strict=True)]
-            layers = {
-                layer
-                for low, high in (old_band, band)
-                for layer in range(low // CHUNK[1], (high - 1) // CHUNK[1] + 1)
-            }
+            layers = {*band_layers(old_band), *band_layers(band)}
             changed = [
                 key
                 for key in self._parts

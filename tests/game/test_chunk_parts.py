@@ -83,7 +83,7 @@ def test_in_the_eyes_layer_a_part_draws_every_top_and_bottom_an_eye_in_its_band_
     every = {tuple(t) for t in solid.triangles().tolist()}
     group_of = np.zeros(len(corners), int)
     for group, (start, end) in solid.spans.items():
-        group_of[start // 3 : end // 3] = group
+        group_of[start:end] = group
     left_out = 0
     for low in range(-1, 16):
         band = (low, low + 3)
