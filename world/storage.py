@@ -3,10 +3,12 @@
 Contract
 --------
 - `WorldStore` opens (or creates) one SQLite file per world. `WorldStore.save` writes the chunks
-  `World.take_modified` hands it, the world's mod storage (when changed) and the metadata in ONE
-  transaction (WAL journal): a crash or SIGKILL at any moment leaves the previous save whole, and
-  a chunk row is always one save's version of that chunk, never a mix. A save that fails gives
-  the chunks back (`World.restore_modified`).
+  marked modified (`World.modified`), the world's mod storage (when changed) and the metadata in
+  ONE transaction (WAL journal): a crash or SIGKILL at any moment leaves the previous save whole,
+  and a chunk row is always one save's version of that chunk, never a mix. Only a save that was
+  written unmarks what it wrote, and only what has not changed since; a save that fails unmarks
+  nothing. A save may be copied on the playing thread and written on another
+  (`WorldStore.prepare_save`, `WorldStore.write`, `world.save_job`).
 - One writer per world: a store opened for writing holds an OS lock on the file for its whole
   life (`world.save_lock`: why an OS lock and not SQLite's exclusive mode is written there). A
   second writer gets `WorldLocked` naming the world; it may open the world read-only. The lock
@@ -46,17 +48,14 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from numpy.typing import NDArray
 
 from world.block_data import BlockData
 from world.blocks import BlockRegistry
-from world.chunks import CHUNK_VOLUME, DEFAULT_BUILD_HEIGHT, ChunkKey, ChunkSource, World
-from world.mod_storage import Value
+from world.chunks import DEFAULT_BUILD_HEIGHT, ChunkKey, ChunkSource, World
 from world.save_codec import (
     ModRow,
     chunk_key,
@@ -85,6 +84,7 @@ from world.save_format import (
     placeholder_name,
     random_seed,
 )
+from world.save_job import SaveJob
 from world.save_lock import WorldLocked
 from world.saved_chunks import SavedChunks
 
@@ -106,9 +106,6 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
-
-_AIR = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
-_AIR.flags.writeable = False
 
 
 class WorldStore(SaveFile):
@@ -241,6 +238,9 @@ class WorldStore(SaveFile):
     ) -> int:
         """Write the world's modified chunks, its mod storage and the metadata in one transaction.
 
+        `prepare_save`, `write` and `SaveJob.settle` in a row (a game's autosave runs `write`
+        on another thread: `world.save_job`).
+
         Parameters
         ----------
         world : World
@@ -264,6 +264,20 @@ class WorldStore(SaveFile):
             lies outside the world limit, or SQLite failed; the previous save is then intact
             and the world's chunks and mod storage are still marked modified.
         """
+        job = self.prepare_save(world, player, game_mode=game_mode)
+        count = self.write(job)
+        job.settle(world)
+        return count
+
+    def prepare_save(
+        self,
+        world: World,
+        player: PlayerState | None = None,
+        *,
+        game_mode: str | None = None,
+    ) -> SaveJob:
+        """Copy what `save` writes (`world.save_job.SaveJob.take`), on the thread that edits
+        the world; arguments and errors as `save`'s, but nothing is written or unmarked."""
         if self.read_only:
             why = "opened read-only" if self._damage is None else f"{self._damage} (found earlier)"
             raise SaveError(self.path, f"not saved: {why}; the file is left as it is")
@@ -287,52 +301,36 @@ class WorldStore(SaveFile):
         }
         if player is not None:
             meta["player"] = player.to_dict()
-        mods = world.mod_storage
+        return SaveJob.take(world, info, meta, player)
+
+    def write(self, job: SaveJob) -> int:
+        """Write a job (`prepare_save`) in one transaction, on any thread; returns the chunk
+        rows written. Raises `SaveError` as `save` does (the previous save is then intact)."""
+        if not isinstance(job, SaveJob):
+            raise ValueError(f"job must be a SaveJob, got {type(job).__name__}")
         with self._lock:
-            conn = self._live()
-            # Taken before the blocks are read: an edit made meanwhile (from another thread)
-            # marks its chunk again and goes into the next save, never lost.
-            keys = sorted(world.take_modified())
-            data_keys = sorted(set(world.block_data.modified))
-            world.block_data.modified.difference_update(data_keys)
-            meta["world_time"] = world.block_data.clock
-            mods_changed, mods.modified = mods.modified, False
-            snapshot = mods.snapshot() if mods_changed else None
-            try:
-                count = self._commit(conn, world, keys, snapshot, meta, data_keys)
-            except BaseException:
-                world.restore_modified(keys)
-                world.block_data.modified.update(data_keys)
-                mods.modified = mods.modified or mods_changed
-                raise
-        self.info = info
-        if player is not None:
-            self.player = player
-        if snapshot is not None:
-            self._mod_storage = snapshot
+            count = self._commit(self._live(), job)
+            self.info = job.info
+            if job.player is not None:
+                self.player = job.player
+            if job.mods is not None:
+                self._mod_storage = job.mods
         return count
 
-    def _commit(
-        self,
-        conn: sqlite3.Connection,
-        world: World,
-        keys: list[ChunkKey],
-        mod_snapshot: Mapping[str, Mapping[str, Value]] | None,
-        meta: dict[str, object],
-        data_keys: list[ChunkKey] | None = None,
-    ) -> int:
+    def _commit(self, conn: sqlite3.Connection, job: SaveJob) -> int:
         """One transaction: new block names, chunk rows, mod storage, metadata; all or nothing."""
         try:
-            for key in keys:
+            for key in job.keys:
                 chunk_key(*key)
         except ValueError as exc:
             raise SaveError(self.path, f"not saved: {exc}") from None
+        meta = dict(job.meta)
         mod_rows: list[ModRow] = []
-        if mod_snapshot is not None:
-            mod_rows = encode_mod_rows(mod_snapshot)
+        if job.mods is not None:
+            mod_rows = encode_mod_rows(job.mods)
             if self._schema < MOD_STORAGE_SCHEMA:
                 meta["schema_version"] = MOD_STORAGE_SCHEMA
-        data_rows = [(key, world.block_data.chunk_rows(key)) for key in data_keys or ()]
+        data_rows = job.data
         if data_rows and self._schema < BLOCK_DATA_SCHEMA:
             meta["schema_version"] = BLOCK_DATA_SCHEMA
         try:
@@ -340,20 +338,19 @@ class WorldStore(SaveFile):
             try:
                 # Inside the write transaction: the name table cannot change under us now.
                 self._sync(conn)
-                arrays = [self._blocks_of(world, key) for key in keys]
-                to_file, new_names = self._names.to_file(world.registry, arrays)
+                to_file, new_names = self._names.to_file(job.registry, list(job.blocks))
                 first_new = len(self._names.names)
                 identity = bool(np.array_equal(to_file, np.arange(len(to_file), dtype=np.uint16)))
                 rows = [
                     (*key, CHUNK_FORMAT_ZLIB, encode_blob(blocks if identity else to_file[blocks]))
-                    for key, blocks in zip(keys, arrays, strict=True)
+                    for key, blocks in zip(job.keys, job.blocks, strict=True)
                 ]
                 conn.executemany(
                     "INSERT INTO block_names (id, name) VALUES (?, ?)",
                     [(first_new + i, name) for i, name in enumerate(new_names)],
                 )
                 conn.executemany(UPSERT_CHUNK, rows)
-                if mod_snapshot is not None:
+                if job.mods is not None:
                     conn.execute(MOD_STORAGE_TABLE)
                     conn.execute("DELETE FROM mod_storage")
                     conn.executemany(
@@ -383,13 +380,6 @@ class WorldStore(SaveFile):
         if "schema_version" in meta:
             self._schema = int(meta["schema_version"])  # type: ignore[call-overload]
         return len(rows)
-
-    @staticmethod
-    def _blocks_of(world: World, key: ChunkKey) -> NDArray[np.uint16]:
-        chunk = world.chunks.get(key)
-        # A modified key without an array was emptied to air: its row must say so, or the
-        # generator would bring the old terrain back.
-        return _AIR if chunk is None else chunk.blocks
 
     def _generator_identity(self, world: World) -> tuple[str | None, int]:
         gen = world.generator

@@ -5,6 +5,8 @@ be opened is refused and left byte-identical; F2 screenshots land in the data fo
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -108,7 +110,78 @@ def test_autosave_writes_the_edits_every_30_seconds_of_play(
     assert saved_block(game, 0, GROUND - 1, 0) == grass  # not yet
     for _ in range(4):
         game.update(DT)
+    finish_autosave(game)
     assert saved_block(game, 0, GROUND - 1, 0) == AIR
+    assert not game.world.modified
+
+
+def finish_autosave(game: Any) -> None:
+    """Play frames until the autosave written on the saving thread is taken in (10 s at most)."""
+    deadline = time.monotonic() + 10.0
+    while game.session._writing is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+        game.update(DT)
+    assert game.session._writing is None
+
+
+def test_the_autosave_is_written_off_the_frame_and_no_edit_is_lost_meanwhile(
+    play: Callable[..., Any], replay: Replay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = play(world="slow disk", flat=True, creative=True)
+    store = game.session.store
+    written = store.write
+    disk = threading.Event()  # the disk answers when the test says so
+    writers: list[threading.Thread] = []
+
+    def slow_write(job: Any) -> int:
+        writers.append(threading.current_thread())
+        assert disk.wait(10.0)
+        return written(job)
+
+    monkeypatch.setattr(store, "write", slow_write)
+    replay(game, "look 0 90\nwait 1\nbreak")
+    game.session.since_save = AUTOSAVE_SECONDS
+    game.update(DT)  # starts the autosave; returns while its write waits for the disk
+    for _ in range(3):
+        game.update(DT)
+    assert writers and writers[0] is not threading.main_thread()
+    assert game.world.modified  # nothing unmarked before it is written
+    replay(game, "teleport 0.5 4 3.5\nlook 0 90\nwait 1\nbreak")  # an edit while it is written
+    disk.set()
+    finish_autosave(game)
+    assert saved_block(game, 0, GROUND - 1, 0) == AIR
+    assert saved_block(game, 0, GROUND - 1, 3) != AIR  # the later edit is still to save...
+    assert (0, 0, 0) in game.world.modified  # ...and still marked
+    quit_game(game)
+    again = play(world="slow disk")
+    assert again.world.get_block(0, GROUND - 1, 3) == AIR
+
+
+def test_quitting_while_the_autosave_is_written_waits_for_it_then_saves_the_rest(
+    play: Callable[..., Any], replay: Replay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = play(world="quit mid-save", flat=True, creative=True)
+    store = game.session.store
+    written = store.write
+    order: list[str] = []
+
+    def slow_write(job: Any) -> int:
+        time.sleep(0.2)
+        order.append(
+            "autosave" if threading.current_thread() is not threading.main_thread() else "quit"
+        )
+        return written(job)
+
+    monkeypatch.setattr(store, "write", slow_write)
+    replay(game, "look 0 90\nwait 1\nbreak")
+    game.session.since_save = AUTOSAVE_SECONDS
+    game.update(DT)
+    replay(game, "teleport 0.5 4 3.5\nlook 0 90\nwait 1\nbreak")
+    quit_game(game)
+    assert order == ["autosave", "quit"]
+    again = play(world="quit mid-save")
+    assert again.world.get_block(0, GROUND - 1, 0) == AIR
+    assert again.world.get_block(0, GROUND - 1, 3) == AIR
 
 
 def test_quitting_stops_chunk_loading_before_the_world_file_closes(
