@@ -21,7 +21,7 @@ Two kinds of change tracking:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -214,22 +214,6 @@ class World:
         """Take the set of chunks whose mesh is stale, leaving it empty."""
         dirty, self.dirty = self.dirty, set()
         return dirty
-
-    # -- saving (the store's side of ``modified``) ---------------------------------------------
-
-    def take_modified(self) -> set[ChunkKey]:
-        """Take the chunks changed since the last save, leaving none marked (a save's first step).
-
-        An edit made meanwhile (from another thread) marks its chunk again and goes into the
-        next save: the set is copied and the copy removed, each one atomic under the GIL.
-        """
-        taken = set(self.modified)
-        self.modified.difference_update(taken)
-        return taken
-
-    def restore_modified(self, keys: Iterable[ChunkKey]) -> None:
-        """Mark ``keys`` modified again (a save that failed gives back what it took)."""
-        self.modified.update(keys)
 
     # -- per-voxel data and timers -------------------------------------------------------------
 

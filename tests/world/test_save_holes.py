@@ -13,7 +13,6 @@ import tempfile
 import threading
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -343,13 +342,3 @@ def test_a_failed_save_keeps_mod_storage_marked(tmp_path: Path) -> None:
         world.modified.discard((2**70, 0, 0))
         store.save(world)
         assert not world.mod_storage.modified
-
-
-def test_take_and_restore_modified_hand_the_save_its_chunks() -> None:
-    world = World(default_registry())
-    world.set_blocks(np.array([[0, 0, 0], [40, 0, 0]]), 1)
-    taken = world.take_modified()
-    assert taken == {(0, 0, 0), (2, 0, 0)} and not world.modified
-    world.set_block(0, 1, 0, 1)  # an edit during the save stays marked
-    world.restore_modified(taken)
-    assert world.modified == {(0, 0, 0), (2, 0, 0)}
