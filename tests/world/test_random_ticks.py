@@ -114,3 +114,32 @@ def test_only_chunks_within_the_simulation_distance_of_the_player_are_ticked() -
         rules.tick(TICK_SECONDS, (math.nan, 0.0, 0.0))
     with pytest.raises(ValueError, match="distance"):
         Rules(world, simulation_distance=-1)
+
+
+def test_chunks_come_into_the_simulated_area_as_the_player_moves_and_loads() -> None:
+    ticked: set[tuple[int, int]] = set()
+
+    def grow(pos: tuple[int, int, int]) -> None:
+        ticked.add((pos[0] >> 4, pos[2] >> 4))
+
+    registry = default_registry()
+    crop = registry.register(BlockType("farm:crop", on_random_tick=grow))
+    world = World(registry)
+    layer = np.argwhere(np.ones((16, 1, 16), dtype=bool))
+    for cx in range(0, 3):
+        world.set_blocks(layer + np.array([cx * 16, 0, 0]), crop)
+    rules = Rules(world, random_tick_seed=2, simulation_distance=1)
+
+    def play(pos: tuple[float, float, float]) -> None:
+        ticked.clear()
+        for _ in range(40):
+            rules.tick(TICK_SECONDS, pos)
+
+    play((0.5, 1.0, 0.5))  # column (0, 0): it and (1, 0) are within 1
+    assert ticked == {(0, 0), (1, 0)}
+    play((40.5, 1.0, 0.5))  # walked to (2, 0): (0, 0) drops out, (2, 0) comes in
+    assert ticked == {(1, 0), (2, 0)}
+    world.set_blocks(layer + np.array([48, 0, 0]), crop)  # loaded next to the player
+    world.set_blocks(layer + np.array([32, -32, 16]), crop)  # below the build height: never
+    play((40.5, 1.0, 0.5))
+    assert ticked == {(1, 0), (2, 0), (3, 0)}
