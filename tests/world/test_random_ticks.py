@@ -81,7 +81,8 @@ def test_chunks_at_the_edge_of_the_loaded_area_are_not_ticked() -> None:
     assert len(ticker.pick()) == 64  # surrounded: ticked
 
 
-def test_only_chunks_within_the_simulation_distance_of_the_player_are_ticked() -> None:
+def ticking_world() -> tuple[World, int, set[tuple[int, int]]]:
+    """A world with a crop block whose random ticks record their chunk column (cx, cz)."""
     ticked: set[tuple[int, int]] = set()
 
     def grow(pos: tuple[int, int, int]) -> None:
@@ -89,7 +90,11 @@ def test_only_chunks_within_the_simulation_distance_of_the_player_are_ticked() -
 
     registry = default_registry()
     crop = registry.register(BlockType("farm:crop", on_random_tick=grow))
-    world = World(registry)
+    return World(registry), crop, ticked
+
+
+def test_only_chunks_within_the_simulation_distance_of_the_player_are_ticked() -> None:
+    world, crop, ticked = ticking_world()
     # One crop-filled chunk in each column of a 21×21 square around the origin's column.
     for cx in range(-10, 11):
         for cz in range(-10, 11):
@@ -117,14 +122,7 @@ def test_only_chunks_within_the_simulation_distance_of_the_player_are_ticked() -
 
 
 def test_chunks_come_into_the_simulated_area_as_the_player_moves_and_loads() -> None:
-    ticked: set[tuple[int, int]] = set()
-
-    def grow(pos: tuple[int, int, int]) -> None:
-        ticked.add((pos[0] >> 4, pos[2] >> 4))
-
-    registry = default_registry()
-    crop = registry.register(BlockType("farm:crop", on_random_tick=grow))
-    world = World(registry)
+    world, crop, ticked = ticking_world()
     layer = np.argwhere(np.ones((16, 1, 16), dtype=bool))
     for cx in range(0, 3):
         world.set_blocks(layer + np.array([cx * 16, 0, 0]), crop)
