@@ -97,7 +97,8 @@ class HookGuard:
         self._armed = threading.Event()
         self._closed = False
         self._thread: threading.Thread | None = None
-        self._depth = 0  # nested arm() calls
+        self._depth = 0  # nested arm() calls, on every thread
+        self._main_depth = 0  # of those, the main thread's (the one that swaps SIGINT's handler)
         # The hook calls running, innermost last, as [deadline, thread id, fired, collector
         # seconds at its start]; nested when a hook asks for a check (ModWorld.may_break) that
         # runs other hooks.
@@ -111,11 +112,11 @@ class HookGuard:
     # -- arming: around a whole action or tick ------------------------------------------------
 
     def arm(self) -> None:
-        """Start watching (an action or tick begins); nested calls are counted."""
-        self._depth += 1
-        if self._depth > 1:
-            return
-        if self._watching:
+        """Start watching (an action or tick begins); nested calls are counted, on any thread."""
+        with self._lock:
+            self._depth += 1
+            first = self._depth == 1
+        if first and self._watching:
             _GC_CLOCK.start()
             if self._thread is None:
                 self._thread = threading.Thread(
@@ -127,23 +128,40 @@ class HookGuard:
                 self._thread.start()
                 weakref.finalize(self, self._armed.set)  # wake the thread to end with us
             self._armed.set()
+        # Only the main thread receives signals, and only it may swap their handlers: its own
+        # depth decides (the worldgen guard arms on the loader thread and the main thread both).
         if threading.current_thread() is threading.main_thread():
-            current = _raw_signal.getsignal(signal.SIGINT)
-            if callable(current):
-                self._previous_sigint = current
-                _raw_signal.signal(signal.SIGINT, self._on_sigint)
+            self._main_depth += 1
+            if self._main_depth == 1:
+                current = _raw_signal.getsignal(signal.SIGINT)
+                # Already ours when an earlier disarm found another guard's wrapper on top of
+                # ours (out of order) and left ours in its chain: keep forwarding as before.
+                if callable(current) and current != self._on_sigint:
+                    self._previous_sigint = current
+                    _raw_signal.signal(signal.SIGINT, self._on_sigint)
 
     def disarm(self) -> None:
         """Stop watching (the action or tick is over)."""
-        self._depth -= 1
-        if self._depth > 0:
-            return
-        self._armed.clear()
+        if threading.current_thread() is threading.main_thread() and self._main_depth > 0:
+            self._main_depth -= 1
+            # Put the handler back only when ours is still the one installed: when another
+            # guard armed after us and is still armed, restoring now would cut its wrapper out
+            # (and later it would restore ours, with nothing behind it). Ours stays in its
+            # chain instead, forwarding to the handler before us.
+            if (
+                self._main_depth == 0
+                and self._previous_sigint is not None
+                and _raw_signal.getsignal(signal.SIGINT) == self._on_sigint
+            ):
+                _raw_signal.signal(signal.SIGINT, self._previous_sigint)
+                self._previous_sigint = None
+        with self._lock:
+            self._depth -= 1
+            if self._depth > 0:
+                return
+            self._armed.clear()
         if self._watching:
             _GC_CLOCK.stop()
-        if self._previous_sigint is not None:
-            _raw_signal.signal(signal.SIGINT, self._previous_sigint)
-            self._previous_sigint = None
 
     @property
     def _watching(self) -> bool:

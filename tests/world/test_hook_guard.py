@@ -4,6 +4,7 @@ swallows the interruption is stopped, reported by name and rolled back; the game
 from __future__ import annotations
 
 import gc
+import signal
 import threading
 import time
 
@@ -274,3 +275,47 @@ def test_the_garbage_collector_running_inside_a_hook_is_not_the_hooks_time():
         guard.disarm()
     assert error is not None and error.mod == "busy" and "limit" in str(error)
     assert [e.mod for e in mods.errors] == ["busy"]
+
+
+def test_ctrl_c_still_quits_after_two_guards_are_disarmed_out_of_order():
+    first, second = HookGuard(loaded().record), HookGuard(loaded().record)
+    first.arm()
+    second.arm()
+    first.disarm()  # not the last armed: its wrapper stays in the second's chain
+    second.disarm()
+    with pytest.raises(KeyboardInterrupt):
+        signal.raise_signal(signal.SIGINT)
+        for _ in range(10_000_000):  # the handler runs between bytecodes
+            pass
+    first.arm()  # armed again over its own wrapper: no loop of wrappers
+    first.disarm()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    first.close()
+    second.close()
+
+
+def test_a_guard_armed_on_two_threads_swaps_the_signal_handler_on_the_main_one_only():
+    # The worldgen guard runs mods' on_generated hooks on the chunk loader's thread and, for a
+    # chunk read in the frame, on the main thread: whichever disarms last.
+    guard = HookGuard(loaded().record)
+    armed, main_done, errors = threading.Event(), threading.Event(), []
+
+    def loader():
+        try:
+            guard.arm()
+            armed.set()
+            main_done.wait(10)
+            guard.disarm()  # the last: still nothing to swap from this thread
+        except BaseException as exc:
+            errors.append(exc)
+
+    guard.arm()
+    thread = threading.Thread(target=loader)
+    thread.start()
+    assert armed.wait(10)
+    guard.disarm()
+    main_done.set()
+    thread.join(10)
+    assert errors == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    guard.close()
