@@ -277,6 +277,7 @@ def test_the_garbage_collector_running_inside_a_hook_is_not_the_hooks_time():
     assert [e.mod for e in mods.errors] == ["busy"]
 
 
+@pytest.mark.usefixtures("ctrl_c")
 def test_ctrl_c_still_quits_after_two_guards_are_disarmed_out_of_order():
     first, second = HookGuard(loaded().record), HookGuard(loaded().record)
     first.arm()
@@ -294,6 +295,7 @@ def test_ctrl_c_still_quits_after_two_guards_are_disarmed_out_of_order():
     second.close()
 
 
+@pytest.mark.usefixtures("ctrl_c")
 def test_a_guard_armed_on_two_threads_swaps_the_signal_handler_on_the_main_one_only():
     # The worldgen guard runs mods' on_generated hooks on the chunk loader's thread and, for a
     # chunk read in the frame, on the main thread: whichever disarms last.

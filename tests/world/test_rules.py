@@ -631,6 +631,7 @@ def test_a_hook_raising_an_exit_is_a_mod_error_and_the_game_goes_on(exit_kind):
     assert [(e.mod, e.where) for e in mods.errors] == [("m", "on_break")]
 
 
+@pytest.mark.usefixtures("ctrl_c")
 def test_the_players_ctrl_c_during_a_hook_still_quits_and_restores_the_world():
     world = World()
     world.set_block(0, 0, 0, STONE)
