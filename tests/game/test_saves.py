@@ -132,9 +132,11 @@ def test_the_autosave_is_written_off_the_frame_and_no_edit_is_lost_meanwhile(
     written = store.write
     disk = threading.Event()  # the disk answers when the test says so
     writers: list[threading.Thread] = []
+    writing = threading.Event()
 
     def slow_write(job: Any) -> int:
         writers.append(threading.current_thread())
+        writing.set()
         assert disk.wait(10.0)
         return written(job)
 
@@ -144,7 +146,8 @@ def test_the_autosave_is_written_off_the_frame_and_no_edit_is_lost_meanwhile(
     game.update(DT)  # starts the autosave; returns while its write waits for the disk
     for _ in range(3):
         game.update(DT)
-    assert writers and writers[0] is not threading.main_thread()
+    assert writing.wait(10.0)  # (the saving thread may start a little later on a busy machine)
+    assert writers[0] is not threading.main_thread()
     assert game.world.modified  # nothing unmarked before it is written
     replay(game, "teleport 0.5 4 3.5\nlook 0 90\nwait 1\nbreak")  # an edit while it is written
     disk.set()
