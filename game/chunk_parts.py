@@ -71,13 +71,13 @@ from panda3d.core import (
 )
 
 from game.geometry import indexed, interleaved_format, vertex_data
+from world.chunk_layout import chunk_layers
 from world.chunks import CHUNK
 from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh
 
 __all__ = [
     "Band",
     "ChunkPart",
-    "band_layers",
     "blended_state",
     "chunk_parts",
     "eye_band",
@@ -207,15 +207,10 @@ def facing_groups(
     ]
 
 
-def band_layers(band: tuple[int, int]) -> range:
-    """The layers of chunks (chunk y) a band of heights (world blocks, [low, high)) crosses."""
-    return range(band[0] // CHUNK[1], (band[1] - 1) // CHUNK[1] + 1)
-
-
 def eye_band(key: tuple[int, int, int], band: tuple[int, int] | None) -> Band:
     """The eye's band of heights ``band`` (world blocks, [low, high)) local to chunk ``key``
     when the chunk is in one of the band's layers (None when not, or no band)."""
-    if band is None or key[1] not in band_layers(band):
+    if band is None or key[1] not in chunk_layers(*band):
         return None
     return (band[0] - key[1] * CHUNK[1], band[1] - key[1] * CHUNK[1])
 

@@ -69,7 +69,6 @@ from ursina import camera, scene
 
 from game.chunk_parts import (
     ChunkPart,
-    band_layers,
     blended_state,
     chunk_parts,
     eye_band,
@@ -77,6 +76,7 @@ from game.chunk_parts import (
 )
 from game.chunk_shader import chunk_shader
 from game.render_origin import RenderOrigin
+from world.chunk_layout import chunk_layers
 from world.chunk_worker import WorkerRecipe
 from world.chunks import CHUNK, ChunkKey, World
 from world.light import Light
@@ -167,11 +167,11 @@ class ChunkView:
         self._camera_chunk: tuple[int, int, int] | None = None
         self._band: tuple[int, int] | None = None  # the eye's band of heights, [low, high)
         self._unfitted: set[ChunkKey] = set()  # chunks drawing more than needed (`face_camera`)
-        low, high = world.build_height
+        layers = chunk_layers(*world.build_height)
         self.streamer = ChunkStreamer(
             world,
             view_distance,
-            (low // CHUNK[1], (high - 1) // CHUNK[1] + 1),
+            (layers.start, layers.stop),
             on_mesh=self._mesh,
             on_drop=self._drop,
             on_save=on_save,
@@ -410,7 +410,7 @@ class ChunkView:
             # Groups change only in chunks between the old and the new camera chunk on an axis
             # that changed; cuts in the layers of the old band and the new.
             spans = [(min(a, b), max(a, b)) for a, b in zip(before, camera_chunk, strict=True)]
-            layers = {*band_layers(old_band), *band_layers(band)}
+            layers = {*chunk_layers(*old_band), *chunk_layers(*band)}
             changed = [
                 key
                 for key in self._parts

@@ -28,6 +28,7 @@ __all__ = [
     "ChunkSource",
     "by_chunk",
     "chunk_index",
+    "chunk_layers",
     "local_index",
 ]
 
@@ -81,6 +82,11 @@ def chunk_index(wx: int, wy: int, wz: int) -> tuple[ChunkKey, int]:
     return (wx >> CHUNK_SHIFT, wy >> CHUNK_SHIFT, wz >> CHUNK_SHIFT), (
         (wx & CHUNK_MASK) * STRIDE_X + (wy & CHUNK_MASK) * STRIDE_Y + (wz & CHUNK_MASK)
     )
+
+
+def chunk_layers(wy_low: int, wy_high: int) -> range:
+    """The layers of chunks (``cy``) that the block heights ``wy_low <= wy < wy_high`` cross."""
+    return range(wy_low >> CHUNK_SHIFT, ((wy_high - 1) >> CHUNK_SHIFT) + 1)
 
 
 class Chunk:

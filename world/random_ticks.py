@@ -41,6 +41,7 @@ from world.chunk_layout import (
     STRIDE_Y,
     Chunk,
     ChunkKey,
+    chunk_layers,
 )
 from world.chunks import World
 from world.geometry import Int3
@@ -162,8 +163,7 @@ class RandomTicker:
         if self._candidates[0] != self.around:
             ax, az = self.around
             reach = self.distance * self.distance
-            low, high = self.world.build_height
-            layers = range(low >> CHUNK_SHIFT, ((high - 1) >> CHUNK_SHIFT) + 1)
+            layers = chunk_layers(*self.world.build_height)
             keys = {
                 (ax + dx, cy, az + dz)
                 for dx in range(-self.distance, self.distance + 1)

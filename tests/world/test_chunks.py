@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from tests.world.test_validate import DTYPES, MAGNITUDES, integers_of_any_kind
 from world import CHUNK, Chunk, World
 from world.blocks import default_registry
+from world.chunk_layout import chunk_layers
 from world.chunks import CHUNK_VOLUME, chunk_index, local_index
 from world.validate import CHUNK_LIMIT, WORLD_LIMIT
 
@@ -288,3 +289,10 @@ def test_a_voxel_set_far_out_is_refused_so_saves_never_overflow():
     with pytest.raises(ValueError, match="wx"):
         w.get_block(2**70, 0, 0)
     assert w.modified == set()
+
+
+@given(low=st.integers(-100, 100), height=st.integers(1, 100))
+def test_chunk_layers_are_the_layers_of_every_height_in_the_range(low: int, height: int) -> None:
+    assert list(chunk_layers(low, low + height)) == sorted(
+        {wy // 16 for wy in range(low, low + height)}
+    )
