@@ -34,13 +34,13 @@ from world.chunks import CHUNK_VOLUME, ChunkKey, World
 from world.mod_storage import Value
 from world.save_format import PlayerState, WorldInfo
 
-__all__ = ["SaveJob", "blocks_of"]
+__all__ = ["SaveJob"]
 
 _AIR = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
 _AIR.flags.writeable = False
 
 
-def blocks_of(world: World, key: ChunkKey) -> NDArray[np.uint16]:
+def _blocks_of(world: World, key: ChunkKey) -> NDArray[np.uint16]:
     """A chunk's blocks as a save writes them: a marked key without an array was emptied to
     air, and its row must say so, or the generator would bring the old terrain back."""
     chunk = world.chunks.get(key)
@@ -102,7 +102,7 @@ class SaveJob:
             meta={**meta, "world_time": data.clock},
             player=player,
             keys=keys,
-            blocks=tuple(blocks_of(world, key).copy() for key in keys),
+            blocks=tuple(_blocks_of(world, key).copy() for key in keys),
             data=tuple((key, data.chunk_rows(key)) for key in sorted(data.modified)),
             mods=mods.snapshot() if mods.modified else None,
         )
@@ -110,7 +110,7 @@ class SaveJob:
     def settle(self, world: World) -> None:
         """Once the job is written: unmark what it wrote that has not changed since."""
         for key, blocks in zip(self.keys, self.blocks, strict=True):
-            if np.array_equal(blocks_of(world, key), blocks):
+            if np.array_equal(_blocks_of(world, key), blocks):
                 world.modified.discard(key)
         data = world.block_data
         for key, rows in self.data:
