@@ -107,6 +107,7 @@ class ChunkPart:
     vdata: GeomVertexData
     every: Geom  # every triangle of the part, one primitive, the groups one after the other
     spans: dict[int, tuple[int, int]]  # group: where its triangles are in ``every``'s
+    corner: tuple[int, int, int] = (0, 0, 0)  # the chunk's corner in the vertices' frame
     shown: tuple[int, ...] = ()
     geom: Geom | None = None  # the geom drawn (None: the node is hidden)
     # What each (groups, band) asked for draws, made once, the latest few: crossing back and
@@ -151,7 +152,7 @@ class ChunkPart:
             rows = np.frombuffer(memoryview(self.vdata.getArray(0)), dtype=VERTEX_ROW)
             for i, group in enumerate(wanted):
                 if group in (_UP, _DOWN):
-                    planes = rows["pos"][kept[i][:, 0], 1]
+                    planes = rows["pos"][kept[i][:, 0], 1] - self.corner[1]
                     # A top at height p faces an eye above it: p < eye < high; a bottom, p > low.
                     kept[i] = kept[i][planes < band[1] if group == _UP else planes > band[0]]
         shown = np.concatenate([t.ravel() for t in kept]) if kept else np.zeros(0, np.uint32)
@@ -159,7 +160,8 @@ class ChunkPart:
             return wanted, self.every
         if not len(shown):
             return wanted, None
-        return wanted, _geom(self.vdata, indexed(GeomTriangles(Geom.UHStatic), shown))
+        shown_geom = _geom(self.vdata, indexed(GeomTriangles(Geom.UHStatic), shown), self.corner)
+        return wanted, shown_geom
 
     def _draw(self, wanted: tuple[int, ...], geom: Geom | None) -> None:
         if geom is self.geom:
@@ -172,21 +174,19 @@ class ChunkPart:
         self.node.show()
 
 
-_CHUNK_BOX = BoundingBox(Point3(0, 0, 0), Point3(*CHUNK))
-
-
 def _triangles(geom: Geom) -> NDArray[np.uint32]:
     """The vertex indices of a geom's one primitive, three a triangle (a view, no copy)."""
     indices = memoryview(geom.getPrimitive(0).getVertices())
     return np.frombuffer(indices, np.uint32).reshape(-1, 3)
 
 
-def _geom(vdata: GeomVertexData, primitive: GeomPrimitive) -> Geom:
-    """A geom drawing this primitive, bounded by the chunk's box: Panda3D would otherwise
-    compute its bounds from every vertex it draws when it first culls it."""
+def _geom(vdata: GeomVertexData, primitive: GeomPrimitive, corner: tuple[int, int, int]) -> Geom:
+    """A geom drawing this primitive, bounded by the box of the chunk whose corner is at
+    ``corner``: Panda3D would otherwise compute its bounds from every vertex it draws when it
+    first culls it."""
     geom = Geom(vdata)
     geom.addPrimitive(primitive)
-    geom.setBounds(_CHUNK_BOX)
+    geom.setBounds(BoundingBox(Point3(*corner), Point3(*np.add(corner, CHUNK).tolist())))
     return geom
 
 
@@ -245,10 +245,19 @@ def blended_state() -> RenderState:
     return state
 
 
-def chunk_parts(root: NodePath, mesh: PackedMesh, liquid_state: RenderState) -> list[ChunkPart]:
-    """A chunk's mesh drawn under ``root``: its solid and liquid parts (module notes), each
-    drawing every direction group it has until `ChunkPart.show` says otherwise."""
+def chunk_parts(
+    root: NodePath,
+    mesh: PackedMesh,
+    liquid_state: RenderState,
+    corner: tuple[int, int, int] = (0, 0, 0),
+) -> list[ChunkPart]:
+    """A chunk's mesh drawn under ``root`` with the chunk's corner at ``corner`` of ``root``'s
+    frame (its vertices moved there): its solid and liquid parts (module notes), each drawing
+    every direction group it has until `ChunkPart.show` says otherwise."""
     vdata = vertex_data("chunk", _FORMAT, mesh.rows)  # packed rows (`world.mesh_pack`)
+    if any(corner):
+        rows = np.frombuffer(memoryview(vdata.modifyArray(0)), dtype=VERTEX_ROW)
+        rows["pos"] += np.array(corner, np.float32)
     parts = []
     for name, groups in (("solid", mesh.groups), ("liquid", mesh.liquid)):
         counts = [len(indices) // 3 for indices in groups]  # triangles
@@ -260,11 +269,12 @@ def chunk_parts(root: NodePath, mesh: PackedMesh, liquid_state: RenderState) -> 
         }
         if not spans:
             continue
-        every = _geom(vdata, indexed(GeomTriangles(Geom.UHStatic), np.concatenate(groups)))
+        primitive = indexed(GeomTriangles(Geom.UHStatic), np.concatenate(groups))
+        every = _geom(vdata, primitive, corner)
         geom_node = GeomNode(name)
         geom_node.addGeom(every)
         node = root.attachNewNode(geom_node)
         if name == "liquid":
             node.setState(liquid_state)
-        parts.append(ChunkPart(node, vdata, every, spans, tuple(spans), every))
+        parts.append(ChunkPart(node, vdata, every, spans, corner, tuple(spans), every))
     return parts

@@ -42,8 +42,10 @@ def faces_checked(game: Any, eye: tuple[float, float, float]) -> bool:
         on_axis = np.abs(stated).max(axis=1) == 1.0
         wound = np.sign(dots[on_axis][0])
         assert (np.sign(dots[on_axis]) == wound).all()
-        origin = np.array(key) * 16
         for part in parts:
+            # The vertices are laid out from the corner of the chunk's cube: the chunk's own
+            # corner is at ``part.corner``.
+            origin = np.array(key) * 16 - np.array(part.corner)
             # One geom a part, one primitive: a subset of the part's triangles.
             assert part.node.node().getNumGeoms() == 1
             assert part.node.isHidden() == (part.geom is None)
@@ -83,27 +85,40 @@ def test_a_camera_crossing_into_other_chunks_gets_the_faces_that_now_face_it(
         assert hidden_faces_checked(game, eye)
 
 
-def test_chunk_nodes_hang_in_a_node_a_column_within_a_node_a_region_gone_with_them(
+def test_chunk_nodes_hang_in_a_node_a_cube_of_chunks_placed_at_its_corner_gone_with_them(
     make_game: Callable[..., Any],
 ) -> None:
-    """Panda3D culls a region of 4×4 chunk columns, or a column, out of view as one node."""
+    """Panda3D culls a cube of 4×4×4 chunks out of view as one node, and draws its chunks with
+    the cube's one transform: each chunk's vertices are laid out from the cube's corner, and
+    drawn where the chunk is."""
     game = make_game(view_distance=2)
     view = game.chunks
-    columns: dict[Any, set[tuple[int, int]]] = {}  # column node: the columns of its chunks
-    regions: dict[Any, set[tuple[int, int]]] = {}  # region node: the regions of its chunks
+    origin = np.array(view.origin.origin)
+    cubes: dict[Any, set[tuple[int, int, int]]] = {}  # cube node: the cubes of its chunks
     for key, node in view.entities.items():
-        column, region = node.getParent(), node.getParent().getParent()
-        assert region.getParent() == view.node
-        columns.setdefault(column, set()).add((key[0], key[2]))
-        regions.setdefault(region, set()).add((key[0] // 4, key[2] // 4))
-    assert all(len(held) == 1 for held in columns.values())
-    assert all(len(held) == 1 for held in regions.values())
-    assert len(regions) == view.node.getNumChildren() > 1
-    regions_before = view.node.getNumChildren()
-    for key in list(view.entities):  # every chunk of the region of column (-2, -2)
-        if (key[0] // 4, key[2] // 4) == (-1, -1):
+        cube = node.getParent()
+        assert cube.getParent() == view.node
+        assert node.getPos() == (0, 0, 0)
+        at = (key[0] // 4, key[1] // 4, key[2] // 4)
+        cubes.setdefault(cube, set()).add(at)
+        assert np.array(cube.getPos()).tolist() == (np.array(at) * 64 - origin).tolist()
+        drawn = mesh_chunk(game.world, *key).vertices.reshape(-1, 3)  # chunk-local
+        for part in view._parts[key]:
+            assert part.corner == (key[0] % 4 * 16, key[1] % 4 * 16, key[2] % 4 * 16)
+            rows = np.frombuffer(memoryview(part.vdata.getArray(0)), dtype=VERTEX_ROW)
+            local = rows["pos"] - np.array(part.corner, np.float32)
+            assert {tuple(v) for v in local.tolist()} <= {tuple(v) for v in drawn.tolist()}
+            box = part.every.getBounds()
+            assert (box.getMin(), box.getMax()) == (part.corner, tuple(np.add(part.corner, 16)))
+    assert all(len(held) == 1 for held in cubes.values())
+    assert len(cubes) == view.node.getNumChildren() > 1
+    cubes_before = view.node.getNumChildren()
+    placed = len(view.origin._placed)
+    for key in list(view.entities):  # every chunk of the cube of chunk (-1, 0, -1)
+        if (key[0] // 4, key[1] // 4, key[2] // 4) == (-1, 0, -1):
             view._drop(key)
-    assert view.node.getNumChildren() == regions_before - 1
+    assert view.node.getNumChildren() == cubes_before - 1
+    assert len(view.origin._placed) == placed - 1  # the render origin forgot it
     for key in list(view.entities):
         view._drop(key)
     assert view.node.getNumChildren() == 0
