@@ -307,3 +307,28 @@ def test_origins_inside_on_and_reach_ending_on_a_box():
     assert step is not None and step.box == 1 and step.face == (0, 0, 1)
     assert step.point == (0.5, 0.75, 0.5) and step.distance == 1.5
     assert raycast(w, (0.5, 0.75, 2.0), (0.0, 0.0, -1.0), math.nextafter(1.5, 0.0)) is None
+
+
+def test_a_ray_parallel_to_a_box_face_from_a_small_negative_origin_is_decided_exactly():
+    """On an axis the ray runs parallel to, ``o - X`` of an origin just below 0 is rounded: a
+    hair below 0 gives 1.0, onto the box's far bound (the ray still runs inside the box), and
+    -(0.25 + 2^-54) gives 0.75, onto its near bound (the ray runs just outside). Both are
+    decided as the exact reference decides them, by `raycast` and `raycast_many` alike."""
+    registry = default_registry()
+    back = registry.register(BlockType("test:back", selection=(Box(0, 0, 0.75, 1, 0.5, 1),)))
+    w = World(registry=registry)
+    w.set_block(0, 17, -1, back)
+    direction = (0.0, 1.0, 0.0)
+    for z, inside in ((-6.1e-236, True), (-(0.25 + 2.0**-54), False)):
+        origin = (0.5, 17.0, z)
+        assert (origin[2] + 1.0 < 1.0) != inside  # rounded onto the bound (module notes)
+        ref = reference({(0, 17, -1): back}, registry, registry.pointable_list, origin,
+                        direction, 0.0)  # fmt: skip
+        assert (ref is not None) == inside
+        hit = raycast(w, origin, direction, 0.0)
+        many = raycast_many(w, np.array([origin]), np.array([direction]), 0.0)
+        assert (hit is not None) == inside == bool(many.hit[0])
+        if inside:
+            assert hit is not None and hit.block == (0, 17, -1) and hit.face == (0, -1, 0)
+            assert hit.distance == 0.0
+            assert tuple(many.block[0]) == (0, 17, -1) and tuple(many.face[0]) == (0, -1, 0)

@@ -67,11 +67,18 @@ def box_hit(
     t_out = t_max * (1.0 + NEAR) + m
     best: BoxHit | None = None
     best_t = _INF
+    # On an axis the ray runs parallel to, ``o - X`` may be rounded (a tiny negative o) onto a
+    # bound it is not on: within rounding of a bound, the side is decided exactly.
+    px = _ERR * (abs(rx) + 1.0) if not dx else _INF
+    py = _ERR * (abs(ry) + 1.0) if not dy else _INF
+    pz = _ERR * (abs(rz) + 1.0) if not dz else _INF
     for i, (x0, y0, z0, x1, y1, z1) in enumerate(boxes):
         if dx > 0.0:
             ex, fx = (x0 - rx) / dx, (x1 - rx) / dx
         elif dx < 0.0:
             ex, fx = (x1 - rx) / dx, (x0 - rx) / dx
+        elif abs(rx - x0) <= px or abs(rx - x1) <= px:
+            return exact_box_hit(boxes, x, y, z, o, d, reach)
         elif x0 <= rx < x1:
             ex, fx = -_INF, _INF
         else:
@@ -80,6 +87,8 @@ def box_hit(
             ey, fy = (y0 - ry) / dy, (y1 - ry) / dy
         elif dy < 0.0:
             ey, fy = (y1 - ry) / dy, (y0 - ry) / dy
+        elif abs(ry - y0) <= py or abs(ry - y1) <= py:
+            return exact_box_hit(boxes, x, y, z, o, d, reach)
         elif y0 <= ry < y1:
             ey, fy = -_INF, _INF
         else:
@@ -88,6 +97,8 @@ def box_hit(
             ez, fz = (z0 - rz) / dz, (z1 - rz) / dz
         elif dz < 0.0:
             ez, fz = (z1 - rz) / dz, (z0 - rz) / dz
+        elif abs(rz - z0) <= pz or abs(rz - z1) <= pz:
+            return exact_box_hit(boxes, x, y, z, o, d, reach)
         elif z0 <= rz < z1:
             ez, fz = -_INF, _INF
         else:
@@ -210,6 +221,7 @@ def boxes_many(
     valid = boxes[:, :, 3] > boxes[:, :, 0]  # the table's zero padding is no box
     r = o - cells.T  # (3, K), as `box_hit`'s ``o - x``
     zero = d == 0.0
+    parallel_doubt = np.zeros(k, dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = np.where(zero, 0.0, (np.abs(r) + 1.0) / np.abs(d))
         m = scale.max(axis=0) * _ERR  # (K,)
@@ -226,9 +238,14 @@ def boxes_many(
             if zero[a].any():  # the rays running parallel to this axis: inside the slab or not
                 rows = np.flatnonzero(zero[a])
                 rr = r[a][rows][:, None]
-                inside = (boxes[rows, :, a] <= rr) & (rr < boxes[rows, :, a + 3])
+                lo, hi = boxes[rows, :, a], boxes[rows, :, a + 3]
+                inside = (lo <= rr) & (rr < hi)
                 e[rows] = np.where(inside, -_INF, _INF)
                 f[rows] = np.where(inside, _INF, -_INF)
+                # ``o - X`` within rounding of a bound: the side is for the exact path.
+                near = _ERR * (np.abs(rr) + 1.0)
+                close = (np.abs(rr - lo) <= near) | (np.abs(rr - hi) <= near)
+                parallel_doubt[rows] |= (close & valid[rows]).any(axis=1)
             enters.append(e)
             leave = f if leave is None else np.minimum(leave, f, out=leave)
     assert leave is not None
@@ -247,6 +264,7 @@ def boxes_many(
     hit &= candidate
     hit &= t <= t_in
     doubt = (candidate & ~hit).any(axis=1)  # hit or miss, within reach or not: too close
+    doubt |= parallel_doubt
     tt = np.where(hit, t, _INF)
     best = np.argmin(tt, axis=1)
     rows = np.arange(k)
