@@ -102,8 +102,9 @@ _BAND_BELOW, _BAND_ABOVE = 1, 1
 # chunks' nodes, whose vertices are laid out from that corner. Panda3D culls a cube out of view
 # as one node, and draws a cube's chunks with one transform: turning at view distance 8,
 # alternating rounds in one process against a node placed at each chunk's corner under nodes a
-# column and a region of 4×4 columns (medians of the rounds' differences, six runs):
-# -0.15 to -0.81 ms a frame, -0.47 to -0.85 ms of the main thread's CPU.
+# column and a region of 4×4 columns (medians of the rounds' differences, two runs): -0.56 and
+# -0.91 ms a frame, -0.59 and -0.73 ms of the main thread's CPU. Cubes of 8³ chunks did no
+# better in probes; the vertices of 4³ stay within 64 blocks of their cube's corner.
 _CUBE = 4
 _FIT_BUDGET_S = 0.0005  # a frame's time for new ways of drawing chunks (`ChunkPart.show`)
 _FITS_LOOKED_AT = 64  # the nearest chunks waiting for one, at most, looked at a frame
