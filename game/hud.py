@@ -1,16 +1,19 @@
-"""The heads-up display: crosshair, hotbar with block icons, brief messages.
+"""The heads-up display: crosshair, hotbar with block icons, brief messages, the pointed block's
+info text.
 
-Everything is parented to ``camera.ui``, whose units are screen heights: y runs from -0.5
-(bottom) to 0.5 (top), x over ±aspect/2. Each piece is anchored to the window (`game.hud_layout`):
-the crosshair at the centre, the hotbar at the bottom centre, scaled down to fit a narrow or
-portrait window, the message line just above it; `WindowRoot` lays them out again whenever the
-window's aspect ratio changes. An icon is the +x side tile of its block, as the mesher draws it,
-copied out of the atlas onto the hotbar's own small texture with a border of its edge texels
-(`_sheet_pixels`): sampled from the shared atlas, rounding at the quad's edge picked texels of the
-neighbouring tile at some sizes. The crosshair and the hotbar (backing, selection frame, slots,
-icons) are one geom each (`game.geometry.quads_node`): drawn as an entity each, the hotbar's 20
-pieces cost software GL 2.3 ms a frame, a sixth of a frame at view distance 4. Breaking
-progress is not drawn here: the crack on the block shows it (`game.crack`), as in Minecraft.
+Everything is parented to ``camera.ui``, whose units are screen heights: y runs from -0.5 (bottom)
+to 0.5 (top), x over ±aspect/2. Each piece is anchored to the window (`game.hud_layout`): the
+crosshair at the centre, the hotbar at the bottom centre, scaled down to fit a narrow or portrait
+window, the message line just above it, the info text at the top centre (the ``infotext`` of the
+block pointed at, `world.block_data.INFOTEXT`: Luanti shows it at the top left, in its chat's
+corner; here the top left is F3's); `WindowRoot` lays them out again whenever the window's aspect
+ratio changes. An icon is the +x side tile of its block, as the mesher draws it, copied out of the
+atlas onto the hotbar's own small texture with a border of its edge texels (`_sheet_pixels`):
+sampled from the shared atlas, rounding at the quad's edge picked texels of the neighbouring tile
+at some sizes. The crosshair and the hotbar (backing, selection frame, slots, icons) are one geom
+each (`game.geometry.quads_node`): drawn as an entity each, the hotbar's 20 pieces cost software GL
+2.3 ms a frame, a sixth of a frame at view distance 4. Breaking progress is not drawn here: the
+crack on the block shows it (`game.crack`), as in Minecraft.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ _SHEET_PX = (256, 32)  # the hotbar's texture: a white cell and nine icons, in a
 _BACKING = (0.0, 0.0, 0.0, 0.45)
 _SELECTION = (1.0, 1.0, 1.0, 0.9)
 _SLOT = (0.25, 0.25, 0.25, 0.9)
+_INFOTEXT_MARGIN = 0.02  # screen heights between the top edge and the info text
 _CROSSHAIR = (1.0, 1.0, 1.0, 0.85)
 MESSAGE_SECONDS = 2.5
 MAX_MESSAGES = 5  # lines shown at once, the newest at the bottom
@@ -128,7 +132,7 @@ _WHITE_UV = (_CELL_PX / 2 / _SHEET_PX[0], _CELL_PX / 2 / _SHEET_PX[1]) * 2
 
 
 class Hud:
-    """Crosshair, hotbar and the message line."""
+    """Crosshair, hotbar, the message line and the info text."""
 
     def __init__(self, registry: BlockRegistry, hotbar: Hotbar, atlas: Texture) -> None:
         self.registry = registry
@@ -172,6 +176,15 @@ class Hud:
             enabled=False,
         )
         self.message_left = 0.0
+        # A mod's text is shown as written: no ursina colour tags (``<red>``).
+        self.infotext = Text(
+            parent=self.root,
+            text="",
+            origin=(0, 0.5),
+            y=0.5 - _INFOTEXT_MARGIN,
+            use_tags=False,
+            enabled=False,
+        )
         # Earlier messages still showing, newest first: they stack above the newest one.
         self.older: list[tuple[Text, float]] = []
         self.refresh_hotbar()
@@ -183,6 +196,24 @@ class Hud:
         self.bar.scale = bar.scale
         self.bar.y = bar.y
         self._fit_message(aspect)
+        if self.infotext.text:
+            self._fit_infotext(aspect)
+
+    def show_infotext(self, text: str) -> None:
+        """Show the pointed block's info text at the top centre ("" hides it); the text is
+        only laid out again when it changed."""
+        if text == self.infotext.text:
+            return
+        self.infotext.text = text
+        self.infotext.enabled = bool(text)
+        if text:
+            self.infotext.create_background(radius=0)  # sized to the text
+            self._fit_infotext(float(window.aspect_ratio))
+
+    def _fit_infotext(self, aspect: float) -> None:
+        """Shrink the info text when it is wider than the window."""
+        width = float(self.infotext.width)  # unscaled
+        self.infotext.scale = fit_scale(width, aspect) if width > 0.0 else 1.0
 
     def _fit_message(self, aspect: float) -> None:
         """Put the message line above the hotbar, shrunk if it is wider than the window."""

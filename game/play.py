@@ -61,6 +61,7 @@ from game.session import Session
 from game.sky_bodies import SkyBodies
 from game.text_screen import TextScreen
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
+from world.block_data import INFOTEXT, infotext
 from world.blocks import AIR, BlockRegistry
 from world.hook_guard import HookGuard
 from world.inventory import block_drops
@@ -265,9 +266,13 @@ class Game:
         self._show_time_of_day()
 
     def _retarget(self) -> None:
-        """Raycast the view for the targeted block and move the outline."""
-        self.target = raycast(self.world, self.player.eye, self.player.direction, self.reach)
-        self.outline.show(self.target)
+        """Raycast the view for the targeted block, move the outline and show the block's
+        ``infotext`` (`world.block_data.INFOTEXT`)."""
+        target = raycast(self.world, self.player.eye, self.player.direction, self.reach)
+        self.target = target
+        self.outline.show(target)
+        value = None if target is None else self.world.block_data.value(target.block, INFOTEXT)
+        self.hud.show_infotext(infotext(value))
 
     def _aim(self) -> Aim:
         """The target and the seconds the rules say it takes to break (inf: never)."""

@@ -4,13 +4,16 @@ Placing a sign writes who placed it into the sign's per-block data (``world.meta
 Right-clicking it shows its text in the HUD (``actor.tell``) and opens the game's text-entry
 screen on it (``actor.ask_text``, `world.text_prompt`: four lines of 15 characters, as
 Minecraft's sign editor); what the player confirms is written back, as the player's action, if
-the sign is still there. The text is saved with the chunk and survives save and load.
+the sign is still there. The text is saved with the chunk and survives save and load. The sign's
+``infotext`` (`world.block_data.INFOTEXT`) is its text in quotes, as Luanti's signs keep theirs:
+the game shows it while the player points at the sign.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from world.block_data import INFOTEXT
 from world.blocks import BlockType
 from world.hooks import hookimpl
 from world.shapes import FACINGS, Box, rotate
@@ -57,7 +60,12 @@ def sign_read(world: ModWorld, pos: Int3, actor: Actor) -> bool:
 def sign_written(world: ModWorld, pos: Int3, text: str) -> None:
     """The player confirmed a text: keep it, if the sign was not broken meanwhile."""
     if world.registry.name(world.get_block(*pos)) == SIGN:
-        world.meta(*pos)["text"] = text
+        data = world.meta(*pos)
+        data["text"] = text
+        if text:
+            data[INFOTEXT] = f'"{text}"'
+        else:
+            data.pop(INFOTEXT, None)
 
 
 @hookimpl

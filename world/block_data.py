@@ -20,6 +20,11 @@ Contract
   same transaction as its blocks; never pickled.
 - Journalled: `mark` / `rollback` restore data and timers as they were (a denied or failed
   action leaves no data change behind); `commit` ends a transaction's journal.
+- ``infotext``: a voxel whose data holds this key (`INFOTEXT`, Luanti's name) shows its value
+  while the player points at the voxel: a sign's words, "Chest", "Furnace (burning)". The game
+  shows `infotext(value)`: a str, int or float as text without surrounding blanks, at most
+  `MAX_INFOTEXT_LINES` lines of `MAX_INFOTEXT_LINE` characters (the rest cut with an ellipsis);
+  bytes show nothing.
 - Timers count *world time* (`BlockData.clock`, advanced by `advance`, saved with the world):
   a timer in a chunk that is not loaded waits, and on loading catches up, its callback told the
   whole elapsed time (Luanti's behaviour).
@@ -36,11 +41,41 @@ from typing import Any
 from world.chunk_layout import ChunkKey, chunk_index
 from world.geometry import Int3
 
-__all__ = ["MAX_DATA_BYTES", "MAX_TIMER_SECONDS", "BlockData", "Timer", "Value", "VoxelData"]
+__all__ = [
+    "INFOTEXT",
+    "MAX_DATA_BYTES",
+    "MAX_INFOTEXT_LINE",
+    "MAX_INFOTEXT_LINES",
+    "MAX_TIMER_SECONDS",
+    "BlockData",
+    "Timer",
+    "Value",
+    "VoxelData",
+    "infotext",
+]
 
 Value = str | int | float | bytes
 MAX_DATA_BYTES = 16 * 1024
 MAX_TIMER_SECONDS = 1.0e7  # about four months of play
+INFOTEXT = "infotext"
+MAX_INFOTEXT_LINES = 6
+MAX_INFOTEXT_LINE = 60  # characters
+
+
+def infotext(value: object) -> str:
+    """The text shown for a voxel's `INFOTEXT` value (module notes): "" for none or bytes."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return ""
+    # Cut before splitting: a value may be 16 KiB of one line or of empty lines.
+    text = str(value)[: (MAX_INFOTEXT_LINE + 1) * (MAX_INFOTEXT_LINES + 1)].strip()
+    lines = text.splitlines()
+    shown = [
+        line if len(line) <= MAX_INFOTEXT_LINE else line[: MAX_INFOTEXT_LINE - 1] + "…"
+        for line in lines[:MAX_INFOTEXT_LINES]
+    ]
+    if len(lines) > MAX_INFOTEXT_LINES:
+        shown[-1] = shown[-1][: MAX_INFOTEXT_LINE - 1] + "…"
+    return "\n".join(shown)
 
 
 @dataclass(frozen=True)
@@ -98,6 +133,17 @@ class BlockData:
             return {} if data is None else dict(data)
         key, index = chunk_index(*pos)
         return dict(self.chunks.get(key, {}).get(index, {}))
+
+    def value(self, pos: Int3, name: str) -> Value | None:
+        """One key of the voxel's data (None when missing), without copying the rest."""
+        if pos in self.detached:
+            data = self.detached[pos][0]
+            return None if data is None else data.get(name)
+        key, index = chunk_index(*pos)
+        entries = self.chunks.get(key)
+        if entries is None:
+            return None
+        return entries.get(index, {}).get(name)
 
     def write(self, pos: Int3, name: str, value: Value | None) -> None:
         """Write one key (``None`` removes it), checked, journalled."""

@@ -1,4 +1,5 @@
-"""The HUD's message line: a mod's error is shown once, in full, and the game keeps running."""
+"""The HUD's message line: a mod's error is shown once, in full, and the game keeps running; the
+info text of the block pointed at."""
 
 from __future__ import annotations
 
@@ -102,3 +103,39 @@ def test_the_crosshair_and_the_hotbar_draw_as_one_geom_each_whatever_the_slots_h
     game.hotbar.inventory.put(7, None)
     game.hud.refresh_hotbar()
     assert drawn_geoms() == 2 and game.hud.icons[7] is None
+
+
+def test_the_pointed_block_s_infotext_shows_at_the_top_until_the_player_looks_away(
+    make_game: Make, replay: Replay
+) -> None:
+    from ursina import window
+
+    from world.block_data import INFOTEXT, MAX_INFOTEXT_LINE
+
+    game = make_game(flat=True, creative=True)
+    replay(game, "look 0 50\nwait 1")
+    cell = game.target.block
+    shown = game.hud.infotext
+    assert not shown.enabled  # nothing to show
+    game.world.meta(*cell)[INFOTEXT] = "Chest <red>\nempty"
+    replay(game, "wait 1")
+    assert shown.enabled and shown.text == "Chest <red>\nempty"  # as written: no colour tags
+    assert shown.y > 0.4  # at the top of the screen
+    game.world.meta(*cell)[INFOTEXT] = "x" * (5 * MAX_INFOTEXT_LINE)
+    replay(game, "wait 1")
+    assert shown.text == "x" * (MAX_INFOTEXT_LINE - 1) + "…"
+    assert float(shown.width) * float(shown.scale_x) <= window.aspect_ratio  # fits the window
+    game.world.meta(*cell)[INFOTEXT] = b"bytes"  # not text: nothing shown
+    replay(game, "wait 1")
+    assert not shown.enabled
+    game.world.meta(*cell)[INFOTEXT] = 42
+    replay(game, "wait 1")
+    assert shown.enabled and shown.text == "42"
+    replay(game, "look 0 -60\nwait 1")  # the sky: no block pointed at
+    assert game.target is None and not shown.enabled
+    replay(game, "look 0 50\nwait 1")
+    assert shown.enabled and shown.text == "42"
+    game.world.set_block(*cell, 0)  # broken: its data goes with it
+    replay(game, "wait 1")
+    assert game.target is None or tuple(game.target.block) != tuple(cell)
+    assert not shown.enabled

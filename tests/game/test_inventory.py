@@ -226,5 +226,7 @@ def test_a_sign_s_text_is_typed_in_its_editor_and_escape_keeps_the_old_one(
     assert not game.text_screen.shown
     text = game.world.meta(*sign)["text"]
     assert text == typed
+    replay(game, "wait 1")  # pointing at the sign shows its text, as Luanti's signs do
+    assert game.hud.infotext.enabled and game.hud.infotext.text == f'"{typed}"'
     replay(game, "use\ntype junk\nkey escape")
     assert not game.text_screen.shown and game.world.meta(*sign)["text"] == text

@@ -266,3 +266,30 @@ def test_a_chunk_a_loader_thread_reads_brings_its_data_when_installed(tmp_path: 
             again.install_loaded(key, blocks)
         assert again.block_data.chunks[(0, 0, 0)]  # installed with its blocks, no second read
         assert again.meta(3, 4, 5)["text"] == "from the batch"
+
+
+def test_infotext_is_the_text_of_a_str_or_number_cut_to_its_lines_and_width() -> None:
+    from world.block_data import MAX_INFOTEXT_LINE, MAX_INFOTEXT_LINES, infotext
+
+    assert infotext("Chest") == "Chest" and infotext(7) == "7" and infotext(2.5) == "2.5"
+    assert infotext(None) == infotext(b"Chest") == ""
+    long = "y" * (MAX_INFOTEXT_LINE + 1)
+    assert infotext(long) == "y" * (MAX_INFOTEXT_LINE - 1) + "…"
+    assert infotext("y" * MAX_INFOTEXT_LINE) == "y" * MAX_INFOTEXT_LINE
+    many = "\n".join(str(i) for i in range(MAX_INFOTEXT_LINES + 3))
+    lines = infotext(many).split("\n")
+    assert len(lines) == MAX_INFOTEXT_LINES and lines[-1] == f"{MAX_INFOTEXT_LINES - 1}…"
+    # A whole voxel's worth of newlines or of one line is cut before it is split.
+    assert infotext("\n" * 16000) == "" and len(infotext("z" * 16000)) == MAX_INFOTEXT_LINE
+
+
+def test_one_value_is_read_without_the_rest_and_without_creating_data() -> None:
+    from world.block_data import INFOTEXT, BlockData
+    from world.geometry import Int3
+
+    data = BlockData()
+    pos = Int3(1, -2, 40)
+    assert data.value(pos, INFOTEXT) is None and not data.chunks
+    data.write(pos, INFOTEXT, "Furnace")
+    assert data.value(pos, INFOTEXT) == "Furnace" and data.value(pos, "other") is None
+    assert data.value(Int3(2, -2, 40), INFOTEXT) is None
