@@ -8,7 +8,8 @@ Figures (medians):
   (``--view-distance 4``: the 49 chunk columns within 4 of the player's; issue 6 measured a 9×9
   square) and at the default 8 (201 columns), turning a full circle (every direction is drawn):
   every frame's median, and the quietest turn's (the lowest of the turns' medians: the
-  estimate of a quiet machine, `QUIET_TURN_FPS_TARGET`);
+  estimate of a quiet machine, `QUIET_TURN_FPS_TARGET`), with the time a fixed Python loop took
+  before each turn (`_reference_ms`: how loaded the shared machine was);
 - the same turn with and without the chunk shader (light, day and night) in alternating rounds:
   light's cost against the fixed-function renderer the game had before light (target: within
   10 % at view distance 8);
@@ -79,6 +80,8 @@ TURN_FPS_TARGET = {4: FPS_TARGET}  # turning, every frame of the turns
 # minimum). Every frame's median is printed beside it.
 QUIET_TURN_FPS_TARGET = {8: 60.0}
 TURN_ROUNDS = 4  # full turns of FRAMES frames each
+# Additions timed before each turn (`_reference_ms`): the lower, the quieter the machine.
+REFERENCE_LOOP = 2_000_000
 PYTHON_TARGET_MS = 4.0
 WORST_STREAMING_TARGET_MS = 16.0  # the worst frame's Python-side time, streaming at distance 8
 FIRST_FRAME_TARGET_S = 3.0
@@ -134,6 +137,19 @@ def _frames(app: Any, finish: Any, turn: Any, count: int) -> list[float]:
     return times
 
 
+def _reference_ms() -> float:
+    """How long a fixed pure-Python loop takes now (ms): the machine's load when it was timed.
+
+    The machine is shared: when others load it, the same loop takes longer, and so does every
+    frame. Printed beside each turn, it tells a quiet stretch from a busy one.
+    """
+    began = time.perf_counter()
+    total = 0
+    for i in range(REFERENCE_LOOP):
+        total += i
+    return (time.perf_counter() - began) * 1000.0
+
+
 def child_measure(view_distance: int) -> dict[str, Any]:
     """In-process measurements at a view distance (run in a child process)."""
     from ursina import Entity, color
@@ -160,8 +176,9 @@ def child_measure(view_distance: int) -> dict[str, Any]:
     keys = list(game.chunks.entities)
     vertices = sum(game.chunks.vertex_count(key) for key in keys)
     _frames(app, finish, turn, WARMUP)
-    frame_s, python_s, game_ms, round_s = [], [], [], []
+    frame_s, python_s, game_ms, round_s, reference_ms = [], [], [], [], []
     for _ in range(TURN_ROUNDS):
+        reference_ms.append(_reference_ms())
         times = []
         for i in range(FRAMES):
             turn(i)
@@ -247,6 +264,7 @@ def child_measure(view_distance: int) -> dict[str, Any]:
         "frame_s": statistics.median(frame_s),
         "frame_p95_s": float(np.percentile(frame_s, 95)),
         "round_s": round_s,  # each full turn's median frame
+        "reference_ms": reference_ms,  # the machine's load before each turn (`_reference_ms`)
         "python_s": statistics.median(python_s),
         "shaded_s": statistics.median(shaded_s),
         "fixed_s": statistics.median(fixed_s),
@@ -571,6 +589,8 @@ def main() -> None:
                 "  FPS turning, the quietest turn (a quiet machine)",
                 f"{1.0 / quiet_s:.1f} (median frame {quiet_s * 1000:.1f} ms; each turn's: "
                 + ", ".join(f"{r * 1000:.1f}" for r in m["round_s"])
+                + " ms; the reference loop before each: "
+                + ", ".join(f"{r:.0f}" for r in m["reference_ms"])
                 + " ms)",
                 f">= {quiet_target:.0f}" if quiet_target else "reported",
                 _ok(1.0 / quiet_s / quiet_target) if quiet_target else "",
