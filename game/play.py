@@ -267,11 +267,13 @@ class Game:
 
     def _retarget(self) -> None:
         """Raycast the view for the targeted block, move the outline and show the block's
-        ``infotext`` (`world.block_data.INFOTEXT`)."""
+        ``infotext`` (`world.block_data.INFOTEXT`) unless a menu or a screen is open."""
         target = raycast(self.world, self.player.eye, self.player.direction, self.reach)
         self.target = target
         self.outline.show(target)
-        value = None if target is None else self.world.block_data.value(target.block, INFOTEXT)
+        value = None  # none over the pause menu or a screen (the inventory, a sign's editor)
+        if target is not None and not (self.paused or self._screen_shown):
+            value = self.world.block_data.value(target.block, INFOTEXT)
         self.hud.show_infotext(infotext(value))
 
     def _aim(self) -> Aim:

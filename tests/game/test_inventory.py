@@ -228,5 +228,9 @@ def test_a_sign_s_text_is_typed_in_its_editor_and_escape_keeps_the_old_one(
     assert text == typed
     replay(game, "wait 1")  # pointing at the sign shows its text, as Luanti's signs do
     assert game.hud.infotext.enabled and game.hud.infotext.text == f'"{typed}"'
-    replay(game, "use\ntype junk\nkey escape")
+    replay(game, "use\ntype junk")
+    assert game.text_screen.shown and not game.hud.infotext.enabled  # not over the editor
+    replay(game, "key escape")
     assert not game.text_screen.shown and game.world.meta(*sign)["text"] == text
+    replay(game, "wait 1")
+    assert game.hud.infotext.enabled
