@@ -126,24 +126,23 @@ class BlockData:
 
     # -- reading and writing one voxel ----------------------------------------------------------
 
+    def _held(self, pos: Int3) -> dict[str, Value] | None:
+        """The voxel's data as held, not a copy (its detached data while its on_destruct runs)."""
+        if pos in self.detached:
+            return self.detached[pos][0]
+        key, index = chunk_index(*pos)
+        entries = self.chunks.get(key)
+        return None if entries is None else entries.get(index)
+
     def get(self, pos: Int3) -> dict[str, Value]:
         """A copy of the voxel's data (its detached data while its on_destruct runs)."""
-        if pos in self.detached:
-            data = self.detached[pos][0]
-            return {} if data is None else dict(data)
-        key, index = chunk_index(*pos)
-        return dict(self.chunks.get(key, {}).get(index, {}))
+        data = self._held(pos)
+        return {} if data is None else dict(data)
 
     def value(self, pos: Int3, name: str) -> Value | None:
         """One key of the voxel's data (None when missing), without copying the rest."""
-        if pos in self.detached:
-            data = self.detached[pos][0]
-            return None if data is None else data.get(name)
-        key, index = chunk_index(*pos)
-        entries = self.chunks.get(key)
-        if entries is None:
-            return None
-        return entries.get(index, {}).get(name)
+        data = self._held(pos)
+        return None if data is None else data.get(name)
 
     def write(self, pos: Int3, name: str, value: Value | None) -> None:
         """Write one key (``None`` removes it), checked, journalled."""
