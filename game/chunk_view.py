@@ -112,6 +112,11 @@ _START_WAIT_S = 5.0  # at most, for the worker's start-up meshes
 _AROUND = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
 
 
+def _cube_of(key: ChunkKey) -> ChunkKey:
+    """The cube of `_CUBE`³ chunks that chunk ``key`` is in."""
+    return (key[0] // _CUBE, key[1] // _CUBE, key[2] // _CUBE)
+
+
 def _hash_light(lit: PaddedLight) -> int:
     """A hash of a chunk's padded light (whether a remesh would change its light)."""
     return hash((lit[0].tobytes(), lit[1].tobytes()))
@@ -553,7 +558,7 @@ class ChunkView:
         root = self.entities.pop(key, None)
         if root is not None:
             root.removeNode()
-            at = (key[0] // _CUBE, key[1] // _CUBE, key[2] // _CUBE)
+            at = _cube_of(key)
             cube = self._cubes[at]
             if not cube.getNumChildren():
                 self.origin.forget(cube)  # the node placed: the origin knows it by its id
@@ -563,7 +568,7 @@ class ChunkView:
     def _cube_node(self, key: ChunkKey) -> NodePath:
         """The node holding the chunk's cube of `_CUBE`³ chunks (made when missing), placed at
         the cube's corner: its chunks' vertices are laid out from there (`_show`)."""
-        at = (key[0] // _CUBE, key[1] // _CUBE, key[2] // _CUBE)
+        at = _cube_of(key)
         cube = self._cubes.get(at)
         if cube is None:
             cube = self._cubes[at] = self.node.attachNewNode(f"chunk cube {at}")
