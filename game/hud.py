@@ -97,6 +97,12 @@ class WindowRoot(Entity):  # type: ignore[misc]
             self.on_aspect(aspect)
 
 
+def _fit_width(text: Text, aspect: float) -> None:
+    """Shrink a line of text when it is wider than the window (full size when it fits)."""
+    width = float(text.width)  # unscaled
+    text.scale = fit_scale(width, aspect) if width > 0.0 else 1.0
+
+
 def _sheet_pixels(atlas: PandaTexture, tiles: list[int | None]) -> NDArray[np.uint8]:
     """The hotbar's texture, as Panda3D stores it (bottom row first): a white cell, then each
     slot's tile with a one-texel border copied from its edge, so rounding at an icon's edge
@@ -197,7 +203,7 @@ class Hud:
         self.bar.y = bar.y
         self._fit_message(aspect)
         if self.infotext.text:
-            self._fit_infotext(aspect)
+            _fit_width(self.infotext, aspect)
 
     def show_infotext(self, text: str) -> None:
         """Show the pointed block's info text at the top centre ("" hides it); the text is
@@ -208,19 +214,13 @@ class Hud:
         self.infotext.enabled = bool(text)
         if text:
             self.infotext.create_background(radius=0)  # sized to the text
-            self._fit_infotext(float(window.aspect_ratio))
-
-    def _fit_infotext(self, aspect: float) -> None:
-        """Shrink the info text when it is wider than the window."""
-        width = float(self.infotext.width)  # unscaled
-        self.infotext.scale = fit_scale(width, aspect) if width > 0.0 else 1.0
+            _fit_width(self.infotext, float(window.aspect_ratio))
 
     def _fit_message(self, aspect: float) -> None:
         """Put the message line above the hotbar, shrunk if it is wider than the window."""
         bar = hotbar_layout(aspect)
         self.message.y = bar.top + 0.02
-        width = float(self.message.width)  # unscaled
-        self.message.scale = fit_scale(width, aspect) if width > 0.0 else 1.0
+        _fit_width(self.message, aspect)
 
     def refresh_hotbar(self) -> None:
         """Redraw the icons, the counts and the selection frame from the hotbar's state (one
