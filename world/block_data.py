@@ -38,7 +38,7 @@ from collections.abc import Container, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from world.chunk_layout import ChunkKey, chunk_index
+from world.chunk_layout import ChunkKey, chunk_index, voxel_at
 from world.geometry import Int3
 
 __all__ = [
@@ -279,7 +279,7 @@ class BlockData:
                 continue
             for index, timer in list(timers.items()):
                 if timer.end <= self.clock:
-                    found.append((timer.end, _position(key, index), self.clock - timer.start))
+                    found.append((timer.end, Int3(*voxel_at(key, index)), self.clock - timer.start))
                     self._put_timer(key, index, None)
         found.sort(key=lambda item: item[0])
         return [(pos, elapsed) for _, pos, elapsed in found]
@@ -365,11 +365,6 @@ class VoxelData(MutableMapping[str, Value]):
 
     def __repr__(self) -> str:
         return f"VoxelData({tuple(self._pos)}, {self._store.get(self._pos)!r})"
-
-
-def _position(key: ChunkKey, index: int) -> Int3:
-    cx, cy, cz = key
-    return Int3(cx * 16 + index // 256, cy * 16 + (index // 16) % 16, cz * 16 + index % 16)
 
 
 def _index(raw: object) -> int:

@@ -30,6 +30,7 @@ __all__ = [
     "chunk_index",
     "chunk_layers",
     "local_index",
+    "voxel_at",
 ]
 
 CHUNK: tuple[int, int, int] = (16, 16, 16)
@@ -81,6 +82,15 @@ def chunk_index(wx: int, wy: int, wz: int) -> tuple[ChunkKey, int]:
     """The chunk holding a world voxel, and the voxel's flat index in it."""
     return (wx >> CHUNK_SHIFT, wy >> CHUNK_SHIFT, wz >> CHUNK_SHIFT), (
         (wx & CHUNK_MASK) * STRIDE_X + (wy & CHUNK_MASK) * STRIDE_Y + (wz & CHUNK_MASK)
+    )
+
+
+def voxel_at(key: ChunkKey, index: int) -> tuple[int, int, int]:
+    """The world voxel at flat ``index`` of chunk ``key``: the inverse of `chunk_index`."""
+    return (
+        (key[0] << CHUNK_SHIFT) + index // STRIDE_X,
+        (key[1] << CHUNK_SHIFT) + index // STRIDE_Y % CHUNK[1],
+        (key[2] << CHUNK_SHIFT) + index % CHUNK[2],
     )
 
 
