@@ -137,8 +137,13 @@ class ChunkView:
         light: Light | None = None,
         worker: WorkerRecipe | None = None,
         on_mod_error: Callable[[str, str, str], object] | None = None,
+        on_shown: Callable[[ChunkKey], object] | None = None,
+        on_dropped: Callable[[ChunkKey], object] | None = None,
     ) -> None:
         self.world = world
+        # Told when a chunk is drawn from a fresh mesh, and when it is no longer drawn.
+        self._on_shown = on_shown
+        self._on_dropped = on_dropped
         self.light = light
         self._lit: set[ChunkKey] = set()  # chunks lit whole (`Light.add_chunks`)
         # Loaded chunks waiting to be lit, by 2×2 columns (``(cx >> 1, cz >> 1)``).
@@ -547,6 +552,8 @@ class ChunkView:
         corner = (key[0] % _CUBE * CHUNK[0], key[1] % _CUBE * CHUNK[1], key[2] % _CUBE * CHUNK[2])
         self._parts[key] = chunk_parts(root, mesh, self._blended_state, corner)
         self._show_facing(key)
+        if self._on_shown is not None:
+            self._on_shown(key)
 
     def _drop(self, key: ChunkKey) -> None:
         """Forget a chunk's node (and a mesh on its way from the worker)."""
@@ -555,6 +562,8 @@ class ChunkView:
         self._unfitted.discard(key)
         self._meshed_light.pop(key, None)
         self._relit.discard(key)
+        if self._on_dropped is not None:
+            self._on_dropped(key)
         root = self.entities.pop(key, None)
         if root is not None:
             root.removeNode()

@@ -51,6 +51,7 @@ from game.engine import WindowPointer, collect_all_garbage, collect_garbage, sav
 from game.hotbar import Hotbar
 from game.hud import ERROR_SECONDS, Hud
 from game.inventory_screen import InventoryScreen
+from game.labels import LabelView
 from game.menu import PauseMenu
 from game.options import Options
 from game.outline import BlockOutline
@@ -147,6 +148,7 @@ class Game:
         self.atlas_pixels = build_atlas_image(registry, self.mods)
         self.atlas = atlas_texture(self.atlas_pixels)
         self.origin = RenderOrigin()  # everything world-anchored is drawn relative to it
+        self.labels = LabelView(self.world, self.origin)  # a sign's text on its board
         self.chunks = ChunkView(
             self.world,
             self.atlas,
@@ -157,6 +159,8 @@ class Game:
             # Chunks load in a worker process (world.chunk_worker): the frame keeps its GIL.
             worker=self.session.chunk_worker(mods_dirs, registry),
             on_mod_error=self._worker_mod_error,
+            on_shown=self.labels.chunk_shown,
+            on_dropped=self.labels.chunk_dropped,
         )
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
         atlas = Texture(self.atlas)
@@ -245,6 +249,7 @@ class Game:
         # within the chunk work's budget (`game.engine.collect_garbage`).
         collecting = collect_garbage()
         self.chunks.update(self.player.eye, max(STREAM_BUDGET_S - collecting, 0.0))
+        self.labels.update(self.player.eye)
         self.session.tick(dt)
         self._show_new_mod_errors()
         self.hud.update(dt)
@@ -648,6 +653,7 @@ class Game:
         destroy(self._driver)
         self.rules.close()
         self.chunks.destroy()
+        self.labels.destroy()
         self.hud.destroy()
         self.outline.destroy()
         self.crack.destroy()

@@ -1,12 +1,14 @@
 """Signs: a board on a post (or on a wall) that keeps a line of text in its own block data.
 
-Placing a sign writes who placed it into the sign's per-block data (``world.meta(pos)``).
+Placing a sign writes who placed it into the sign's per-block data (``world.meta(pos)["owner"]``,
+as Luanti's signs keep it); its text starts blank, as a new sign in Minecraft.
 Right-clicking it shows its text in the HUD (``actor.tell``) and opens the game's text-entry
 screen on it (``actor.ask_text``, `world.text_prompt`: four lines of 15 characters, as
 Minecraft's sign editor); what the player confirms is written back, as the player's action, if
 the sign is still there. The text is saved with the chunk and survives save and load. The sign's
 ``infotext`` (`world.block_data.INFOTEXT`) is its text in quotes, as Luanti's signs keep theirs:
-the game shows it while the player points at the sign.
+the game shows it while the player points at the sign. The block type's `world.labels.Label`
+draws the text on the board's front (`game.labels`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 from world.block_data import INFOTEXT
 from world.blocks import BlockType
 from world.hooks import hookimpl
+from world.labels import Label
 from world.shapes import FACINGS, Box, rotate
 from world.text_prompt import TextPrompt
 
@@ -46,7 +49,7 @@ def sign_facing(context: PlaceContext) -> dict[str, str]:
 
 def sign_placed(world: ModWorld, pos: Int3, actor: Actor | None) -> None:
     if actor is not None:
-        world.meta(*pos)["text"] = f"placed by {actor.name}"
+        world.meta(*pos)["owner"] = actor.name
 
 
 def sign_read(world: ModWorld, pos: Int3, actor: Actor) -> bool:
@@ -82,5 +85,6 @@ def register_blocks(registry: BlockRegistrar) -> None:
             placement_state=lambda context: sign_facing(context),
             on_construct=sign_placed,
             on_use=sign_read,
+            label=Label("text", _BOARD[0]),  # the text drawn on the board's front
         )
     )

@@ -15,7 +15,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from world.block_tiles import MISSING_TILE, NAME_PATTERN, check_tiles
 from world.inventory import Drop
+from world.labels import Label
 from world.shapes import COLLISION_TOP, FULL, Shape, check_shape
 
 __all__ = [
@@ -47,8 +49,6 @@ __all__ = [
 
 AIR = 0
 MAX_BLOCKS = 65536  # ids are stored as uint16
-NAME_PATTERN = re.compile(r"^[a-z0-9_]+:[a-z0-9_]+$")
-MISSING_TILE = "base:missing"
 MAX_STATES_PER_BLOCK = 4096
 PROPERTY_PATTERN = re.compile(r"^[a-z_][a-z0-9_]*$")
 _VALUE_PATTERN = re.compile(r"^[a-z0-9_]+$")
@@ -71,22 +71,6 @@ DRAW_KINDS: Final = {
     "plant": DRAW_PLANT,
     "liquid": DRAW_LIQUID,
 }
-
-
-def _expand_tiles(name: str, tiles: tuple[str, ...]) -> tuple[str, ...]:
-    """Expand 0, 1, 3 (top, bottom, side) or 6 tile names to one per face (+x,-x,+y,-y,+z,-z)."""
-    if len(tiles) == 0:
-        return (MISSING_TILE,) * 6
-    if len(tiles) == 1:
-        return tiles * 6
-    if len(tiles) == 3:
-        top, bottom, side = tiles
-        return (side, side, top, bottom, side, side)
-    if len(tiles) == 6:
-        return tiles
-    raise ValueError(
-        f"tiles of {name!r}: give 1, 3 (top, bottom, side) or 6 names, not {len(tiles)}"
-    )
 
 
 @dataclass(frozen=True)
@@ -150,6 +134,9 @@ class BlockType:
     get_drops : callable or None
         ``get_drops(registry, state_id, rng) -> list of ItemStack``: decides the drops
         instead of `drops` (a crop dropping more when ripe; `world.inventory.block_drops`).
+    label : world.labels.Label or None
+        Text the game draws on the block, from each voxel's data (a sign's text on its board;
+        `world.labels`).
     """
 
     name: str
@@ -177,6 +164,7 @@ class BlockType:
     on_timer: Callable[..., Any] | None = None
     drops: tuple[Drop, ...] | None = None
     get_drops: Callable[..., Any] | None = None
+    label: Label | None = None
 
     def __post_init__(self) -> None:
         if self.name != "air" and not NAME_PATTERN.match(self.name):
@@ -226,6 +214,8 @@ class BlockType:
             raise ValueError(
                 f"drops of {self.name!r} must be None or a tuple of Drop, got {self.drops!r}"
             )
+        if self.label is not None and not isinstance(self.label, Label):
+            raise ValueError(f"label of {self.name!r} must be a Label or None, got {self.label!r}")
         hooks = ("on_use", "can_break", "on_construct", "on_destruct", "placement_state")
         for hook in (*hooks, "get_drops", "on_random_tick", "on_timer"):
             value = getattr(self, hook)
@@ -255,48 +245,6 @@ def check_light(owner: str, light: object) -> int:
     if isinstance(light, bool) or not isinstance(light, int) or not 0 <= light <= 15:
         raise ValueError(f"light of {owner!r} must be an integer 0..15, got {light!r}")
     return light
-
-
-_FACE_KEYS: Final = ("east", "west", "top", "bottom", "south", "north")  # +x,-x,+y,-y,+z,-z
-
-
-def _tile_name(owner: str, tile: object) -> str:
-    """A tile name, or a Luanti-style file name ``"mymod_ruby_top.png"`` -> ``"mymod:ruby_top"``."""
-    if isinstance(tile, str) and tile.endswith(".png"):
-        mod = owner.partition(":")[0]
-        stem = tile[: -len(".png")]
-        if not stem.startswith(f"{mod}_") or len(stem) == len(mod) + 1:
-            raise ValueError(
-                f"tile file {tile!r} of {owner!r} must be named '{mod}_<name>.png' "
-                "(the mod's name first, as in Luanti)"
-            )
-        tile = f"{mod}:{stem[len(mod) + 1 :]}"
-    if not isinstance(tile, str) or not NAME_PATTERN.match(tile):
-        raise ValueError(f"tile {tile!r} of {owner!r} is not a 'mod:name' tile name")
-    return tile
-
-
-def check_tiles(owner: str, tiles: object) -> tuple[str, ...]:
-    """`tiles` as six tile names, one per face (+x, -x, +y, -y, +z, -z).
-
-    Accepts 1, 3 (top, bottom, side) or 6 names, or a mapping with the keys ``all``, ``side``,
-    ``top``, ``bottom``, ``north``, ``south``, ``east``, ``west`` (Luanti's per-face tiles; the
-    more specific key wins). Names may be tile names or the mod's PNG file names.
-    """
-    if isinstance(tiles, Mapping):
-        unknown = sorted(set(tiles) - {"all", "side", *_FACE_KEYS})
-        if unknown:
-            raise ValueError(
-                f"tiles of {owner!r}: unknown face key {unknown[0]!r} (use all, side, top, "
-                "bottom, north, south, east, west)"
-            )
-        every = tiles.get("all", MISSING_TILE)
-        side = tiles.get("side", every)
-        faces = [tiles.get(key, every if key in ("top", "bottom") else side) for key in _FACE_KEYS]
-        return tuple(_tile_name(owner, tile) for tile in faces)
-    if isinstance(tiles, str) or not isinstance(tiles, tuple | list):
-        raise ValueError(f"tiles of {owner!r} must be a tuple of tile names, got {tiles!r}")
-    return _expand_tiles(owner, tuple(_tile_name(owner, tile) for tile in tiles))
 
 
 def value_text(value: PropValue) -> str:

@@ -83,9 +83,10 @@ def test_a_sign_keeps_its_text_through_a_save(tmp_path: Path) -> None:
     hit = top(world, (0, 1, 0))
     asked: list[TextPrompt] = []
     assert rules.use_block(hit, replace(actor, prompter=asked.append)).used
-    assert told == ['sign: "placed by alex"']
+    assert told == ["the sign is blank"]  # a new sign is blank, as in Minecraft
+    assert world.meta(0, 1, 0)["owner"] == "alex"  # who placed it, as Luanti's signs keep
     (prompt,) = asked
-    assert prompt.text == "placed by alex" and prompt.pos == (0, 1, 0)
+    assert prompt.text == "" and prompt.pos == (0, 1, 0)
     outcome = rules.submit_text(prompt, "Welcome to\nthe farm\x07, traveller!", actor)
     assert outcome.done
     assert world.meta(0, 1, 0)["text"] == "Welcome to\nthe farm, trave"  # 15 per line
@@ -115,5 +116,6 @@ def test_a_sign_without_a_screen_only_shows_its_text() -> None:
     told: list[str] = []
     actor = Actor.at("alex", (0.5, 1.0, 3.5), creative=True, look=(0, 0, -1), inbox=told.append)
     assert rules.place_block(top(world, (0, 0, 0)), "signs:sign", actor)
+    world.meta(0, 1, 0)["text"] = "Keep out"
     assert rules.use_block(top(world, (0, 1, 0)), actor).used
-    assert told == ['sign: "placed by alex"']
+    assert told == ['sign: "Keep out"']
