@@ -174,15 +174,17 @@ class Hud:
             )
             for x in self.slot_x
         ]
+        # Messages and a mod's text are shown as written: no ursina colour tags (``<red>``), so
+        # a chat line's ``<player>`` and a mod's ``<3`` stay.
         self.message = Text(
             parent=self.root,
             text="",
             origin=(0, -0.5),
             color=color.rgb(1, 0.92, 0.6),
+            use_tags=False,
             enabled=False,
         )
         self.message_left = 0.0
-        # A mod's text is shown as written: no ursina colour tags (``<red>``).
         self.infotext = Text(
             parent=self.root,
             text="",
@@ -273,6 +275,7 @@ class Hud:
                 text=self.message.text,
                 origin=(0, -0.5),
                 color=self.message.color,
+                use_tags=False,
             )
             self.older.insert(0, (line, self.message_left))
             for old, _ in self.older[MAX_MESSAGES - 1 :]:
