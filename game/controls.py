@@ -66,6 +66,7 @@ class Act(Enum):
     DEBUG = "debug"  # F3: show or hide the debug text
     TRACE = "trace"  # F4: show or hide the traced voxels
     FLY = "fly"  # space tapped twice: start or stop flying
+    CHAT = "chat"  # T: open the chat line (``value`` 1: "/", with the slash typed)
 
 
 @dataclass(frozen=True)
@@ -236,6 +237,8 @@ class Controls:
             intents.append(Intent(Act.SELECT, int(key) - 1))
         elif key in _FUNCTION_KEYS:
             intents.append(Intent(_FUNCTION_KEYS[key]))
+        elif key in ("t", "/"):
+            intents.append(Intent(Act.CHAT, int(key == "/")))
         elif key == "space":
             if now - self._last_space <= DOUBLE_TAP_SECONDS:
                 intents.append(Intent(Act.FLY))

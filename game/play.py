@@ -42,6 +42,7 @@ from ursina import (
 from ursina import time as utime
 
 from game.atlas_build import atlas_texture, build_atlas_image
+from game.chat import CHAT_PROMPT, Chat
 from game.chunk_view import ChunkView
 from game.controls import Act, Aim, Controls, Intent, Pointer
 from game.crack import CrackOverlay
@@ -172,6 +173,8 @@ class Game:
         self.traced = TracedCells(registry, self.origin)
         self.inventory_screen = InventoryScreen(registry, self.hotbar.inventory, self.atlas_pixels)
         self.text_screen = TextScreen()  # what a mod's actor.ask_text opens (a sign's editor)
+        self.chat = Chat(self)  # T: the chat line and its commands, the game's and the mods'
+        self._chat_opening: str | None = None  # the chat opens next frame, with this text
         self._drops = random.Random()
         self._still = HeldInput()  # what the body gets while the inventory screen has the keys
         self.menu = PauseMenu(
@@ -241,6 +244,10 @@ class Game:
         self._show_time_of_day()
         self.underwater.update(self.world, self.player.eye)
         self._retarget()
+        if self._chat_opening is not None:
+            if not self._screen_shown and not self.paused:
+                self.ask_text(self.chat.prompt(self._chat_opening))
+            self._chat_opening = None
         if not self.paused:
             if not self._screen_shown:
                 self._carry_out(self.controls.hold(dt, self._aim()))
@@ -354,6 +361,10 @@ class Game:
                     self._trace_ray()
                 case Act.FLY:
                     self.toggle_fly()
+                case Act.CHAT:
+                    # Opened by the next frame, once this key's own keystroke went by (a live
+                    # window would type the T into the line).
+                    self._chat_opening = "/" if intent.value else ""
         self._show_crack()
 
     def _show_crack(self) -> None:
@@ -463,8 +474,14 @@ class Game:
         if self.live:
             application.base.ignore("keystroke")
             self.capture_mouse(True)
-        if sent is not None:
-            self._after(self.rules.submit_text(*sent, self._actor()))
+        if sent is not None and sent[0].name == CHAT_PROMPT:
+            self.chat.send(sent[1])
+        elif sent is not None:
+            self.submit_text(*sent)
+
+    def submit_text(self, prompt: TextPrompt, text: str) -> None:
+        """Run a confirmed prompt (a mod's, or a chat command's) as the player's action."""
+        self._after(self.rules.submit_text(prompt, text, self._actor()))
 
     # -- the inventory screen (E) ---------------------------------------------------------------
 

@@ -165,6 +165,9 @@ class ScriptPlayer:
             self.frames(1)
         elif name == "teleport":
             game.player.teleport((float(args["x"]), float(args["y"]), float(args["z"])))
+        elif name == "chat":
+            game.chat.send(str(args["text"]))
+            self.frames(1)
         else:  # parse_script admits only the names above
             raise ScriptError(f"{action.where}: no way to replay {name!r}")
 

@@ -114,6 +114,14 @@ def _typed(text: str) -> str:
     return text.replace("_", " ").replace("/", "\n")
 
 
+def _chat_line(text: str) -> str:
+    """Parse a chat line: ``_`` stands for a space (a script line splits at spaces); at most
+    256 characters."""
+    if len(text) > 256:
+        raise ValueError(f"a chat line must be at most 256 characters, got {len(text)}")
+    return text.replace("_", " ")
+
+
 _KEYS = ("enter", "escape", "backspace")
 
 
@@ -174,6 +182,7 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
     "type": (_p("text", _typed),),  # type into an open text prompt (a sign's editor)
     "key": (_p("name", _key),),  # press a key: enter, escape, backspace
     "time": (_p("time", _time),),  # set the time of day: a name or ticks (game.daylight)
+    "chat": (_p("text", _chat_line),),  # send a line in the chat: "/give_stone_10"
 }
 
 

@@ -120,6 +120,11 @@ class Session:
         for notice in self.notices:
             print(f"blockpick: {notice}", file=sys.stderr)
 
+    @property
+    def world_seed(self) -> int:
+        """The seed the world's terrain grows from (a saved world's own)."""
+        return self.seed if self.store is None else int(self.store.info.seed)
+
     # -- choosing the world ---------------------------------------------------------------------
 
     @classmethod

@@ -16,16 +16,24 @@ them through ``world.storage``; `protect`, `unprotect` and `areas` take the `wor
 
 Other mods respect areas by asking ``world.may_break`` / ``world.may_place`` before changing
 blocks (as `tnt` does).
+
+Players set them in the chat (`world.commands`), as with Luanti's areas mod:
+``/protect <name> <x1> <y1> <z1> <x2> <y2> <z2>`` protects a box of at most `MAX_SIDE` voxels a
+side for the player (``~`` and ``~n`` are the player's feet voxel and n from it), refused where it
+would overlap someone else's area or take another's name; ``/unprotect <name>`` removes one of
+the player's areas; ``/areas`` lists them all.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from world.chunks import World
+from world.commands import ChatCommand, CommandRegistrar
 from world.hooks import hookimpl
 
 if TYPE_CHECKING:
@@ -38,6 +46,7 @@ description = "areas where only their owner may break or place blocks"
 
 NAME = "protection"
 PREFIX = "area:"
+MAX_SIDE = 256  # voxels a side of an area set by a player's command
 
 Store = MutableMapping[str, "Value"]
 
@@ -120,3 +129,94 @@ def can_break(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
 @hookimpl
 def can_place(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
     return _refusal(world, pos, actor.name)
+
+
+def _overlap(a: Area, b: Area) -> bool:
+    return all(
+        lo <= other_hi and other_lo <= hi
+        for lo, hi, other_lo, other_hi in zip(a.low, a.high, b.low, b.high, strict=True)
+    )
+
+
+def _voxel(word: str, here: int) -> int:
+    """A command's coordinate: an integer, ``~`` (the player's) or ``~n`` (n from it)."""
+    relative = word.startswith("~")
+    number = word[1:] if relative else word
+    try:
+        value = int(number) if number else 0
+    except ValueError:
+        raise ValueError(f"{word!r} is not a whole-number coordinate") from None
+    return here + value if relative else value
+
+
+def protect_command(world: ModWorld, actor: Actor, text: str) -> None:
+    """``/protect <name> <x1> <y1> <z1> <x2> <y2> <z2>``: a new area of the player's."""
+    words = text.split()
+    if len(words) != 7:
+        actor.tell("usage: /protect <name> <x1> <y1> <z1> <x2> <y2> <z2>")
+        return
+    name = words[0]
+    low, high = actor.body_min, actor.body_max
+    feet = (
+        math.floor((low[0] + high[0]) / 2),
+        math.floor(low[1]),
+        math.floor((low[2] + high[2]) / 2),
+    )
+    try:
+        x1, y1, z1, x2, y2, z2 = (_voxel(word, feet[i % 3]) for i, word in enumerate(words[1:]))
+    except ValueError as exc:
+        actor.tell(str(exc))
+        return
+    area = Area(
+        name,
+        (min(x1, x2), min(y1, y2), min(z1, z2)),
+        (max(x1, x2), max(y1, y2), max(z1, z2)),
+        actor.name,
+    )
+    if any(hi - lo + 1 > MAX_SIDE for lo, hi in zip(area.low, area.high, strict=True)):
+        actor.tell(f"an area is at most {MAX_SIDE} voxels a side")
+        return
+    for other in areas(world.storage):
+        if other.owner != actor.name and (other.name == name or _overlap(area, other)):
+            actor.tell(f"{other.name} belongs to {other.owner}")
+            return
+    protect(world.storage, name, area.low, area.high, owner=actor.name)
+    actor.tell(f"protected {name}: {area.low} to {area.high}")
+
+
+def unprotect_command(world: ModWorld, actor: Actor, text: str) -> None:
+    """``/unprotect <name>``: remove one of the player's areas."""
+    name = text.strip()
+    found = {area.name: area for area in areas(world.storage)}
+    if name not in found:
+        actor.tell(f"no area {name!r}")
+    elif found[name].owner != actor.name:
+        actor.tell(f"{name} belongs to {found[name].owner}")
+    else:
+        unprotect(world.storage, name)
+        actor.tell(f"{name} is no longer protected")
+
+
+def areas_command(world: ModWorld, actor: Actor) -> None:
+    """``/areas``: every area, its owner and corners (the first 10)."""
+    found = areas(world.storage)
+    lines = [f"{a.name} ({a.owner}): {a.low} to {a.high}" for a in found[:10]]
+    if len(found) > 10:
+        lines.append(f"... and {len(found) - 10} more")
+    actor.tell("\n".join(lines) if lines else "no protected areas")
+
+
+@hookimpl
+def register_commands(commands: CommandRegistrar) -> None:
+    commands.register(
+        ChatCommand(
+            "protect",
+            protect_command,
+            "<name> <x1> <y1> <z1> <x2> <y2> <z2>",
+            "protect a box of voxels: only you may change it",
+        )
+    )
+    commands.register(
+        ChatCommand("unprotect", unprotect_command, "<name>", "remove one of your areas")
+    )
+    commands.register(ChatCommand("areas", areas_command, "", "list the protected areas"))

@@ -23,8 +23,9 @@ How Blockpick calls hooks (`world.mod_loader` loads mods, `world.rules` runs the
   every hook in `CALLING` at the end of this file (a `Policy`) and applied by one function,
   `world.transaction.Transaction.call`: ``can_*`` hooks veto (`Policy.VETO`), ``on_use`` runs
   until one handles the click (`Policy.UNTIL_HANDLED`), the other hooks notify every mod
-  (`Policy.NOTIFY`; ``register_blocks``, which runs before there is a world, is called mod by
-  mod by `world.registration.make_registry`).
+  (`Policy.NOTIFY`; ``register_blocks`` and ``register_commands``, which run before there is a
+  world, are called mod by mod by `world.registration.make_registry` and
+  `world.commands.make_commands`).
 - A hook that raises (``SystemExit`` and ``KeyboardInterrupt`` included) or runs longer than
   `world.hook_guard.HOOK_TIME_LIMIT` is logged with its mod's name, the action it was part of is
   denied and every block it changed (the action's own change included) is restored.
@@ -54,6 +55,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from world.blocks import BlockType
+    from world.commands import CommandRegistrar
     from world.geometry import Int3
     from world.mod_world import ModWorld
     from world.outcome import Actor
@@ -77,6 +79,7 @@ __all__ = [
     "on_tick",
     "on_use",
     "register_blocks",
+    "register_commands",
 ]
 
 PROJECT = "blockpick"
@@ -241,6 +244,14 @@ def on_generated(chunk: GeneratedChunk) -> None:
     """
 
 
+@hookspec
+def register_commands(commands: CommandRegistrar) -> None:
+    """Add chat commands: ``commands.register(ChatCommand("home", go_home, ...))``
+    (`world.commands`). Runs once at start, after every mod's ``register_blocks``. A command's
+    ``on_run`` runs as the typing player's action, as a text prompt's ``on_submit`` does.
+    """
+
+
 class Policy(Enum):
     """How the implementations of one hook are called and their results combined."""
 
@@ -266,6 +277,7 @@ CALLING: Mapping[str, Policy] = MappingProxyType(
         "on_neighbor_changed": Policy.NOTIFY,
         "on_tick": Policy.NOTIFY,
         "on_generated": Policy.NOTIFY,
+        "register_commands": Policy.NOTIFY,
     }
 )
 """Every hook's calling policy, in the order the hooks are specified above."""

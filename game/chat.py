@@ -1,0 +1,165 @@
+"""The chat line: ``T`` (or ``/``, with the slash typed) opens it; Enter sends what is typed.
+
+A line that starts with ``/`` runs a command (`world.commands`): the game's own below, as
+Minecraft's, or a mod's, run as the player's action through the rules. Any other line is said
+aloud: in a single-player game it is shown as ``<name> text``, as Minecraft's chat shows it.
+Answers and errors are shown in the HUD's message lines (`game.hud.Hud.flash`).
+
+The game's own commands (``/help`` lists every command, the mods' included):
+
+- ``/help [command]``
+- ``/tp <x> <y> <z>``: teleport the feet; ``~`` is where the player is, ``~5`` five blocks on
+- ``/time set <sunrise|day|noon|sunset|night|midnight|ticks>``, ``/time query``
+- ``/gamemode <creative|survival>``
+- ``/give <item> [count]``: into the inventory (count 1..6400, at most what fits)
+- ``/seed``: the world's seed
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
+
+from game.daylight import NAMED_TIMES, parse_time
+from game.player import PLAYER_NAME
+from world.commands import MAX_CHAT, ChatCommand, Commands, make_commands
+from world.text_prompt import TextPrompt
+from world.validate import WORLD_LIMIT
+
+if TYPE_CHECKING:
+    from game.play import Game
+
+__all__ = ["CHAT_PROMPT", "MAX_GIVE", "Chat"]
+
+CHAT_PROMPT: Final = "base:chat"
+MAX_GIVE: Final = 6400  # a hundred stacks: more than the inventory holds
+_GAME_MODES: Final = {
+    "creative": True,
+    "c": True,
+    "1": True,
+    "survival": False,
+    "s": False,
+    "0": False,
+}
+
+
+class Chat:
+    """The chat of one game: its commands, and what a sent line does."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        own: dict[str, Callable[[str], list[str]]] = {
+            "help": lambda text: self.commands.help(text),
+            "tp": self._teleport,
+            "time": self._time,
+            "gamemode": self._game_mode,
+            "give": self._give,
+            "seed": lambda _: [f"Seed: {self.game.session.world_seed}"],
+        }
+        self._own = own
+        described = {
+            "help": ("[command]", "list the commands, or tell what one does"),
+            "tp": ("<x> <y> <z>", "teleport; ~ is where you are, ~5 five blocks on"),
+            "time": (f"set <{'|'.join(NAMED_TIMES)}|ticks> | query", "set or tell the time of day"),
+            "gamemode": ("<creative|survival>", "change the game mode"),
+            "give": ("<item> [count]", "put items into the inventory"),
+            "seed": ("", "tell the world's seed"),
+        }
+        builtin = [ChatCommand(name, run, *described[name]) for name, run in own.items()]
+        self.commands: Commands = make_commands(game.mods, builtin)
+
+    def prompt(self, text: str = "") -> TextPrompt:
+        """The chat's text prompt, starting with ``text`` (``"/"`` when opened with the slash)."""
+        return TextPrompt(
+            CHAT_PROMPT,
+            "Chat: Enter sends, Escape closes. /help lists the commands",
+            lambda: None,  # never run: `send` reads the line
+            text=text,
+            max_lines=1,
+            line_length=MAX_CHAT,
+        )
+
+    def send(self, line: str) -> list[str]:
+        """Do what a sent line says; returns the lines shown (the mods' answers go by ``tell``)."""
+        line = self.prompt().clean(line).strip()
+        if not line:
+            return []
+        if not line.startswith("/"):
+            return self._show([f"<{PLAYER_NAME}> {line}"])
+        command, name, rest = self.commands.parse(line)
+        if command is None:
+            return self._show([f"Unknown command /{name}. Type /help for the list"])
+        own = self._own.get(command.name)
+        if own is not None:
+            try:
+                return self._show(own(rest))
+            except ValueError as exc:
+                return self._show([f"{exc}. Usage: {command.usage}"])
+        self.game.submit_text(self.commands.prompt(command), rest)
+        return []
+
+    def _show(self, lines: list[str]) -> list[str]:
+        if lines:
+            self.game.hud.flash("\n".join(lines))
+        return lines
+
+    def _teleport(self, text: str) -> list[str]:
+        words = text.split()
+        if len(words) != 3:
+            raise ValueError("give three coordinates")
+        feet = self.game.player.body.pos
+        x, y, z = (_coordinate(word, here) for word, here in zip(words, feet, strict=True))
+        to = (x, y, z)
+        self.game.player.teleport(to)
+        return [f"Teleported to {to[0]:.2f}, {to[1]:.2f}, {to[2]:.2f}"]
+
+    def _time(self, text: str) -> list[str]:
+        verb, _, value = text.partition(" ")
+        if verb == "query" and not value:
+            return [f"The time is {int(self.game.day.tick)} ({self.game.day.clock_text})"]
+        if verb != "set" or not value.strip():
+            raise ValueError("say set <time> or query")
+        self.game.set_time(parse_time(value))
+        return [f"Set the time to {int(self.game.day.tick)} ({self.game.day.clock_text})"]
+
+    def _game_mode(self, text: str) -> list[str]:
+        mode = _GAME_MODES.get(text.strip().lower())
+        if mode is None:
+            raise ValueError(f"no game mode {text.strip()!r}")
+        self.game.player.set_creative(mode)  # survival ends a flight
+        return [f"Game mode: {'creative' if mode else 'survival'}"]
+
+    def _give(self, text: str) -> list[str]:
+        words = text.split()
+        if not 1 <= len(words) <= 2:
+            raise ValueError("name one item, and a count if you like")
+        item = words[0] if ":" in words[0] else f"base:{words[0]}"
+        registry = self.game.world.registry
+        if item not in registry.items and item not in registry.names:
+            raise ValueError(f"no item {words[0]!r}")
+        try:
+            count = int(words[1]) if len(words) == 2 else 1
+        except ValueError:
+            raise ValueError(f"count must be a whole number, got {words[1]!r}") from None
+        if not 1 <= count <= MAX_GIVE:
+            raise ValueError(f"count must be 1..{MAX_GIVE}, got {count}")
+        left = self.game.hotbar.inventory.add(item, count)
+        self.game.hud.refresh_hotbar()
+        given = count - left
+        full = f" ({left} did not fit)" if left else ""
+        return [f"Gave {given} {item}{full}"]
+
+
+def _coordinate(word: str, here: float) -> float:
+    """A ``/tp`` coordinate: a number, ``~`` (here) or ``~n`` (n from here), inside the world."""
+    relative = word.startswith("~")
+    number = word[1:] if relative else word
+    try:
+        value = float(number) if number else 0.0
+    except ValueError:
+        raise ValueError(f"{word!r} is not a coordinate") from None
+    value = here + value if relative else value
+    if not math.isfinite(value) or not -WORLD_LIMIT <= value <= WORLD_LIMIT:
+        raise ValueError(f"{word!r} is outside the world (|coordinate| <= {WORLD_LIMIT})")
+    return value

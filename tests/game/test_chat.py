@@ -1,0 +1,116 @@
+"""The chat line (`game.chat`): T opens it, Enter sends; the game's commands and the mods'."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from game.chat import MAX_GIVE
+from game.script import ScriptError
+
+Replay = Callable[[Any, str], None]
+
+
+def _shown(game: Any) -> str:
+    """The HUD's message lines now."""
+    return str(game.hud.message.text)
+
+
+def test_t_opens_the_chat_next_frame_and_enter_sends_the_typed_line(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    game.input("t")
+    assert not game.text_screen.shown  # the next frame: T's own keystroke is not typed
+    replay(game, "wait 1")
+    assert game.text_screen.shown and game.text_screen.text == ""
+    feet = game.player.body.pos
+    replay(game, "type hello_world\nwait 3")
+    assert game.player.body.pos == feet  # typing does not walk
+    replay(game, "key enter")
+    assert not game.text_screen.shown
+    assert "<player> hello world" in _shown(game)
+
+    game.input("/")  # the slash opens it with the slash typed
+    replay(game, "wait 1\ntype time_set_noon\nkey enter")
+    assert not game.text_screen.shown and game.day.tick == pytest.approx(6000, abs=2)
+    assert "Set the time to 6000" in _shown(game)
+
+    replay(game, "wait 1")
+    game.input("t")
+    replay(game, "wait 1\ntype /gamemode_survival\nkey escape")  # Escape sends nothing
+    assert not game.text_screen.shown and game.player.creative
+
+
+def test_the_game_s_commands_teleport_set_the_time_change_the_mode_and_give(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    game.player.set_flying(True)  # stays where it is put
+    x, y, z = game.player.body.pos
+    replay(game, "chat /tp_~_~10_~-2.5")
+    assert game.player.body.pos == pytest.approx((x, y + 10, z - 2.5))
+    replay(game, "chat /tp_100_20_-30")
+    assert game.player.body.pos == pytest.approx((100, 20, -30))
+    replay(game, "chat /TP_1_2")  # the name in any case; a bad use says how
+    assert "give three coordinates. Usage: /tp <x> <y> <z>" in _shown(game)
+    replay(game, "chat /tp_0_nan_0")
+    assert "outside the world" in _shown(game)
+    assert game.player.body.pos == pytest.approx((100, 20, -30))  # nothing moved
+
+    replay(game, "chat /time_set_midnight")
+    assert game.day.tick == pytest.approx(18000, abs=2)
+    replay(game, "chat /time_query")
+    assert "The time is 18000" in _shown(game)
+
+    replay(game, "chat /gamemode_survival")
+    assert not game.player.creative and not game.player.body.flying  # survival ends a flight
+    assert "Game mode: survival" in _shown(game)
+    replay(game, "chat /gamemode_c")
+    assert game.player.creative
+
+    inventory = game.hotbar.inventory
+    before = inventory.count("base:stone")
+    replay(game, "chat /give_stone_10")
+    assert inventory.count("base:stone") == before + 10
+    assert "Gave 10 base:stone" in _shown(game)
+    replay(game, "chat /give_signs:sign")
+    assert inventory.count("signs:sign") == 1
+    replay(game, "chat /give_unobtainium")
+    assert "no item 'unobtainium'" in _shown(game)
+    replay(game, f"chat /give_stone_{MAX_GIVE + 1}")
+    assert f"count must be 1..{MAX_GIVE}" in _shown(game)
+    replay(game, f"chat /give_dirt_{MAX_GIVE}")  # more than fits: what fits, and it says so
+    assert "did not fit" in _shown(game)
+
+    replay(game, "chat /seed")
+    assert "Seed: " in _shown(game)
+    replay(game, "chat /frobnicate")
+    assert "Unknown command /frobnicate. Type /help for the list" in _shown(game)
+    replay(game, "chat /help")
+    assert "/protect" in _shown(game) and "/give" in _shown(game)
+
+
+def test_a_mod_s_command_runs_as_the_player_and_answers_in_the_hud(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    replay(game, "chat /protect_yard_~-2_~-1_~-2_~2_~3_~2")
+    assert "protected yard" in _shown(game)
+    replay(game, "chat /areas")
+    assert "yard (player)" in _shown(game)
+
+
+def test_the_chat_does_not_open_over_the_pause_menu_and_a_bad_script_line_is_named(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    game.pause()
+    game.input("t")
+    replay(game, "wait 2")
+    assert not game.text_screen.shown
+    game.resume()
+    with pytest.raises(ScriptError, match="chat line must be at most 256"):
+        replay(game, "chat " + "x" * 300)
