@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from world.chunks import World
+from world.commands import make_commands
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
@@ -453,7 +455,15 @@ def docs_mods(folder: Path) -> list[str]:
 @pytest.fixture
 def guide(tmp_path):
     """The guide's example mods, loaded with the project's mods and the mod written from it."""
-    assert docs_mods(tmp_path) == ["no_glass_theft", "quill", "farm", "sapling", "doors", "slabs"]
+    assert docs_mods(tmp_path) == [
+        "no_glass_theft",
+        "quill",
+        "farm",
+        "homes",
+        "sapling",
+        "doors",
+        "slabs",
+    ]
     mods = load_mods([DEFAULT_MODS_DIR, tmp_path, MOD_FROM_DOCS], entry_points=False)
     registry = make_registry(mods)
     assert mods.errors == []
@@ -483,6 +493,31 @@ def test_guide_quill_writes_the_note_the_player_types_on_the_block(guide):
     assert rules.submit_text(asked[0], "dig here\nnot there", quill)
     assert world.meta(0, 0, 0)["note"] == "dig here\nnot there"
     assert world.registry.items["quill:quill"].stack_max == 1
+
+
+def test_guide_homes_commands_remember_each_player_s_home(guide):
+    mods, world = guide
+    commands = make_commands(mods)
+    rules = Rules(world, mods)
+    told = []
+    alex = replace(player(), name="alex", inbox=told.append)
+
+    def say(line, actor=alex):
+        command, _, rest = commands.parse(line)
+        assert command is not None and command.mod == "homes"
+        assert rules.submit_text(commands.prompt(command), rest, actor)
+
+    say("/home")
+    say("/sethome")
+    say("/HOME")
+    eye = tuple(math.floor(v) for v in alex.eye)
+    assert told == [
+        "set one with /sethome",
+        "home set",
+        f"your home is at {eye[0]} {eye[1]} {eye[2]}",
+    ]
+    say("/home", replace(alex, name="steve"))  # each player's own
+    assert told[-1] == "set one with /sethome"
 
 
 def test_guide_sapling_needs_soil_and_grows_into_a_tree(guide):
