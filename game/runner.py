@@ -297,6 +297,7 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
         destroy(loading)
     freeze_startup_heap()
     failed = False
+    bad_script = False
     try:
         if options.headless:
             player = ScriptPlayer(
@@ -310,6 +311,9 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
                     save_screenshot(app, options.screenshot)
             except Stopped:
                 pass
+            except ScriptError as exc:  # a line that cannot be done now (`type` with no prompt)
+                print(f"blockpick: {exc}", file=sys.stderr)
+                bad_script = True
             except OSError as exc:  # a screenshot that cannot be written: the world still saves
                 print(f"blockpick: screenshot not saved: {exc}", file=sys.stderr)
                 failed = True
@@ -326,4 +330,6 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
     if saved and session.saving and session.store is not None:
         saved_in = session.store.path.absolute()
         _say(f"saved {session.name!r} in {saved_in}")
+    if bad_script:
+        return 2
     return 0 if saved and not failed else 1

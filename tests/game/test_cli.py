@@ -91,6 +91,24 @@ def test_bad_script_input_is_refused_cleanly_before_anything_starts(
     assert message in result.stderr and "Traceback" not in result.stderr
 
 
+def test_a_script_line_that_cannot_be_done_when_reached_is_named_and_the_world_saved(
+    tmp_path: Path,
+) -> None:
+    """``type`` with no text prompt open is found only when the line is reached: one line on the
+    terminal, exit 2, no traceback; what the script did before it is still saved."""
+    world = tmp_path / "mine.sqlite"
+    script = tmp_path / "late.txt"
+    script.write_text("look 0 90\nwait 1\nbreak\nwait 1\ntype hello\n")
+    args = ("--new", "--world", str(world), "--flat", "--creative", "--view-distance", "2")
+    result = blockpick(tmp_path, *args, "--script", str(script))
+    assert result.returncode == 2
+    assert "line 5: type needs a text prompt open" in result.stderr
+    assert "Traceback" not in result.stderr
+    with WorldStore(world, read_only=True) as store:
+        saved = store.load(default_registry(), generator_factory=make_generator)
+        assert saved.get_block(0, 3, 0) == AIR  # the block broken before the bad line
+
+
 @pytest.mark.parametrize("args", [["--fov", "500"], ["--creative", "--survival"], ["--size", "x"]])
 def test_bad_options_exit_with_usage(tmp_path: Path, args: list[str]) -> None:
     result = blockpick(tmp_path, *args)
