@@ -185,7 +185,7 @@ class LabelView:
         # overflow its width; the text's frame centred on the face's centre.
         left, right, bottom, top = text_node.getFrameActual()
         size = min(
-            place.height * 0.8 / (label.lines * text_node.getLineHeight()),
+            place.height * 0.95 / (label.lines * text_node.getLineHeight()),
             place.width * 0.85 / max(right - left, 1e-6),
         )
         shown.node.setScale(size)
