@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING
 
 from world.blocks import BlockType
+from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.inventory import ItemStack
 from world.items import Item
@@ -63,6 +64,8 @@ def wheat_drops(registry: BlockRegistry, state: int, rng: random.Random) -> list
 
 @hookimpl
 def register_blocks(registry: BlockRegistrar) -> None:
+    # Minecraft's hoe, planks standing in for the sticks (either hand: recipes mirror).
+    registry.register_craft(Recipe(HOE, 1, ("PP", " P", " P"), {"P": "base:planks"}))
     registry.register_item(
         Item(HOE, description="hoe", image="farming_hoe.png", stack_max=1, on_use=till)
     )

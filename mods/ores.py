@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from world.blocks import BlockType
+from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.ores import Ore
 
@@ -23,7 +24,11 @@ description = "coal and iron ore veins in new terrain"
 
 @hookimpl
 def register_blocks(registry: BlockRegistrar) -> None:
-    """The two ores and their veins."""
+    """The two ores and their veins; coal over planks makes four torches (Minecraft's recipe,
+    planks standing in for the stick)."""
+    registry.register_craft(
+        Recipe("base:torch", 4, ("C", "P"), {"C": "ores:coal_ore", "P": "base:planks"})
+    )
     registry.register(
         BlockType(
             "ores:coal_ore", description="coal ore", hardness=3.0, tiles=("ores_coal_ore.png",)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from world.block_data import INFOTEXT
 from world.blocks import BlockType
+from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.labels import Label
 from world.shapes import FACINGS, Box, rotate
@@ -73,6 +74,8 @@ def sign_written(world: ModWorld, pos: Int3, text: str) -> None:
 
 @hookimpl
 def register_blocks(registry: BlockRegistrar) -> None:
+    # Minecraft's three signs from six planks over a stick (a plank here).
+    registry.register_craft(Recipe(SIGN, 3, ("PPP", "PPP", " P "), {"P": "base:planks"}))
     registry.register(
         BlockType(
             SIGN,

@@ -14,7 +14,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from world.abm import Abm
+from world.base_recipes import BASE_RECIPES
 from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType, register_base_blocks
+from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.items import Item
 from world.ores import Ore
@@ -42,6 +44,7 @@ class BlockRegistrar:
         self._ores: list[Ore] = []
         self._abms: list[Abm] = []
         self._items: list[Item] = []
+        self._recipes: list[Recipe] = []
         self.mod = mod
 
     def register(self, block: BlockType) -> int:
@@ -97,6 +100,13 @@ class BlockRegistrar:
             raise TypeError(f"abm must be an Abm, got {type(abm).__name__}")
         self._abms.append(replace(abm, mod=self.mod))
 
+    def register_craft(self, recipe: Recipe) -> None:
+        """Add a crafting recipe (`world.crafting.Recipe`), for any item, kept with the mod's
+        blocks; recipes are tried in registration order."""
+        if not isinstance(recipe, Recipe):
+            raise TypeError(f"recipe must be a Recipe, got {type(recipe).__name__}")
+        self._recipes.append(replace(recipe, mod=self.mod))
+
     def __contains__(self, name: object) -> bool:
         return name in self._registry or any(b.name == name for b in self._pending)
 
@@ -121,6 +131,7 @@ class BlockRegistrar:
             self._registry.register_abm(abm)
         for item in self._items:
             self._registry.register_item(item)
+        self._registry.recipes = (*self._registry.recipes, *self._recipes)
         self._pending.clear()
 
 
@@ -132,6 +143,8 @@ class BaseGame:
     @hookimpl
     def register_blocks(self, registry: BlockRegistrar) -> None:
         register_base_blocks(registry)
+        for recipe in BASE_RECIPES:
+            registry.register_craft(recipe)
 
 
 def make_registry(mods: Mods) -> BlockRegistry:

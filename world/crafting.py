@@ -1,0 +1,212 @@
+"""Crafting recipes (Minecraft's crafting grid, Luanti's ``register_craft``), and their matching.
+
+A `Recipe` turns what lies in a 3×3 grid into an output stack. A *shaped* recipe gives rows of
+keys (``("PP", "PP")``, a space for an empty cell) and what each key stands for; it matches
+wherever its shape lies in the grid, and mirrored left to right, as Minecraft's do, with every
+other cell empty. A *shapeless* recipe gives a list of ingredients; the grid must hold exactly
+those, one item a cell, anywhere. An ingredient is an item name (``"base:planks"``) or a group
+(``"group:wood"``: any block of that group, as in Luanti).
+
+Mods register recipes in ``register_blocks`` with ``registry.register_craft(Recipe(...))``
+(`world.registration.BlockRegistrar`); the registry keeps them in registration order, and the
+first that matches wins. `craft` takes one of each grid cell's items and gives the output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from world.block_tiles import NAME_PATTERN
+from world.inventory import ItemStack
+
+if TYPE_CHECKING:
+    from world.blocks import BlockRegistry
+
+__all__ = ["GRID", "GRID_CELLS", "Recipe", "craft", "match"]
+
+GRID: Final = 3  # the grid's side
+GRID_CELLS: Final = GRID * GRID
+
+Grid = Sequence[ItemStack | None]
+"""The grid's cells, row by row from the top left: `GRID_CELLS` stacks or None."""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What a grid makes (module notes).
+
+    Parameters
+    ----------
+    output : str
+        The item made.
+    count : int
+        How many a craft makes, 1..64.
+    pattern : tuple of str
+        A shaped recipe's rows, at most 3 of at most 3 keys (a space: an empty cell); its empty
+        border rows and columns are dropped.
+    key : mapping of str to str
+        What each key of the pattern stands for: an item name or ``"group:<name>"``.
+    items : tuple of str
+        A shapeless recipe's ingredients, 1..9 (give this or a pattern, not both).
+    mod : str
+        The mod that registered it (set at registration).
+    """
+
+    output: str
+    count: int = 1
+    pattern: tuple[str, ...] = ()
+    key: Mapping[str, str] = field(default_factory=dict)
+    items: tuple[str, ...] = ()
+    mod: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.output, str) or not NAME_PATTERN.match(self.output):
+            raise ValueError(
+                f"output of a recipe must be an item name 'mod:name', got {self.output!r}"
+            )
+        if isinstance(self.count, bool) or not isinstance(self.count, int):
+            raise ValueError(f"count of a recipe for {self.output!r} must be an integer")
+        if not 1 <= self.count <= 64:
+            raise ValueError(f"count of a recipe for {self.output!r} must be 1..64")
+        if bool(self.pattern) == bool(self.items):
+            raise ValueError(
+                f"a recipe for {self.output!r} gives a pattern (shaped) or items (shapeless)"
+            )
+        if self.items:
+            if not isinstance(self.items, tuple) or not 1 <= len(self.items) <= GRID_CELLS:
+                raise ValueError(
+                    f"items of a recipe for {self.output!r} must be a tuple of 1..9 names"
+                )
+            for name in self.items:
+                _check_ingredient(self.output, name)
+            return
+        object.__setattr__(self, "key", dict(self.key))
+        object.__setattr__(self, "pattern", _trimmed(self.output, self.pattern, self.key))
+
+    @property
+    def shaped(self) -> bool:
+        return bool(self.pattern)
+
+
+def _check_ingredient(output: str, name: object) -> None:
+    group = isinstance(name, str) and name.startswith("group:") and len(name) > len("group:")
+    if not group and not (isinstance(name, str) and NAME_PATTERN.match(name)):
+        raise ValueError(
+            f"an ingredient of the recipe for {output!r} must be an item name or "
+            f"'group:<name>', got {name!r}"
+        )
+
+
+def _trimmed(output: str, pattern: object, key: Mapping[str, str]) -> tuple[str, ...]:
+    """The pattern checked, without its empty border rows and columns."""
+    rows = pattern if isinstance(pattern, tuple) else None
+    if rows is None or not 1 <= len(rows) <= GRID or not all(isinstance(r, str) for r in rows):
+        raise ValueError(f"pattern of a recipe for {output!r} must be a tuple of 1..3 str rows")
+    width = max(len(row) for row in rows)
+    if width > GRID:
+        raise ValueError(f"pattern of a recipe for {output!r} is wider than {GRID}")
+    padded = [row.ljust(width) for row in rows]
+    for cell in "".join(padded).replace(" ", ""):
+        if cell not in key:
+            raise ValueError(f"pattern of a recipe for {output!r} uses {cell!r}, not in its key")
+    for name in key.values():
+        _check_ingredient(output, name)
+    filled_rows = [r for r, row in enumerate(padded) if row.strip()]
+    filled_cols = [c for c in range(width) if any(row[c] != " " for row in padded)]
+    if not filled_rows:
+        raise ValueError(f"pattern of a recipe for {output!r} is empty")
+    top, bottom = filled_rows[0], filled_rows[-1] + 1
+    left, right = filled_cols[0], filled_cols[-1] + 1
+    return tuple(row[left:right] for row in padded[top:bottom])
+
+
+def _is(registry: BlockRegistry, item: str, ingredient: str) -> bool:
+    """Whether an item is the ingredient (its name, or a member of its group)."""
+    if not ingredient.startswith("group:"):
+        return item == ingredient
+    group = ingredient.removeprefix("group:")
+    if item in registry.items:
+        return False
+    return item in registry and group in registry[item].groups
+
+
+def _shape(grid: Grid) -> list[list[str | None]]:
+    """The grid's items without its empty border rows and columns."""
+    rows = [
+        [None if s is None else s.item for s in grid[r * GRID : (r + 1) * GRID]]
+        for r in range(GRID)
+    ]
+    filled = [(r, c) for r in range(GRID) for c in range(GRID) if rows[r][c] is not None]
+    if not filled:
+        return []
+    top, bottom = min(r for r, _ in filled), max(r for r, _ in filled) + 1
+    left, right = min(c for _, c in filled), max(c for _, c in filled) + 1
+    return [row[left:right] for row in rows[top:bottom]]
+
+
+def _shaped_fits(registry: BlockRegistry, recipe: Recipe, shape: list[list[str | None]]) -> bool:
+    pattern = recipe.pattern
+    if len(shape) != len(pattern) or len(shape[0]) != len(pattern[0]):
+        return False
+    for mirror in (False, True):
+        if all(
+            (cell == " ") == (item is None)
+            and (item is None or _is(registry, item, recipe.key[cell]))
+            for row, keys in zip(shape, pattern, strict=True)
+            for item, cell in zip(row[::-1] if mirror else row, keys, strict=True)
+        ):
+            return True
+    return False
+
+
+def _shapeless_fits(registry: BlockRegistry, recipe: Recipe, items: list[str]) -> bool:
+    """Each grid item matched to its own ingredient (a small bipartite matching)."""
+    if len(items) != len(recipe.items):
+        return False
+
+    def assign(i: int, free: tuple[str, ...]) -> bool:
+        if i == len(items):
+            return True
+        return any(
+            _is(registry, items[i], ingredient) and assign(i + 1, free[:k] + free[k + 1 :])
+            for k, ingredient in enumerate(free)
+        )
+
+    return assign(0, recipe.items)
+
+
+def _check_grid(grid: object) -> Grid:
+    if not isinstance(grid, Sequence) or len(grid) != GRID_CELLS:
+        raise ValueError(f"grid must be a sequence of {GRID_CELLS} cells")
+    for i, stack in enumerate(grid):
+        if stack is not None and not isinstance(stack, ItemStack):
+            raise ValueError(f"grid cell {i} must hold an ItemStack or None, got {stack!r}")
+    return grid
+
+
+def match(registry: BlockRegistry, grid: Grid) -> Recipe | None:
+    """The first of the registry's recipes the grid makes, or None."""
+    grid = _check_grid(grid)
+    shape = _shape(grid)
+    if not shape:
+        return None
+    items = [item for row in shape for item in row if item is not None]
+    for recipe in registry.recipes:
+        if recipe.shaped:
+            if _shaped_fits(registry, recipe, shape):
+                return recipe
+        elif _shapeless_fits(registry, recipe, items):
+            return recipe
+    return None
+
+
+def craft(registry: BlockRegistry, grid: Grid) -> tuple[ItemStack, list[ItemStack | None]] | None:
+    """Craft once: (the output, the grid with one item taken from each filled cell), or None
+    when the grid makes nothing. The grid given is not changed."""
+    recipe = match(registry, grid)
+    if recipe is None:
+        return None
+    left = [None if s is None or s.count == 1 else ItemStack(s.item, s.count - 1) for s in grid]
+    return ItemStack(recipe.output, recipe.count), left
