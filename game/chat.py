@@ -130,14 +130,15 @@ class Chat:
         self.game.player.set_creative(mode)  # survival ends a flight
         return [f"Game mode: {'creative' if mode else 'survival'}"]
 
+    def _item_named(self, word: str) -> str:
+        """What a player can hold: the creative picker's items (no air, water, placeholders)."""
+        return _find_item([item.item for item in self.game.inventory_screen.items], word.lower())
+
     def _give(self, text: str) -> list[str]:
         words = text.split()
         if not 1 <= len(words) <= 2:
             raise ValueError("name one item, and a count if you like")
-        item = words[0] if ":" in words[0] else f"base:{words[0]}"
-        registry = self.game.world.registry
-        if item not in registry.items and item not in registry.names:
-            raise ValueError(f"no item {words[0]!r}")
+        item = self._item_named(words[0])
         try:
             count = int(words[1]) if len(words) == 2 else 1
         except ValueError:
@@ -149,6 +150,23 @@ class Chat:
         given = count - left
         full = f" ({left} did not fit)" if left else ""
         return [f"Gave {given} {item}{full}"]
+
+
+def _find_item(names: list[str], word: str) -> str:
+    """The item a ``/give`` names: ``mod:name`` as it is; a bare name is the base game's, else
+    the one mod's that has it (Minecraft's default namespace)."""
+    if ":" in word:
+        if word in names:
+            return word
+    else:
+        found = [n for n in names if n == f"base:{word}"] or [
+            n for n in names if n.partition(":")[2] == word
+        ]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise ValueError(f"{word!r} is more than one item: {', '.join(found)}")
+    raise ValueError(f"no item {word!r}")
 
 
 def _coordinate(word: str, here: float) -> float:

@@ -4,8 +4,13 @@ Creative (Minecraft's creative inventory): every registered block's item, base g
 each mod's in load order, nine to a row, five rows to a page, with a search line (type to filter
 by name or description; Backspace deletes); clicking an item puts a stack of 64 in the selected
 hotbar slot. Survival: the 27 inventory slots above the 9 hotbar slots, item counts on the icons;
-clicking a slot picks its stack up, clicking another puts it there (merging or swapping,
-`world.inventory.Inventory.move`).
+clicking a slot picks its stack up, clicking another puts it there (merging or swapping, as
+`world.inventory.Inventory.move`). Above them, a 3×3 crafting grid (Luanti's inventory has one;
+Minecraft's a 2×2 and a crafting table) and its output cell: stacks are put in the grid as in any
+slot, and each click of the output crafts once (`world.crafting.craft`), taking one item from
+each filled cell and adding the output to the inventory. A craft is refused when the output and
+the grid's remaining stacks would not all fit in the inventory, so that closing the screen, which
+puts the grid's stacks back into the inventory, never loses an item.
 
 Drawing is one mesh of quads for the slot backgrounds and one for the icons, textured with one
 sheet holding every item's isometric icon (`game.icons.icon_sheet`, made once when the screen is
@@ -26,16 +31,29 @@ from game.hud import WindowRoot
 from game.hud_layout import SLOT_GAP, SLOT_SIZE, fit_scale
 from game.icons import icon_sheet
 from world.blocks import BlockRegistry
+from world.crafting import GRID, GRID_CELLS, craft
 from world.inventory import HOTBAR_SLOTS, INVENTORY_SLOTS, Inventory, ItemStack
 from world.save_format import PLACEHOLDER_GROUP
 
-__all__ = ["COLUMNS", "ROWS", "CatalogItem", "InventoryScreen", "catalog"]
+__all__ = [
+    "COLUMNS",
+    "CRAFT_CELL",
+    "OUTPUT_CELL",
+    "ROWS",
+    "CatalogItem",
+    "InventoryScreen",
+    "catalog",
+]
 
 COLUMNS = 9
 ROWS = 5  # creative items per page: 9 × 5, as Minecraft's creative tabs
 _PITCH = SLOT_SIZE + SLOT_GAP
 _ICON = SLOT_SIZE * 0.8
 _MAX_QUERY = 40
+CRAFT_CELL = INVENTORY_SLOTS  # survival: cells 36..44 are the crafting grid, row by row
+OUTPUT_CELL = CRAFT_CELL + GRID_CELLS  # and 45 its output
+_CRAFT_TOP = 0.36  # the crafting grid's top row, in survival
+_CRAFT_SHIFT = 0.07  # how far the survival inventory's rows sit below the creative grid's
 
 
 @dataclass(frozen=True)
@@ -102,10 +120,12 @@ class InventoryScreen:
         self.inventory = inventory
         self.atlas = atlas
         self.items = catalog(registry)
+        self._descriptions = {item.item: item.description for item in self.items}
         self.creative = False
         self.query = ""
         self.page = 0
-        self.held: int | None = None  # survival: the slot whose stack was picked up
+        self.held: int | None = None  # survival: the cell whose stack was picked up
+        self.grid: list[ItemStack | None] = [None] * GRID_CELLS  # survival: the crafting grid
         self.shown = False
         self._sheet: PandaTexture | None = None
         self._columns = 1
@@ -120,6 +140,7 @@ class InventoryScreen:
             z=3,
         )
         self.title = Text(parent=self.panel, text="", origin=(0, 0), y=0.27, scale=1.1)
+        self.arrow = Text(parent=self.panel, text="", origin=(0, 0), scale=1.6)
         self.search = Text(
             parent=self.panel, text="", origin=(-0.5, 0), x=-COLUMNS * _PITCH / 2, y=0.22
         )
@@ -133,16 +154,24 @@ class InventoryScreen:
     def cell_centre(self, index: int) -> tuple[float, float]:
         """Centre of grid cell `index` in the panel (row 0 at the top, 9 to a row).
 
-        Survival's last row (cells 27..35) is the hotbar, drawn a little apart as in Minecraft.
+        Survival's last row (cells 27..35) is the hotbar, drawn a little apart as in Minecraft;
+        above the inventory, the crafting grid (`CRAFT_CELL`...) and its output (`OUTPUT_CELL`).
         """
+        if self.creative:
+            row, column = divmod(index, COLUMNS)
+            return (column - (COLUMNS - 1) / 2) * _PITCH, 0.15 - row * _PITCH
+        if index >= CRAFT_CELL:
+            row, column = divmod(index - CRAFT_CELL, GRID)
+            if index == OUTPUT_CELL:
+                row, column = 1, 5
+            return (column + 1 - (COLUMNS - 1) / 2) * _PITCH, _CRAFT_TOP - row * _PITCH
         row, column = divmod(index, COLUMNS)
         x = (column - (COLUMNS - 1) / 2) * _PITCH
-        y = 0.15 - row * _PITCH - (0.03 if row >= 3 and not self.creative else 0.0)
-        return x, y
+        return x, 0.15 - _CRAFT_SHIFT - row * _PITCH - (0.03 if row >= 3 else 0.0)
 
     def cell_at(self, x: float, y: float) -> int | None:
         """The grid cell under a point in the panel's units, or None."""
-        count = ROWS * COLUMNS if self.creative else INVENTORY_SLOTS
+        count = ROWS * COLUMNS if self.creative else OUTPUT_CELL + 1
         for index in range(count):
             cx, cy = self.cell_centre(index)
             if abs(x - cx) <= SLOT_SIZE / 2 and abs(y - cy) <= SLOT_SIZE / 2:
@@ -180,10 +209,15 @@ class InventoryScreen:
         self.root.follow()
 
     def close(self) -> None:
-        """Hide the screen (a stack still held goes back where it was)."""
+        """Hide the screen (a stack still held goes back where it was); the crafting grid's
+        stacks go back into the inventory (a craft left room for them)."""
         self.shown = False
         self.held = None
         self.root.enabled = False
+        for cell, stack in enumerate(self.grid):
+            if stack is not None:
+                left = self.inventory.add(stack.item, stack.count)
+                self.grid[cell] = ItemStack(stack.item, left) if left else None
 
     # -- input --------------------------------------------------------------------------------
 
@@ -234,17 +268,63 @@ class InventoryScreen:
             self.inventory.put(self.inventory.selected, ItemStack(item.item, full))
             self.refresh()
             return f"{item.description} in slot {self.inventory.selected + 1}"
-        if not 0 <= index < INVENTORY_SLOTS:
+        if not 0 <= index <= OUTPUT_CELL:
             return None
-        slot = self._slot_of_cell(index)
+        if index == OUTPUT_CELL:
+            return self._craft()
         if self.held is None:
-            if self.inventory.slots[slot] is not None:
-                self.held = slot
+            if self._stack(index) is not None:
+                self.held = index
         else:
-            self.inventory.move(self.held, slot)
+            self._move(self.held, index)
             self.held = None
         self.refresh()
         return None
+
+    def _stack(self, cell: int) -> ItemStack | None:
+        """The stack in a survival cell: an inventory slot's or the crafting grid's."""
+        if cell >= CRAFT_CELL:
+            return self.grid[cell - CRAFT_CELL]
+        return self.inventory.slots[self._slot_of_cell(cell)]
+
+    def _put(self, cell: int, stack: ItemStack | None) -> None:
+        if cell >= CRAFT_CELL:
+            self.grid[cell - CRAFT_CELL] = stack
+        else:
+            self.inventory.slots[self._slot_of_cell(cell)] = stack
+
+    def _move(self, source: int, target: int) -> None:
+        """Move a stack onto a cell, as `Inventory.move`: into an empty cell, merged onto the
+        same item as far as it stacks, else swapped."""
+        moving, there = self._stack(source), self._stack(target)
+        if moving is None or source == target:
+            return
+        if there is not None and there.item == moving.item:
+            moved = max(0, min(moving.count, self.inventory.stack_max(there.item) - there.count))
+            rest = moving.count - moved
+            self._put(target, ItemStack(there.item, there.count + moved))
+            self._put(source, ItemStack(moving.item, rest) if rest else None)
+        else:
+            self._put(source, there)
+            self._put(target, moving)
+
+    def _craft(self) -> str | None:
+        """The output cell was clicked: craft once, if the inventory has room (module notes)."""
+        made = craft(self.registry, self.grid)
+        if made is None:
+            return None
+        output, left = made
+        trial = Inventory(self.inventory.slots)
+        trial.limits = dict(self.inventory.limits)
+        if trial.add(output.item, output.count) or any(
+            trial.add(stack.item, stack.count) for stack in left if stack is not None
+        ):
+            return "no room in the inventory: make some first"
+        self.inventory.add(output.item, output.count)
+        self.grid = left
+        self.held = None
+        self.refresh()
+        return f"crafted {output.count} {self._descriptions.get(output.item, output.item)}"
 
     @staticmethod
     def _slot_of_cell(index: int) -> int:
@@ -273,14 +353,19 @@ class InventoryScreen:
             self.visible = []
             self.title.text = "Inventory"
             self.search.text = ""
-            cells = list(range(INVENTORY_SLOTS))
+            cells = list(range(OUTPUT_CELL + 1))
             shown = []
+            made = craft(self.registry, self.grid)
             for index in cells:
-                stack = self.inventory.slots[self._slot_of_cell(index)]
+                if index == OUTPUT_CELL:  # what a click would make
+                    stack = made[0] if made is not None else None
+                else:
+                    stack = self._stack(index)
                 if stack is not None:
                     shown.append((index, stack.item))
                     if stack.count > 1:
                         self._count_text(index, stack.count)
+        self._frame()
         centres = np.array([self.cell_centre(i) for i in cells], dtype=np.float64)
         self.slots.model = _quads(centres, SLOT_SIZE)
         self.slots.color = color.rgba(0.3, 0.3, 0.32, 0.95)
@@ -293,6 +378,17 @@ class InventoryScreen:
             self.icons.enabled = True
         else:
             self.icons.enabled = False
+
+    def _frame(self) -> None:
+        """The backing, the title and the crafting arrow for the mode shown."""
+        tall = not self.creative
+        self.backing.scale_y = 0.74 if tall else 0.62
+        self.backing.y = 0.115 if tall else 0.0
+        self.title.y = _CRAFT_TOP + 0.075 if tall else 0.27
+        self.title.x = -(COLUMNS - 1) / 2 * _PITCH if tall else 0.0
+        self.title.origin = (-0.5, 0) if tall else (0, 0)
+        self.arrow.text = ">>" if tall else ""
+        self.arrow.position = (0.5 * _PITCH, _CRAFT_TOP - _PITCH)
 
     def _icon_uv(self, k: int) -> tuple[float, float, float, float]:
         height, width = self._sheet_px

@@ -635,8 +635,14 @@ class Game:
 
         Chunk loading stops first (its thread or worker process reads the file being closed).
         """
+        self._ungrid()
         self.chunks.streamer.close()
         return self.session.close()
+
+    def _ungrid(self) -> None:
+        """The crafting grid's stacks back into the inventory before it is saved."""
+        if self.inventory_screen.shown:
+            self.close_inventory()
 
     def save_and_quit(self) -> None:
         """Save, close the world and leave the game (the pause menu's "save and quit").
@@ -644,6 +650,7 @@ class Game:
         A save that fails keeps the game open (its reason is on screen): quitting then would
         throw the unsaved edits away.
         """
+        self._ungrid()
         if not self.save():
             return
         self.close()

@@ -92,10 +92,11 @@ def _frames(text: str) -> int:
 
 
 def _cell(text: str) -> int:
-    """Parse a cell of the inventory screen, 1..45 (rows of nine, from the top left)."""
+    """Parse a cell of the inventory screen, 1..46: rows of nine from the top left; in survival
+    37..45 are the crafting grid's cells, row by row, and 46 its output."""
     value = int(text)
-    if not 1 <= value <= 45:
-        raise ValueError(f"cell must be 1..45, got {value}")
+    if not 1 <= value <= 46:
+        raise ValueError(f"cell must be 1..46, got {value}")
     return value
 
 

@@ -233,3 +233,54 @@ def test_a_sign_s_text_is_typed_in_its_editor_and_escape_keeps_the_old_one(
     assert not game.text_screen.shown and game.world.meta(*sign)["text"] == text
     replay(game, "wait 1")
     assert game.hud.infotext.enabled
+
+
+def test_survival_crafts_in_the_inventory_s_grid_one_click_a_craft(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    """Logs into the grid, the output clicked: four planks a log into the inventory; planks laid
+    out as a door's recipe make doors; closing puts what is left in the grid back."""
+    game = make_game(flat=True, creative=False)
+    empty(game)
+    inventory = game.hotbar.inventory
+    inventory.put(9, ItemStack("base:log", 3))  # cell 1: the inventory's top left
+    replay(game, "inventory\nclick_item 1\nclick_item 41")  # the grid's centre
+    screen = game.inventory_screen
+    assert screen.grid[4] == ItemStack("base:log", 3) and inventory.slots[9] is None
+    replay(game, "click_item 46\nclick_item 46")
+    assert inventory.count("base:planks") == 8 and screen.grid[4] == ItemStack("base:log", 1)
+    assert "crafted 4 planks" in str(game.hud.message.text)
+    replay(game, "click_item 46\nclick_item 46")  # the last log, then nothing to craft
+    assert inventory.count("base:planks") == 12 and screen.grid == [None] * 9
+    # A door: two columns of three planks, in the grid's left columns.
+    planks = next(i for i, s in enumerate(inventory.slots) if s is not None)
+    inventory.put(planks, None)
+    for row in range(3):
+        for column in range(2):
+            screen.grid[row * 3 + column] = ItemStack("base:planks", 2)
+    replay(game, "click_item 46")
+    assert inventory.count("base:door") == 3
+    assert screen.grid[:2] == [ItemStack("base:planks", 1)] * 2
+    replay(game, "inventory")  # closing: the grid's planks go back into the inventory
+    assert not screen.shown and screen.grid == [None] * 9
+    assert inventory.count("base:planks") == 6
+
+
+def test_a_craft_is_refused_when_the_inventory_could_not_take_it_back(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    """Every slot full: a craft whose output, with the grid's stacks left, would not fit is
+    refused, so closing the screen never loses an item; quitting puts the grid back too."""
+    game = make_game(flat=True, creative=False)
+    inventory = game.hotbar.inventory
+    inventory.slots[:] = [ItemStack("base:dirt", 64)] * INVENTORY_SLOTS
+    inventory.put(9, ItemStack("base:log", 2))
+    replay(game, "inventory\nclick_item 1\nclick_item 37")
+    replay(game, "click_item 46")  # 4 planks into slot 9, but 1 log would be left homeless
+    assert inventory.count("base:planks") == 0 and game.inventory_screen.grid[0].count == 2
+    assert "no room" in str(game.hud.message.text)
+    inventory.put(10, None)  # one free slot more: now both fit
+    replay(game, "click_item 46")
+    assert inventory.count("base:planks") == 4
+    assert game.close()  # the game ends with the screen open: the log goes back first
+    assert inventory.count("base:log") == 1 and game.inventory_screen.grid == [None] * 9
