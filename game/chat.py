@@ -17,15 +17,13 @@ The game's own commands (``/help`` lists every command, the mods' included):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from game.daylight import NAMED_TIMES, parse_time
 from game.player import PLAYER_NAME
-from world.commands import MAX_CHAT, ChatCommand, Commands, make_commands
+from world.commands import MAX_CHAT, ChatCommand, Commands, coordinate, make_commands
 from world.text_prompt import TextPrompt
-from world.validate import WORLD_LIMIT
 
 if TYPE_CHECKING:
     from game.play import Game
@@ -109,7 +107,7 @@ class Chat:
         if len(words) != 3:
             raise ValueError("give three coordinates")
         feet = self.game.player.body.pos
-        x, y, z = (_coordinate(word, here) for word, here in zip(words, feet, strict=True))
+        x, y, z = (coordinate(word, here) for word, here in zip(words, feet, strict=True))
         to = (x, y, z)
         self.game.player.teleport(to)
         return [f"Teleported to {to[0]:.2f}, {to[1]:.2f}, {to[2]:.2f}"]
@@ -167,17 +165,3 @@ def _find_item(names: list[str], word: str) -> str:
         if found:
             raise ValueError(f"{word!r} is more than one item: {', '.join(found)}")
     raise ValueError(f"no item {word!r}")
-
-
-def _coordinate(word: str, here: float) -> float:
-    """A ``/tp`` coordinate: a number, ``~`` (here) or ``~n`` (n from here), inside the world."""
-    relative = word.startswith("~")
-    number = word[1:] if relative else word
-    try:
-        value = float(number) if number else 0.0
-    except ValueError:
-        raise ValueError(f"{word!r} is not a coordinate") from None
-    value = here + value if relative else value
-    if not math.isfinite(value) or not -WORLD_LIMIT <= value <= WORLD_LIMIT:
-        raise ValueError(f"{word!r} is outside the world (|coordinate| <= {WORLD_LIMIT})")
-    return value

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from world.chunks import World
-from world.commands import ChatCommand, CommandRegistrar
+from world.commands import ChatCommand, CommandRegistrar, coordinate
 from world.hooks import hookimpl
 
 if TYPE_CHECKING:
@@ -138,17 +138,6 @@ def _overlap(a: Area, b: Area) -> bool:
     )
 
 
-def _voxel(word: str, here: int) -> int:
-    """A command's coordinate: an integer, ``~`` (the player's) or ``~n`` (n from it)."""
-    relative = word.startswith("~")
-    number = word[1:] if relative else word
-    try:
-        value = int(number) if number else 0
-    except ValueError:
-        raise ValueError(f"{word!r} is not a whole-number coordinate") from None
-    return here + value if relative else value
-
-
 def protect_command(world: ModWorld, actor: Actor, text: str) -> None:
     """``/protect <name> <x1> <y1> <z1> <x2> <y2> <z2>``: a new area of the player's."""
     words = text.split()
@@ -163,7 +152,9 @@ def protect_command(world: ModWorld, actor: Actor, text: str) -> None:
         math.floor((low[2] + high[2]) / 2),
     )
     try:
-        x1, y1, z1, x2, y2, z2 = (_voxel(word, feet[i % 3]) for i, word in enumerate(words[1:]))
+        x1, y1, z1, x2, y2, z2 = (
+            int(coordinate(word, feet[i % 3], whole=True)) for i, word in enumerate(words[1:])
+        )
     except ValueError as exc:
         actor.tell(str(exc))
         return

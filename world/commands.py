@@ -18,12 +18,14 @@ name is 1 to 32 lower-case letters, digits and underscores; the player may type 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from world.text_prompt import TextPrompt
+from world.validate import WORLD_LIMIT
 
 if TYPE_CHECKING:
     from world.mods import Mods
@@ -34,6 +36,7 @@ __all__ = [
     "ChatCommand",
     "CommandRegistrar",
     "Commands",
+    "coordinate",
     "make_commands",
 ]
 
@@ -178,6 +181,29 @@ class Commands:
             return [f"Unknown command /{name.removeprefix('/')}"]
         owner = "" if command.mod == "base" else f" (mod {command.mod})"
         return [f"{command.usage}{owner}", *([command.description] if command.description else [])]
+
+
+def coordinate(word: str, here: float, *, whole: bool = False) -> float:
+    """A command's coordinate, as Minecraft's: a number, ``~`` (``here``, the player's) or
+    ``~n`` (n from it); with ``whole``, whole numbers only (voxels).
+
+    Raises
+    ------
+    ValueError
+        Naming the word when it is not a coordinate or lies outside the world
+        (`world.validate.WORLD_LIMIT`).
+    """
+    relative = word.startswith("~")
+    number = word[1:] if relative else word
+    try:
+        value: float = (int(number) if whole else float(number)) if number else 0
+    except ValueError:
+        kind = "a whole-number coordinate" if whole else "a coordinate"
+        raise ValueError(f"{word!r} is not {kind}") from None
+    value = here + value if relative else value
+    if not math.isfinite(value) or not -WORLD_LIMIT <= value <= WORLD_LIMIT:
+        raise ValueError(f"{word!r} is outside the world (|coordinate| <= {WORLD_LIMIT})")
+    return value
 
 
 def make_commands(mods: Mods, builtin: Iterable[ChatCommand] = ()) -> Commands:

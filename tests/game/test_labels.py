@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -142,9 +141,7 @@ def test_labels_are_drawn_near_the_eye_and_a_bounded_number_at_most(
     for pos in field:
         world.meta(*pos)["text"] = f"{pos[0]},{pos[2]}"
     game.chunks.remesh_dirty()
-    started = time.perf_counter()
     replay(game, "wait 2")
-    assert time.perf_counter() - started < 30.0
     assert len(_drawn(game)) == MAX_LABELS == len(game.labels)
 
 
