@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,14 +26,38 @@ def x_server() -> Iterator[None]:
     """Held while a test runs a virtual X server: one at a time across pytest's workers.
 
     Two servers started at once can pick the same display number (``xvfb-run -a`` looks for a
-    free one without locking it) and one of them then fails; a file lock keeps them apart.
+    free one without locking it) and one of them then fails; a file lock keeps them apart. A
+    server killed with its game may still be going away when the next test starts one: the new
+    one takes the same number, and its game cannot open the display (seen once in CI). So the
+    lock is let go only once no X server of ours is left (at most 20 s).
     """
     with open(Path(tempfile.gettempdir()) / "blockpick-tests-x-server.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
+            _until_no_x_server()
             yield
         finally:
+            _until_no_x_server()
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _until_no_x_server(seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while _x_servers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def _x_servers() -> list[int]:
+    """The process ids of the Xvfb servers running (this machine's tests start them one at a
+    time, under the lock)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "Xvfb":
+                found.append(int(entry.name))
+        except OSError:  # the process ended meanwhile
+            continue
+    return found
 
 
 @pytest.fixture(scope="session")
