@@ -10,7 +10,10 @@ Minecraft's a 2×2 and a crafting table) and its output cell: stacks are put in 
 slot, and each click of the output crafts once (`world.crafting.craft`), taking one item from
 each filled cell and adding the output to the inventory. A craft is refused when the output and
 the grid's remaining stacks would not all fit in the inventory, so that closing the screen, which
-puts the grid's stacks back into the inventory, never loses an item.
+puts the grid's stacks back into the inventory, never loses an item. A block's inventory (a
+chest: `world.containers`) opens in the grid's place (`open_container`): its slots, rows of nine,
+above the player's; each move in or out of it is handed to ``on_change`` (the game writes the
+block's data).
 
 Drawing is one mesh of quads for the slot backgrounds and one for the icons, textured with one
 sheet holding every item's isometric icon (`game.icons.icon_sheet`, made once when the screen is
@@ -19,6 +22,7 @@ first opened), so opening the picker with hundreds of blocks creates no entity p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +35,7 @@ from game.hud import WindowRoot
 from game.hud_layout import SLOT_GAP, SLOT_SIZE, fit_scale
 from game.icons import icon_sheet
 from world.blocks import BlockRegistry
+from world.containers import Container
 from world.crafting import GRID, GRID_CELLS, craft
 from world.inventory import HOTBAR_SLOTS, INVENTORY_SLOTS, Inventory, ItemStack
 from world.save_format import PLACEHOLDER_GROUP
@@ -126,6 +131,11 @@ class InventoryScreen:
         self.page = 0
         self.held: int | None = None  # survival: the cell whose stack was picked up
         self.grid: list[ItemStack | None] = [None] * GRID_CELLS  # survival: the crafting grid
+        # A block's inventory shown instead of the grid (`open_container`), its slots, and who
+        # is told when they change.
+        self.container: Container | None = None
+        self.stored: list[ItemStack | None] = []
+        self._on_change: Callable[[list[ItemStack | None]], object] | None = None
         self.shown = False
         self._sheet: PandaTexture | None = None
         self._columns = 1
@@ -160,6 +170,9 @@ class InventoryScreen:
         if self.creative:
             row, column = divmod(index, COLUMNS)
             return (column - (COLUMNS - 1) / 2) * _PITCH, 0.15 - row * _PITCH
+        if index >= CRAFT_CELL and self.container is not None:
+            row, column = divmod(index - CRAFT_CELL, COLUMNS)
+            return (column - (COLUMNS - 1) / 2) * _PITCH, _CRAFT_TOP - row * _PITCH
         if index >= CRAFT_CELL:
             row, column = divmod(index - CRAFT_CELL, GRID)
             if index == OUTPUT_CELL:
@@ -171,12 +184,18 @@ class InventoryScreen:
 
     def cell_at(self, x: float, y: float) -> int | None:
         """The grid cell under a point in the panel's units, or None."""
-        count = ROWS * COLUMNS if self.creative else OUTPUT_CELL + 1
-        for index in range(count):
+        for index in range(self._cell_count()):
             cx, cy = self.cell_centre(index)
             if abs(x - cx) <= SLOT_SIZE / 2 and abs(y - cy) <= SLOT_SIZE / 2:
                 return index
         return None
+
+    def _cell_count(self) -> int:
+        if self.creative:
+            return ROWS * COLUMNS
+        if self.container is not None:
+            return CRAFT_CELL + self.container.size
+        return OUTPUT_CELL + 1
 
     def _lay_out(self, aspect: float) -> None:
         self.panel.scale = fit_scale(COLUMNS * _PITCH + 0.06, aspect)
@@ -200,6 +219,7 @@ class InventoryScreen:
 
     def open(self, *, creative: bool) -> None:
         """Show the screen: the picker in creative, the inventory in survival."""
+        self.container, self._on_change = None, None
         self.creative = creative
         self.shown = True
         self.held = None
@@ -208,12 +228,24 @@ class InventoryScreen:
         self.refresh()
         self.root.follow()
 
+    def open_container(
+        self,
+        container: Container,
+        slots: list[ItemStack | None],
+        on_change: Callable[[list[ItemStack | None]], object],
+    ) -> None:
+        """Show a block's inventory above the player's (in either mode)."""
+        self.open(creative=False)
+        self.container, self.stored, self._on_change = container, list(slots), on_change
+        self.refresh()
+
     def close(self) -> None:
         """Hide the screen (a stack still held goes back where it was); the crafting grid's
         stacks go back into the inventory (a craft left room for them)."""
         self.shown = False
         self.held = None
         self.root.enabled = False
+        self.container, self.stored, self._on_change = None, [], None
         for cell, stack in enumerate(self.grid):
             if stack is not None:
                 left = self.inventory.add(stack.item, stack.count)
@@ -268,27 +300,35 @@ class InventoryScreen:
             self.inventory.put(self.inventory.selected, ItemStack(item.item, full))
             self.refresh()
             return f"{item.description} in slot {self.inventory.selected + 1}"
-        if not 0 <= index <= OUTPUT_CELL:
+        if not 0 <= index < self._cell_count():
             return None
-        if index == OUTPUT_CELL:
+        if index == OUTPUT_CELL and self.container is None:
             return self._craft()
         if self.held is None:
             if self._stack(index) is not None:
                 self.held = index
         else:
+            touched = max(self.held, index) >= CRAFT_CELL
             self._move(self.held, index)
             self.held = None
+            if touched and self._on_change is not None:
+                self._on_change(list(self.stored))
         self.refresh()
         return None
 
     def _stack(self, cell: int) -> ItemStack | None:
-        """The stack in a survival cell: an inventory slot's or the crafting grid's."""
+        """The stack in a survival cell: an inventory slot's, the crafting grid's or the open
+        container's."""
+        if cell >= CRAFT_CELL and self.container is not None:
+            return self.stored[cell - CRAFT_CELL]
         if cell >= CRAFT_CELL:
             return self.grid[cell - CRAFT_CELL]
         return self.inventory.slots[self._slot_of_cell(cell)]
 
     def _put(self, cell: int, stack: ItemStack | None) -> None:
-        if cell >= CRAFT_CELL:
+        if cell >= CRAFT_CELL and self.container is not None:
+            self.stored[cell - CRAFT_CELL] = stack
+        elif cell >= CRAFT_CELL:
             self.grid[cell - CRAFT_CELL] = stack
         else:
             self.inventory.slots[self._slot_of_cell(cell)] = stack
@@ -351,13 +391,13 @@ class InventoryScreen:
             shown = [(i, item.item) for i, item in enumerate(self.visible)]
         else:
             self.visible = []
-            self.title.text = "Inventory"
+            self.title.text = "Inventory" if self.container is None else self.container.title
             self.search.text = ""
-            cells = list(range(OUTPUT_CELL + 1))
+            cells = list(range(self._cell_count()))
             shown = []
-            made = craft(self.registry, self.grid)
+            made = None if self.container is not None else craft(self.registry, self.grid)
             for index in cells:
-                if index == OUTPUT_CELL:  # what a click would make
+                if index == OUTPUT_CELL and self.container is None:  # what a click makes
                     stack = made[0] if made is not None else None
                 else:
                     stack = self._stack(index)
@@ -387,7 +427,7 @@ class InventoryScreen:
         self.title.y = _CRAFT_TOP + 0.075 if tall else 0.27
         self.title.x = -(COLUMNS - 1) / 2 * _PITCH if tall else 0.0
         self.title.origin = (-0.5, 0) if tall else (0, 0)
-        self.arrow.text = ">>" if tall else ""
+        self.arrow.text = ">>" if tall and self.container is None else ""
         self.arrow.position = (0.5 * _PITCH, _CRAFT_TOP - _PITCH)
 
     def _icon_uv(self, k: int) -> tuple[float, float, float, float]:

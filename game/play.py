@@ -65,8 +65,9 @@ from game.text_screen import TextScreen
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.block_data import INFOTEXT, infotext
 from world.blocks import AIR, BlockRegistry
+from world.containers import Container, decode_slots, encode_slots
 from world.hook_guard import HookGuard
-from world.inventory import block_drops
+from world.inventory import ItemStack, block_drops
 from world.light import Light
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mod_world import Change
@@ -175,6 +176,7 @@ class Game:
         self.text_screen = TextScreen()  # what a mod's actor.ask_text opens (a sign's editor)
         self.chat = Chat(self)  # T: the chat line and its commands, the game's and the mods'
         self._chat_opening: str | None = None  # the chat opens next frame, with this text
+        self._container_block = 0  # the block whose inventory is open (`open_container`)
         self._drops = random.Random()
         self._still = HeldInput()  # what the body gets while the inventory screen has the keys
         self.menu = PauseMenu(
@@ -244,6 +246,8 @@ class Game:
         self._show_time_of_day()
         self.underwater.update(self.world, self.player.eye)
         self._retarget()
+        if self._container_gone():
+            self.close_inventory()
         if self._chat_opening is not None:
             if not self._screen_shown and not self.paused:
                 self.ask_text(self.chat.prompt(self._chat_opening))
@@ -398,6 +402,7 @@ class Game:
             item=self.hotbar.current_item,
             inbox=self.hud.flash,
             prompter=self.ask_text,
+            opener=self.open_container,
         )
 
     def _do_break(self) -> None:
@@ -523,6 +528,44 @@ class Game:
         self.hud.show_crosshair(False)
         if self.live:
             self.capture_mouse(False)
+
+    def open_container(self, container: Container) -> None:
+        """Show a block's inventory above the player's (a mod's ``actor.open_container``: a
+        chest). Each move in or out of it is written to the block's data at once; unreadable
+        data is not opened (nor written over)."""
+        try:
+            slots = decode_slots(self.world.meta(*container.pos).get(container.key), container.size)
+        except ValueError as exc:
+            self.hud.flash(f"{container.title} cannot be opened, its data is kept as it is: {exc}")
+            return
+        block = self.world.get_block(*container.pos)
+        self._container_block = block
+
+        def write(stored: list[ItemStack | None]) -> None:
+            if self.world.get_block(*container.pos) != block:  # gone meanwhile: to the player
+                for stack in stored:
+                    if stack is not None:
+                        self.hotbar.inventory.add(stack.item, stack.count)
+                self.close_inventory()
+                return
+            value = encode_slots(stored)
+            data = self.world.meta(*container.pos)
+            if value is not None:
+                data[container.key] = value
+            elif container.key in data:
+                del data[container.key]
+
+        self.inventory_screen.open_container(container, slots, write)
+        self.hud.show_crosshair(False)
+        if self.live:
+            self.capture_mouse(False)
+
+    def _container_gone(self) -> bool:
+        """An open block inventory whose block was replaced meanwhile (the screen then closes)."""
+        container = self.inventory_screen.container
+        return container is not None and (
+            self.world.get_block(*container.pos) != self._container_block
+        )
 
     def close_inventory(self) -> None:
         """Back to the game."""

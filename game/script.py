@@ -92,11 +92,12 @@ def _frames(text: str) -> int:
 
 
 def _cell(text: str) -> int:
-    """Parse a cell of the inventory screen, 1..46: rows of nine from the top left; in survival
-    37..45 are the crafting grid's cells, row by row, and 46 its output."""
+    """Parse a cell of the inventory screen, 1..63: rows of nine from the top left; in survival
+    37..45 are the crafting grid's cells, row by row, and 46 its output; with a chest open,
+    37..63 are the chest's slots."""
     value = int(text)
-    if not 1 <= value <= 46:
-        raise ValueError(f"cell must be 1..46, got {value}")
+    if not 1 <= value <= 63:
+        raise ValueError(f"cell must be 1..63, got {value}")
     return value
 
 

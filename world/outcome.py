@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from world import validate
+from world.containers import Container
 from world.geometry import Int3, Vec3
 from world.physics import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH  # the player's box, defined once
 from world.text_prompt import TextPrompt
@@ -74,6 +75,9 @@ class Actor:
     prompter : callable or None
         Where `ask_text` sends a `world.text_prompt.TextPrompt` (the game: its text-entry
         screen); not part of the actor's value.
+    opener : callable or None
+        Where `open_container` sends a `world.containers.Container` (the game: its inventory
+        screen); not part of the actor's value.
     """
 
     name: str
@@ -87,6 +91,7 @@ class Actor:
     item: str | None = None
     inbox: Callable[[str], object] | None = field(default=None, compare=False, repr=False)
     prompter: Callable[[TextPrompt], object] | None = field(default=None, compare=False, repr=False)
+    opener: Callable[[Container], object] | None = field(default=None, compare=False, repr=False)
 
     def tell(self, text: str) -> None:
         """Show the player a message (the HUD shows it for a few seconds; Luanti's
@@ -108,6 +113,17 @@ class Actor:
         if self.prompter is None:
             return False
         self.prompter(prompt)
+        return True
+
+    def open_container(self, container: Container) -> bool:
+        """Show the player a block's inventory (`world.containers`: a chest's slots) above their
+        own, to move stacks between them. Returns whether it was shown (False for an actor
+        without a screen)."""
+        if not isinstance(container, Container):
+            raise ValueError(f"container must be a Container, got {type(container).__name__}")
+        if self.opener is None:
+            return False
+        self.opener(container)
         return True
 
     def __post_init__(self) -> None:

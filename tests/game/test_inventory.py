@@ -284,3 +284,62 @@ def test_a_craft_is_refused_when_the_inventory_could_not_take_it_back(
     assert inventory.count("base:planks") == 4
     assert game.close()  # the game ends with the screen open: the log goes back first
     assert inventory.count("base:log") == 1 and game.inventory_screen.grid == [None] * 9
+
+
+def _place_chest(game: Any, replay: Replay) -> tuple[int, int, int]:
+    empty(game)
+    game.hotbar.inventory.put(0, ItemStack("chests:chest", 1))
+    game.hotbar.inventory.put(9, ItemStack("base:log", 20))
+    replay(game, "select 1\nlook 0 50\nwait 2\nplace\nwait 2\nlook 0 45\nwait 1")
+    placed = [c.pos for c in game.last_outcome.changes if c.new != 0]
+    assert placed, game.last_outcome.reason
+    return tuple(placed[0])
+
+
+def test_a_chest_keeps_what_is_put_in_it_through_a_save_and_will_not_break_until_empty(
+    play: Callable[..., Any], replay: Replay
+) -> None:
+    game = play(world="store", flat=True, creative=False)
+    chest = _place_chest(game, replay)
+    replay(game, "use")
+    screen = game.inventory_screen
+    assert screen.shown and screen.container is not None and screen.title.text == "Chest"
+    replay(game, "click_item 1\nclick_item 40")  # the logs into the chest's fourth slot
+    assert screen.stored[3] == ItemStack("base:log", 20)
+    assert game.hotbar.inventory.count("base:log") == 0
+    assert "base:log" in game.world.meta(*chest)["inventory"]  # written at once
+    replay(game, "inventory")  # E closes it
+    assert not screen.shown and screen.container is None
+    replay(game, "break 200\nwait 2")  # survival: held long enough to break planks twice over
+    assert game.world.registry.name(game.world.get_block(*chest)) == "chests:chest"
+    assert game.last_outcome.reason == "the chest is not empty"
+    game.close()
+    game.destroy()
+
+    again = play(world="store", flat=True, creative=False)
+    replay(again, "look 0 45\nwait 2\nuse")
+    screen = again.inventory_screen
+    assert screen.container is not None and screen.stored[3] == ItemStack("base:log", 20)
+    replay(again, "click_item 40\nclick_item 1\ninventory")  # taken back out
+    assert again.hotbar.inventory.count("base:log") == 20
+    assert "inventory" not in again.world.meta(*chest)
+    replay(again, "break 200\nwait 2")
+    assert again.world.get_block(*chest) == 0  # empty: it breaks
+
+
+def test_a_chest_s_unreadable_data_is_not_opened_and_a_chest_replaced_closes_its_screen(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=False)
+    chest = _place_chest(game, replay)
+    game.world.meta(*chest)["inventory"] = "not slots"
+    replay(game, "use")
+    assert not game.inventory_screen.shown
+    assert "cannot be opened" in str(game.hud.message.text)
+    assert game.world.meta(*chest)["inventory"] == "not slots"  # kept as it was
+    del game.world.meta(*chest)["inventory"]
+    replay(game, "use\nclick_item 1\nclick_item 37")
+    assert game.inventory_screen.stored[0] == ItemStack("base:log", 20)
+    game.world.set_block(*chest, 0)  # a mod replaced it meanwhile
+    replay(game, "wait 1")  # the screen closes; what the chest held is gone with its data
+    assert not game.inventory_screen.shown

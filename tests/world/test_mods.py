@@ -125,6 +125,7 @@ def test_the_project_mods_folder_is_the_default():
     assert DEFAULT_MODS_DIR.name == "mods"
     assert set(mods.names) == {
         BASE,
+        "chests",
         "falling",
         "farming",
         "lamp",

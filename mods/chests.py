@@ -1,0 +1,54 @@
+"""Chests: 27 slots of storage in a block (Minecraft's chest, Luanti's ``default:chest``).
+
+Right-clicking a chest opens it above the player's inventory (`world.containers`: its slots are
+kept in the chest's own data, saved with the world). A chest holding anything cannot be broken,
+as Luanti's: empty it first (nothing is ever lost with the block). Eight planks round an empty
+middle make one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from world.blocks import BlockType
+from world.containers import Container, slots_empty
+from world.crafting import Recipe
+from world.hooks import hookimpl
+
+if TYPE_CHECKING:
+    from world.geometry import Int3
+    from world.mod_world import ModWorld
+    from world.outcome import Actor
+    from world.registration import BlockRegistrar
+
+description = "chests that keep 27 stacks"
+
+CHEST = "chests:chest"
+SLOTS = "inventory"  # the data key of its slots (`world.containers.Container.key`)
+
+
+def open_chest(world: ModWorld, pos: Int3, actor: Actor) -> bool:
+    """Right click: show the chest's slots."""
+    actor.open_container(Container(pos, "Chest", 27, SLOTS))
+    return True
+
+
+def only_empty(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
+    """A chest with anything in it stays (its items would go with it)."""
+    if not slots_empty(world.meta(*pos).get(SLOTS)):
+        return "the chest is not empty"
+    return None
+
+
+@hookimpl
+def register_blocks(registry: BlockRegistrar) -> None:
+    registry.register(
+        BlockType(
+            CHEST,
+            hardness=2.5,
+            tiles=("base:log_top", "base:log_top", "base:planks"),
+            on_use=open_chest,
+            can_break=only_empty,
+        )
+    )
+    registry.register_craft(Recipe(CHEST, 1, ("PPP", "P P", "PPP"), {"P": "base:planks"}))

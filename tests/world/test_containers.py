@@ -1,0 +1,94 @@
+"""Block inventories (`world.containers`) and the chests mod: slots kept in a block's data."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from world.chunks import World
+from world.containers import (
+    MAX_CONTAINER_SLOTS,
+    Container,
+    decode_slots,
+    encode_slots,
+    slots_empty,
+)
+from world.geometry import Int3
+from world.inventory import ItemStack
+from world.mod_loader import DEFAULT_MODS_DIR, load_mods
+from world.outcome import Actor
+from world.ray import Hit
+from world.registration import make_registry
+from world.rules import Rules
+
+stacks = st.one_of(
+    st.none(),
+    st.builds(
+        ItemStack, st.sampled_from(["base:log", "base:planks", "ores:coal_ore"]), st.integers(1, 64)
+    ),
+)
+
+
+@given(st.lists(stacks, min_size=MAX_CONTAINER_SLOTS, max_size=MAX_CONTAINER_SLOTS))
+def test_slots_written_are_read_back_as_they_were(slots: list[ItemStack | None]) -> None:
+    value = encode_slots(slots)
+    assert decode_slots(value, MAX_CONTAINER_SLOTS) == slots
+    assert (value is None) == all(s is None for s in slots) == slots_empty(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        b"bytes",
+        3,
+        "not json",
+        json.dumps({"a": 1}),
+        json.dumps([["base:log", 0]]),
+        json.dumps([["base:log"]]),
+        json.dumps([None] * 28),
+        json.dumps([["log", 2]]),
+    ],
+)
+def test_data_that_is_not_slots_is_refused_and_counts_as_not_empty(value: object) -> None:
+    with pytest.raises(ValueError):
+        decode_slots(value, MAX_CONTAINER_SLOTS)
+    assert not slots_empty(value)  # kept: a chest with it cannot be broken
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [
+        ({"size": 0}, "size"),
+        ({"size": 28}, "size"),
+        ({"size": True}, "size"),
+        ({"title": 3}, "title"),
+        ({"key": ""}, "key"),
+    ],
+)
+def test_a_bad_container_is_refused_naming_what_is_wrong(
+    kwargs: dict[str, object], named: str
+) -> None:
+    with pytest.raises(ValueError, match=named):
+        Container((0, 0, 0), **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_chest_opens_for_its_player_and_is_kept_while_it_holds_anything() -> None:
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    world = World(make_registry(mods))
+    rules = Rules(world, mods)
+    world.set_block(0, 0, 0, world.registry.id("chests:chest"))
+    opened: list[Container] = []
+    actor = Actor.at("alex", (0.5, 1.0, 3.5), look=(0, 0, -1))
+    hit = Hit(Int3(0, 0, 0), Int3(0, 0, 1), 1.0, (0.5, 0.5, 1.0), world.get_block(0, 0, 0))
+    assert rules.use_block(hit, actor).used  # no screen: nothing opens, nothing fails
+    assert rules.use_block(hit, replace(actor, opener=opened.append)).used
+    assert opened == [Container(Int3(0, 0, 0), "Chest", 27, "inventory")]
+    world.meta(0, 0, 0)["inventory"] = encode_slots([ItemStack("base:log", 5)])  # type: ignore[assignment]
+    refused = rules.break_block(hit, actor)
+    assert not refused.done and refused.reason == "the chest is not empty"
+    del world.meta(0, 0, 0)["inventory"]
+    assert rules.break_block(hit, actor).done

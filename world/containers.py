@@ -1,0 +1,104 @@
+"""Block inventories: a chest's slots (Luanti's node inventory, Minecraft's container).
+
+A block's callback (a chest's ``on_use``) calls ``actor.open_container(Container(pos, "Chest"))``;
+the game shows the container's slots above the player's inventory, and the player moves stacks
+between them as in the inventory screen. The slots live in the voxel's own data
+(`world.block_data`), under `Container.key`, as JSON text (`encode_slots`): saved with the chunk,
+gone with the block (so a chest that holds anything should refuse to be broken, as Luanti's
+chests do: `slots_empty`). Data that cannot be read as slots is never written over: the game does
+not open it (`decode_slots` raises).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from world.geometry import Int3
+from world.inventory import ItemStack
+
+__all__ = ["MAX_CONTAINER_SLOTS", "Container", "decode_slots", "encode_slots", "slots_empty"]
+
+MAX_CONTAINER_SLOTS: Final = 27  # three rows of nine: a Minecraft chest
+
+
+@dataclass(frozen=True)
+class Container:
+    """A block's inventory the player opens.
+
+    Parameters
+    ----------
+    pos : Int3
+        The voxel whose data holds the slots.
+    title : str
+        Shown above the slots.
+    size : int
+        How many slots, 1..27 (rows of nine).
+    key : str
+        The data key holding them.
+    """
+
+    pos: Int3
+    title: str = "Chest"
+    size: int = MAX_CONTAINER_SLOTS
+    key: str = "inventory"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pos", Int3(*(int(v) for v in self.pos)))
+        if not isinstance(self.title, str):
+            raise ValueError(f"title must be a str, got {self.title!r}")
+        if isinstance(self.size, bool) or not isinstance(self.size, int):
+            raise ValueError(f"size must be an integer 1..{MAX_CONTAINER_SLOTS}")
+        if not 1 <= self.size <= MAX_CONTAINER_SLOTS:
+            raise ValueError(f"size must be 1..{MAX_CONTAINER_SLOTS}, got {self.size}")
+        if not isinstance(self.key, str) or not self.key:
+            raise ValueError(f"key must be a non-empty str, got {self.key!r}")
+
+
+def encode_slots(slots: Sequence[ItemStack | None]) -> str | None:
+    """The slots as the data value: JSON ``[[item, count] or null, ...]``; None when all are
+    empty (the key is then removed)."""
+    if all(stack is None for stack in slots):
+        return None
+    return json.dumps([None if s is None else [s.item, s.count] for s in slots])
+
+
+def decode_slots(value: object, size: int) -> list[ItemStack | None]:
+    """The slots a data value holds (None or no value: all empty), padded to ``size``.
+
+    Raises
+    ------
+    ValueError
+        When the value is not slots (not JSON text, not a list, a bad stack, more than
+        ``size`` slots): the data is left alone.
+    """
+    if value is None:
+        return [None] * size
+    try:
+        data = json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        data = None
+    if not isinstance(data, list) or len(data) > size:
+        raise ValueError(f"not a list of at most {size} slots")
+    slots: list[ItemStack | None] = []
+    for i, slot in enumerate(data):
+        if slot is None:
+            slots.append(None)
+            continue
+        if not isinstance(slot, list) or len(slot) != 2:
+            raise ValueError(f"slot {i} is not [item, count]")
+        try:
+            slots.append(ItemStack(slot[0], slot[1]))
+        except ValueError as exc:
+            raise ValueError(f"slot {i}: {exc}") from None
+    return slots + [None] * (size - len(slots))
+
+
+def slots_empty(value: object) -> bool:
+    """Whether a data value holds no item (unreadable data counts as not empty: kept)."""
+    try:
+        return all(s is None for s in decode_slots(value, MAX_CONTAINER_SLOTS))
+    except ValueError:
+        return False
