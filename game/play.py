@@ -177,6 +177,7 @@ class Game:
         self.chat = Chat(self)  # T: the chat line and its commands, the game's and the mods'
         self._chat_opening: str | None = None  # the chat opens next frame, with this text
         self._container_block = 0  # the block whose inventory is open (`open_container`)
+        self._container_value: object = None  # its data as last shown
         self._drops = random.Random()
         self._still = HeldInput()  # what the body gets while the inventory screen has the keys
         self.menu = PauseMenu(
@@ -248,6 +249,7 @@ class Game:
         self._retarget()
         if self._container_gone():
             self.close_inventory()
+        self._sync_container()
         if self._chat_opening is not None:
             if not self._screen_shown and not self.paused:
                 self.ask_text(self.chat.prompt(self._chat_opening))
@@ -540,6 +542,7 @@ class Game:
             return
         block = self.world.get_block(*container.pos)
         self._container_block = block
+        self._container_value = self.world.meta(*container.pos).get(container.key)
 
         def write(stored: list[ItemStack | None]) -> None:
             if self.world.get_block(*container.pos) != block:  # gone meanwhile: to the player
@@ -554,11 +557,29 @@ class Game:
                 data[container.key] = value
             elif container.key in data:
                 del data[container.key]
+            self._container_value = value
 
         self.inventory_screen.open_container(container, slots, write)
         self.hud.show_crosshair(False)
         if self.live:
             self.capture_mouse(False)
+
+    def _sync_container(self) -> None:
+        """An open block inventory shows its data as it is now: a mod's timer (a furnace's)
+        may have changed it since it was drawn. Data that became unreadable closes it."""
+        container = self.inventory_screen.container
+        if container is None:
+            return
+        value = self.world.meta(*container.pos).get(container.key)
+        if value == self._container_value:
+            return
+        self._container_value = value
+        try:
+            self.inventory_screen.stored = decode_slots(value, container.size)
+        except ValueError:
+            self.close_inventory()
+            return
+        self.inventory_screen.refresh()
 
     def _container_gone(self) -> bool:
         """An open block inventory whose block was replaced meanwhile (the screen then closes)."""
@@ -577,6 +598,7 @@ class Game:
 
     def click_inventory(self, cell: int) -> None:
         """Click a cell of the open inventory screen (a script's ``click_item``)."""
+        self._sync_container()
         message = self.inventory_screen.click(cell)
         self.hud.refresh_hotbar()
         if message:

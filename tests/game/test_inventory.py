@@ -343,3 +343,36 @@ def test_a_chest_s_unreadable_data_is_not_opened_and_a_chest_replaced_closes_its
     game.world.set_block(*chest, 0)  # a mod replaced it meanwhile
     replay(game, "wait 1")  # the screen closes; what the chest held is gone with its data
     assert not game.inventory_screen.shown
+
+
+def test_a_furnace_smelts_sand_into_glass_with_fuel_and_shows_how_far_it_has_got(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    """The furnace mod: a block inventory, a timer and info text. Sand and planks put in
+    through its screen; glass comes out after its cooking time; the screen follows the changes
+    the timer makes while it is open."""
+    game = make_game(flat=True, creative=False)
+    empty(game)
+    inventory = game.hotbar.inventory
+    inventory.put(0, ItemStack("furnace:furnace", 1))
+    inventory.put(9, ItemStack("base:sand", 2))
+    inventory.put(10, ItemStack("base:planks", 3))
+    replay(game, "select 1\nlook 0 50\nwait 2\nplace\nwait 2\nlook 0 45\nwait 1")
+    furnace = next(c.pos for c in game.last_outcome.changes if c.new != 0)
+    replay(game, "use\nclick_item 1\nclick_item 37\nclick_item 2\nclick_item 38")
+    screen = game.inventory_screen
+    assert screen.stored[:2] == [ItemStack("base:sand", 2), ItemStack("base:planks", 3)]
+    replay(game, "wait 180")  # 3 s: a plank burns, the sand cooks
+    data = game.world.meta(*furnace)
+    assert str(data["infotext"]).startswith("Furnace: ") and "%" in str(data["infotext"])
+    assert screen.stored[1] == ItemStack("base:planks", 2)  # the screen shows the fuel used
+    replay(game, "inventory\nwait 600")  # closed; 10 s more: one glass, the second cooking
+    replay(game, "use")
+    assert screen.stored[2] == ItemStack("base:glass", 1)
+    assert screen.stored[0] == ItemStack("base:sand", 1)
+    replay(game, "click_item 39\nclick_item 3")  # the glass taken out
+    assert inventory.count("base:glass") == 1
+    replay(game, "inventory\nwait 1500")  # the second plank burns out 15 s after it was lit
+    assert game.world.meta(*furnace).get("infotext") is None  # done: nothing burns
+    replay(game, "use")
+    assert screen.stored[2] == ItemStack("base:glass", 1) and screen.stored[0] is None

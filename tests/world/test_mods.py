@@ -128,6 +128,7 @@ def test_the_project_mods_folder_is_the_default():
         "chests",
         "falling",
         "farming",
+        "furnace",
         "lamp",
         "leaf_decay",
         "ores",
