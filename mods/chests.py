@@ -46,6 +46,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
         BlockType(
             CHEST,
             hardness=2.5,
+            groups=("container",),  # keeps items: the protection mod guards it
             tiles=("base:log_top", "base:log_top", "base:planks"),
             on_use=open_chest,
             can_break=only_empty,

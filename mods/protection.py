@@ -14,8 +14,9 @@ the world, start empty in a new world and are never shared between two worlds. T
 them through ``world.storage``; `protect`, `unprotect` and `areas` take the `world.chunks.World`
 (or this mod's store itself, ``world.mod_storage.for_mod("protection")``).
 
-Other mods respect areas by asking ``world.may_break`` / ``world.may_place`` before changing
-blocks (as `tnt` does).
+Inside an area, blocks that keep items (group ``container``: chests, furnaces) open only for
+the owner; doors, lamps and signs can be used by anyone. Other mods respect areas by asking
+``world.may_break`` / ``world.may_place`` before changing blocks (as `tnt` does).
 
 Players set them in the chat (`world.commands`), as with Luanti's areas mod:
 ``/protect <name> <x1> <y1> <z1> <x2> <y2> <z2>`` protects a box of at most `MAX_SIDE` voxels a
@@ -37,6 +38,7 @@ from world.commands import ChatCommand, CommandRegistrar, coordinate
 from world.hooks import hookimpl
 
 if TYPE_CHECKING:
+    from world.blocks import BlockType
     from world.geometry import Int3
     from world.mod_storage import Value
     from world.mod_world import ModWorld
@@ -128,6 +130,15 @@ def can_break(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
 
 @hookimpl
 def can_place(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
+    return _refusal(world, pos, actor.name)
+
+
+@hookimpl
+def can_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> str | None:
+    """Blocks that keep items (group ``container``: chests, furnaces) open only for the area's
+    owner, as Luanti's protected chests; doors, lamps and signs stay usable by anyone."""
+    if "container" not in block.groups:
+        return None
     return _refusal(world, pos, actor.name)
 
 

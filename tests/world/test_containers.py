@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -92,3 +93,24 @@ def test_a_chest_opens_for_its_player_and_is_kept_while_it_holds_anything() -> N
     assert not refused.done and refused.reason == "the chest is not empty"
     del world.meta(0, 0, 0)["inventory"]
     assert rules.break_block(hit, actor).done
+
+
+def test_a_chest_in_someone_else_s_area_opens_only_for_its_owner() -> None:
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    world = World(make_registry(mods))
+    rules = Rules(world, mods)
+    protection = mods["protection"].plugin
+    protection.protect(world, "vault", (-2, -2, -2), (2, 2, 2), owner="alex")  # type: ignore[attr-defined]
+    world.set_block(0, 0, 0, world.registry.id("chests:chest"))
+    world.set_block(1, 0, 0, world.registry.id("base:lamp"))
+    opened: list[Container] = []
+
+    def click(name: str, x: int) -> Any:
+        actor = replace(Actor.at(name, (0.5, 1.0, 3.5), look=(0, 0, -1)), opener=opened.append)
+        hit = Hit(Int3(x, 0, 0), Int3(0, 0, 1), 1.0, (x + 0.5, 0.5, 1.0), world.get_block(x, 0, 0))
+        return rules.use_block(hit, actor)
+
+    refused = click("steve", 0)
+    assert not refused.done and refused.reason == "vault belongs to alex" and opened == []
+    assert click("alex", 0).used and len(opened) == 1
+    assert click("steve", 1).used  # a lamp is not a container: anyone may switch it
