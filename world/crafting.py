@@ -162,19 +162,26 @@ def _shaped_fits(registry: BlockRegistry, recipe: Recipe, shape: list[list[str |
 
 
 def _shapeless_fits(registry: BlockRegistry, recipe: Recipe, items: list[str]) -> bool:
-    """Each grid item matched to its own ingredient (a small bipartite matching)."""
-    if len(items) != len(recipe.items):
+    """Each grid item matched to its own ingredient: a bipartite matching, searched over the
+    sets of ingredients used (at most 9 × 2⁹ states, each tried once)."""
+    ingredients = recipe.items
+    if len(items) != len(ingredients):
         return False
+    fits = [[_is(registry, item, ingredient) for ingredient in ingredients] for item in items]
+    failed: set[tuple[int, int]] = set()
 
-    def assign(i: int, free: tuple[str, ...]) -> bool:
+    def assign(i: int, used: int) -> bool:
         if i == len(items):
             return True
-        return any(
-            _is(registry, items[i], ingredient) and assign(i + 1, free[:k] + free[k + 1 :])
-            for k, ingredient in enumerate(free)
-        )
+        if (i, used) in failed:
+            return False
+        for k in range(len(ingredients)):
+            if not used & 1 << k and fits[i][k] and assign(i + 1, used | 1 << k):
+                return True
+        failed.add((i, used))
+        return False
 
-    return assign(0, recipe.items)
+    return assign(0, 0)
 
 
 def _check_grid(grid: object) -> Grid:
