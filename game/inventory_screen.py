@@ -10,7 +10,8 @@ Minecraft's a 2×2 and a crafting table) and its output cell: stacks are put in 
 slot, and each click of the output crafts once (`world.crafting.craft`), taking one item from
 each filled cell and adding the output to the inventory. A craft is refused when the output and
 the grid's remaining stacks would not all fit in the inventory, so that closing the screen, which
-puts the grid's stacks back into the inventory, never loses an item. A block's inventory (a
+puts the grid's stacks back into the inventory, never loses an item. The grid belongs to the
+inventory (`world.inventory.Inventory.crafting`): a save made while stacks lie in it keeps them. A block's inventory (a
 chest: `world.containers`) opens in the grid's place (`open_container`): its slots, rows of nine,
 above the player's; each move in or out of it is handed to ``on_change`` (the game writes the
 block's data).
@@ -130,7 +131,7 @@ class InventoryScreen:
         self.query = ""
         self.page = 0
         self.held: int | None = None  # survival: the cell whose stack was picked up
-        self.grid: list[ItemStack | None] = [None] * GRID_CELLS  # survival: the crafting grid
+        self.grid = inventory.crafting  # survival: the crafting grid (the inventory keeps it)
         # A block's inventory shown instead of the grid (`open_container`), its slots, and who
         # is told when they change.
         self.container: Container | None = None
@@ -361,7 +362,7 @@ class InventoryScreen:
         ):
             return "no room in the inventory: make some first"
         self.inventory.add(output.item, output.count)
-        self.grid = left
+        self.grid[:] = left
         self.held = None
         self.refresh()
         return f"crafted {output.count} {self._descriptions.get(output.item, output.item)}"

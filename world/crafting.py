@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from world.block_tiles import NAME_PATTERN
-from world.inventory import ItemStack
+from world.inventory import CRAFTING_SLOTS, ItemStack
 
 if TYPE_CHECKING:
     from world.blocks import BlockRegistry
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["GRID", "GRID_CELLS", "Recipe", "craft", "match"]
 
 GRID: Final = 3  # the grid's side
-GRID_CELLS: Final = GRID * GRID
+GRID_CELLS: Final = CRAFTING_SLOTS  # GRID * GRID, as the inventory keeps them
 
 Grid = Sequence[ItemStack | None]
 """The grid's cells, row by row from the top left: `GRID_CELLS` stacks or None."""

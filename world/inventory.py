@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from world.blocks import BlockRegistry
 
 __all__ = [
+    "CRAFTING_SLOTS",
     "HOTBAR_SLOTS",
     "INVENTORY_SLOTS",
     "STACK_MAX",
@@ -41,6 +42,7 @@ __all__ = [
 STACK_MAX = 64
 HOTBAR_SLOTS = 9
 INVENTORY_SLOTS = HOTBAR_SLOTS + 27
+CRAFTING_SLOTS = 9  # the crafting grid's 3×3 (`world.crafting.GRID_CELLS`)
 
 
 def _check_item(item: object, what: str = "item") -> str:
@@ -120,6 +122,9 @@ class Inventory:
         self.selected = 0
         # Items stacking to fewer than STACK_MAX (tools: 1), by name; `add` and `move` keep to it.
         self.limits: dict[str, int] = {}
+        # The crafting grid's stacks, 3×3 (`world.crafting`; the inventory screen puts them
+        # there and back): part of the inventory, so a save holds them (`saved_slots`).
+        self.crafting: list[ItemStack | None] = [None] * CRAFTING_SLOTS
 
     def stack_max(self, item: str) -> int:
         """How many of ``item`` one slot holds."""
@@ -216,6 +221,18 @@ class Inventory:
             self.slots[source] = ItemStack(moving.item, rest) if rest else None
         else:
             self.slots[source], self.slots[target] = there, moving
+
+    def saved_slots(self) -> list[ItemStack | None]:
+        """The slots as a save keeps them: with the crafting grid's stacks put back into them
+        (they fit: a craft leaves room for what stays in the grid)."""
+        if all(stack is None for stack in self.crafting):
+            return list(self.slots)
+        trial = Inventory(self.slots)
+        trial.limits = dict(self.limits)
+        for stack in self.crafting:
+            if stack is not None:
+                trial.add(stack.item, stack.count)
+        return trial.slots
 
     def to_data(self) -> list[list[object] | None]:
         """JSON-ready: per slot ``[item, count]`` or ``None``."""

@@ -376,3 +376,19 @@ def test_a_furnace_smelts_sand_into_glass_with_fuel_and_shows_how_far_it_has_got
     assert game.world.meta(*furnace).get("infotext") is None  # done: nothing burns
     replay(game, "use")
     assert screen.stored[2] == ItemStack("base:glass", 1) and screen.stored[0] is None
+
+
+def test_a_save_made_while_stacks_lie_in_the_crafting_grid_keeps_them(
+    play: Callable[..., Any], replay: Replay
+) -> None:
+    """An autosave (or any save) with the inventory screen open writes the grid's stacks back
+    into the saved inventory: a crash after it loses nothing."""
+    game = play(world="grid", flat=True, creative=False)
+    empty(game)
+    game.hotbar.inventory.put(9, ItemStack("base:log", 5))
+    replay(game, "inventory\nclick_item 1\nclick_item 41\nclick_item 46")  # 4 planks made
+    assert game.inventory_screen.grid[4] == ItemStack("base:log", 4)
+    assert game.save()  # as the autosave does, the screen still open
+    saved = game.session.store.player.inventory
+    assert ("base:log", 4) in saved and ("base:planks", 4) in saved
+    assert game.inventory_screen.grid[4] == ItemStack("base:log", 4)  # still in the grid
