@@ -11,10 +11,11 @@ slot, and each click of the output crafts once (`world.crafting.craft`), taking 
 each filled cell and adding the output to the inventory. A craft is refused when the output and
 the grid's remaining stacks would not all fit in the inventory, so that closing the screen, which
 puts the grid's stacks back into the inventory, never loses an item. The grid belongs to the
-inventory (`world.inventory.Inventory.crafting`): a save made while stacks lie in it keeps them. A block's inventory (a
-chest: `world.containers`) opens in the grid's place (`open_container`): its slots, rows of nine,
-above the player's; each move in or out of it is handed to ``on_change`` (the game writes the
-block's data).
+inventory (`world.inventory.Inventory.crafting`): a save made while stacks lie in it keeps them.
+
+A block's inventory (a chest: `world.containers`) opens in the grid's place (`open_container`):
+its slots, rows of nine, above the player's; each move in or out of it is handed to
+``on_change`` (the game writes the block's data).
 
 Drawing is one mesh of quads for the slot backgrounds and one for the icons, textured with one
 sheet holding every item's isometric icon (`game.icons.icon_sheet`, made once when the screen is

@@ -46,7 +46,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
         BlockType(
             CHEST,
             hardness=2.5,
-            groups=("container",),  # keeps items: the protection mod guards it
+            groups=("container", "choppy"),  # keeps items: protection guards it; an axe
             tiles=("base:log_top", "base:log_top", "base:planks"),
             on_use=open_chest,
             can_break=only_empty,

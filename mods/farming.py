@@ -73,6 +73,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
         BlockType(
             FARMLAND,
             hardness=0.6,
+            groups=("crumbly",),  # earth: a shovel digs it faster
             selection=(Box(0.0, 0.0, 0.0, 1.0, 15 / 16, 1.0),),
             tiles=("base:dirt",),
             drops=(),  # Minecraft: farmland gives dirt; here tilling is free, so nothing

@@ -148,7 +148,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
         BlockType(
             FURNACE,
             hardness=3.5,
-            groups=("container",),  # keeps items: the protection mod guards it
+            groups=("container", "cracky"),  # keeps items: protection guards it; a pickaxe
             tiles=("base:stone", "base:stone", "base:cobblestone"),
             on_use=use_furnace,
             on_timer=furnace_tick,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from world import shapes
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BASE_BLOCKS",
+    "TOOL_GROUPS",
     "door_can_break",
     "door_construct",
     "door_destruct",
@@ -152,7 +154,7 @@ def door_destruct(world: ModWorld, pos: Int3, state: int, actor: Actor | None) -
         world.set_block(*other, "air")
 
 
-BASE_BLOCKS: tuple[BlockType, ...] = (
+_BLOCKS: tuple[BlockType, ...] = (
     BlockType("base:stone", hardness=1.5, tiles=("base:stone",), drops=(Drop("base:cobblestone"),)),
     BlockType("base:dirt", hardness=0.5, tiles=("base:dirt",)),
     BlockType(
@@ -257,4 +259,19 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         on_construct=door_construct,
         on_destruct=door_destruct,
     ),
+)
+
+# What digs them faster (`world.items.Item.digs`), as Luanti's groups: a pickaxe stone, a
+# shovel earth, an axe wood. Blocks not named here are as fast by hand as with any tool.
+TOOL_GROUPS: dict[str, str] = {
+    **dict.fromkeys(("stone", "cobblestone", "stone_slab", "stone_stairs", "lamp"), "cracky"),
+    **dict.fromkeys(("dirt", "grass", "sand", "gravel"), "crumbly"),
+    **dict.fromkeys(("log", "planks", "planks_slab", "planks_stairs", "fence", "door"), "choppy"),
+}
+
+BASE_BLOCKS: tuple[BlockType, ...] = tuple(
+    replace(block, groups=(*block.groups, TOOL_GROUPS[block.name.partition(":")[2]]))
+    if block.name.partition(":")[2] in TOOL_GROUPS
+    else block
+    for block in _BLOCKS
 )

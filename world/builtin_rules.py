@@ -26,6 +26,8 @@ from world.outcome import Actor, Outcome, denied
 from world.ray import Hit
 
 if TYPE_CHECKING:
+    from world.chunks import World
+    from world.items import Item
     from world.mods import ModError
     from world.placement import PlaceContext
     from world.transaction import Transaction
@@ -34,6 +36,7 @@ __all__ = [
     "break_seconds",
     "check_actor",
     "check_hit",
+    "held_tool",
     "may_break",
     "may_place",
     "place_refusal",
@@ -73,11 +76,19 @@ def check_hit(hit: object) -> tuple[Int3, Int3] | None:
     return block, face
 
 
-def break_seconds(block: BlockType, actor: Actor) -> float:
-    """Seconds ``actor`` holds the button to break ``block``: hardness, 0 in creative, inf."""
+def held_tool(world: World, actor: Actor) -> Item | None:
+    """The non-block item ``actor`` holds (a tool), or None."""
+    return None if actor.item is None else world.registry.items.get(actor.item)
+
+
+def break_seconds(block: BlockType, actor: Actor, tool: Item | None = None) -> float:
+    """Seconds ``actor`` holds the button to break ``block``: hardness (divided by the held
+    ``tool``'s speed for the block's groups, `world.items.Item.digs`), 0 in creative, inf."""
     if not block.breakable:
         return math.inf
-    return 0.0 if actor.creative else float(block.hardness)
+    if actor.creative:
+        return 0.0
+    return float(block.hardness) / (1.0 if tool is None else tool.dig_speed(block.groups))
 
 
 def may_break(tx: Transaction, pos: Int3, actor: Actor) -> Outcome | None:

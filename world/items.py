@@ -16,11 +16,17 @@ Contract
   callback, and runs through the same watchdog and rollback; ``True`` means it handled the
   click (nothing is placed, nothing is taken from the stack). A held item that is not a block
   never places anything.
+- ``digs``: a tool's digging speeds by block group (Luanti's tool capabilities): ``{"cracky":
+  4.0}`` breaks blocks of group ``cracky`` (stone) in a quarter of their hardness while the tool
+  is held, in survival; the fastest of the block's groups counts; other blocks take their
+  hardness, as by hand. The base game's groups: ``cracky`` (stone, cobblestone and what is made of
+  them, the ores), ``crumbly`` (dirt, grass, sand, gravel, farmland), ``choppy`` (wood).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +55,8 @@ class Item:
         1..64 items per stack.
     on_use : callable or None
         Right click with the item held (module notes).
+    digs : mapping of str to float
+        A tool's digging speed by block group, each > 0 (module notes); stored as sorted pairs.
     """
 
     name: str
@@ -56,6 +64,11 @@ class Item:
     image: str = MISSING_TILE
     stack_max: int = STACK_MAX
     on_use: Callable[..., Any] | None = None
+    digs: Any = ()
+
+    def dig_speed(self, groups: tuple[str, ...]) -> float:
+        """How many times faster than by hand it breaks a block of these groups (1: no faster)."""
+        return max((speed for group, speed in self.digs if group in groups), default=1.0)
 
     @property
     def mod(self) -> str:
@@ -78,3 +91,17 @@ class Item:
             raise ValueError(f"stack_max of {name!r} must be 1..{STACK_MAX}, got {top!r}")
         if self.on_use is not None and not callable(self.on_use):
             raise ValueError(f"on_use of {name!r} must be callable or None, got {self.on_use!r}")
+        digs = dict(self.digs) if isinstance(self.digs, Mapping) else None
+        if digs is None and self.digs != ():
+            raise ValueError(f"digs of {name!r} must map block groups to speeds, got {self.digs!r}")
+        for group, speed in (digs or {}).items():
+            if not isinstance(group, str) or not group:
+                raise ValueError(
+                    f"digs of {name!r}: a group must be a non-empty str, got {group!r}"
+                )
+            number = isinstance(speed, int | float) and not isinstance(speed, bool)
+            if not number or not (math.isfinite(speed) and speed > 0):
+                raise ValueError(f"digs of {name!r}: {group!r} needs a speed > 0, got {speed!r}")
+        object.__setattr__(
+            self, "digs", tuple(sorted((g, float(v)) for g, v in (digs or {}).items()))
+        )

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from world import validate
 from world.blocks import AIR
-from world.builtin_rules import break_seconds, may_break, may_place, place_refusal
+from world.builtin_rules import break_seconds, held_tool, may_break, may_place, place_refusal
 from world.geometry import Int3
 from world.outcome import Outcome, denied
 from world.placement import PlaceContext
@@ -92,7 +92,10 @@ def dig(tx: Transaction, pos: Int3, actor: Actor) -> Outcome:
         finally:
             tx.actor = outer
         return _failed(tx, pos) or Outcome(
-            True, pos=pos, changes=tuple(tx.changes[mark:]), break_time=break_seconds(block, actor)
+            True,
+            pos=pos,
+            changes=tuple(tx.changes[mark:]),
+            break_time=break_seconds(block, actor, held_tool(tx.world, actor)),
         )
 
 

@@ -46,7 +46,7 @@ from world import pipeline
 from world.block_callbacks import BlockTables, implementation
 from world.block_ticks import BlockTicks
 from world.blocks import AIR
-from world.builtin_rules import break_seconds, check_actor, check_hit
+from world.builtin_rules import break_seconds, check_actor, check_hit, held_tool
 from world.chunks import World
 from world.geometry import Int3
 from world.hook_guard import HOOK_TIME_LIMIT, HookGuard
@@ -338,7 +338,7 @@ class Rules:
         block_id = self._world.get_block(*target[0])
         if block_id == AIR:
             return math.inf
-        return break_seconds(self._world.registry[block_id], actor)
+        return break_seconds(self._world.registry[block_id], actor, held_tool(self._world, actor))
 
     def tick(self, dt: float, around: Iterable[float] | None = None) -> tuple[Change, ...]:
         """One frame of mod time: every ``on_tick``, the timers and random ticks due, then the

@@ -392,3 +392,23 @@ def test_a_save_made_while_stacks_lie_in_the_crafting_grid_keeps_them(
     saved = game.session.store.player.inventory
     assert ("base:log", 4) in saved and ("base:planks", 4) in saved
     assert game.inventory_screen.grid[4] == ItemStack("base:log", 4)  # still in the grid
+
+
+def test_a_held_pickaxe_breaks_stone_in_a_quarter_of_the_time(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=False)
+    empty(game)
+    replay(game, "look 0 50\nwait 2")
+    target = game.target
+    assert target is not None
+    stone = game.world.registry.id("base:stone")
+    game.world.set_block(*target.block, stone)
+    game.chunks.remesh_dirty()
+    replay(game, "wait 2\nbreak 30")  # by hand stone takes 1.5 s: 30 frames are not enough
+    assert game.world.get_block(*target.block) == stone
+    game.hotbar.inventory.put(0, ItemStack("tools:stone_pickaxe", 1))
+    replay(game, "select 1\nwait 2\nbreak 30")  # 0.375 s with a stone pickaxe: 23 frames
+    assert game.world.get_block(*target.block) == 0
+    assert game.hotbar.inventory.count("base:cobblestone") == 1  # stone's drop
+    assert game.hotbar.inventory.current == ItemStack("tools:stone_pickaxe", 1)  # not used up

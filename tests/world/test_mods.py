@@ -135,6 +135,7 @@ def test_the_project_mods_folder_is_the_default():
         "protection",
         "signs",
         "tnt",
+        "tools",
     }
     assert all(mod.description for mod in mods)
     registry = make_registry(mods)
