@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from world.blocks import BlockType
-from world.containers import Container, slots_empty
+from world.containers import Container, unless_empty
 from world.crafting import Recipe
 from world.hooks import hookimpl
 
@@ -33,13 +33,6 @@ def open_chest(world: ModWorld, pos: Int3, actor: Actor) -> bool:
     return True
 
 
-def only_empty(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
-    """A chest with anything in it stays (its items would go with it)."""
-    if not slots_empty(world.meta(*pos).get(SLOTS)):
-        return "the chest is not empty"
-    return None
-
-
 @hookimpl
 def register_blocks(registry: BlockRegistrar) -> None:
     registry.register(
@@ -49,7 +42,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
             groups=("container", "choppy"),  # keeps items: protection guards it; an axe
             tiles=("base:log_top", "base:log_top", "base:planks"),
             on_use=open_chest,
-            can_break=only_empty,
+            can_break=unless_empty(SLOTS, "the chest is not empty"),  # its items would go with it
         )
     )
     registry.register_craft(Recipe(CHEST, 1, ("PPP", "P P", "PPP"), {"P": "base:planks"}))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 from world.block_data import INFOTEXT
 from world.blocks import BlockType
-from world.containers import Container, decode_slots, encode_slots, slots_empty
+from world.containers import Container, decode_slots, encode_slots, unless_empty
 from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.inventory import STACK_MAX, ItemStack
@@ -136,12 +136,6 @@ def furnace_tick(world: ModWorld, pos: Int3, elapsed: float) -> None:
         world.start_timer(*pos, TICK)
 
 
-def only_empty(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
-    if not slots_empty(world.meta(*pos).get(SLOTS)):
-        return "the furnace is not empty"
-    return None
-
-
 @hookimpl
 def register_blocks(registry: BlockRegistrar) -> None:
     registry.register(
@@ -152,7 +146,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
             tiles=("base:stone", "base:stone", "base:cobblestone"),
             on_use=use_furnace,
             on_timer=furnace_tick,
-            can_break=only_empty,
+            can_break=unless_empty(SLOTS, "the furnace is not empty"),  # its items would go with it
         )
     )
     registry.register_craft(Recipe(FURNACE, 1, ("CCC", "C C", "CCC"), {"C": "base:cobblestone"}))

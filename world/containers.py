@@ -5,21 +5,31 @@ the game shows the container's slots above the player's inventory, and the playe
 between them as in the inventory screen. The slots live in the voxel's own data
 (`world.block_data`), under `Container.key`, as JSON text (`encode_slots`): saved with the chunk,
 gone with the block (so a chest that holds anything should refuse to be broken, as Luanti's
-chests do: `slots_empty`). Data that cannot be read as slots is never written over: the game does
-not open it (`decode_slots` raises).
+chests do: `unless_empty` makes that ``can_break``). Data that cannot be read as slots is never
+written over: the game does not open it (`decode_slots` raises).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from world.geometry import Int3
-from world.inventory import ItemStack
+from world.inventory import ItemStack, stacks_from_data
 
-__all__ = ["MAX_CONTAINER_SLOTS", "Container", "decode_slots", "encode_slots", "slots_empty"]
+if TYPE_CHECKING:
+    from world.mod_world import ModWorld
+
+__all__ = [
+    "MAX_CONTAINER_SLOTS",
+    "Container",
+    "decode_slots",
+    "encode_slots",
+    "slots_empty",
+    "unless_empty",
+]
 
 MAX_CONTAINER_SLOTS: Final = 27  # three rows of nine: a Minecraft chest
 
@@ -80,20 +90,18 @@ def decode_slots(value: object, size: int) -> list[ItemStack | None]:
         data = json.loads(value) if isinstance(value, str) else None
     except ValueError:
         data = None
-    if not isinstance(data, list) or len(data) > size:
-        raise ValueError(f"not a list of at most {size} slots")
-    slots: list[ItemStack | None] = []
-    for i, slot in enumerate(data):
-        if slot is None:
-            slots.append(None)
-            continue
-        if not isinstance(slot, list) or len(slot) != 2:
-            raise ValueError(f"slot {i} is not [item, count]")
-        try:
-            slots.append(ItemStack(slot[0], slot[1]))
-        except ValueError as exc:
-            raise ValueError(f"slot {i}: {exc}") from None
+    slots = stacks_from_data(data, size, "container")
     return slots + [None] * (size - len(slots))
+
+
+def unless_empty(key: str, reason: str) -> Callable[..., str | None]:
+    """A block's ``can_break`` that keeps it while its slots under ``key`` hold anything (or
+    cannot be read), refusing with ``reason``: Luanti's chests."""
+
+    def can_break(world: ModWorld, pos: Int3) -> str | None:
+        return None if slots_empty(world.meta(*pos).get(key)) else reason
+
+    return can_break
 
 
 def slots_empty(value: object) -> bool:

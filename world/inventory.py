@@ -37,6 +37,7 @@ __all__ = [
     "ItemStack",
     "block_drops",
     "roll_drops",
+    "stacks_from_data",
 ]
 
 STACK_MAX = 64
@@ -241,17 +242,28 @@ class Inventory:
     @classmethod
     def from_data(cls, data: object) -> Inventory:
         """An inventory from `to_data`'s output; ``ValueError`` naming the bad slot."""
-        if not isinstance(data, list) or len(data) > INVENTORY_SLOTS:
-            raise ValueError(f"inventory must be a list of at most {INVENTORY_SLOTS} slots")
-        stacks: list[ItemStack | None] = []
-        for i, slot in enumerate(data):
-            if slot is None:
-                stacks.append(None)
-                continue
-            if not isinstance(slot, list) or len(slot) != 2:
-                raise ValueError(f"inventory slot {i} must be [item, count] or null, got {slot!r}")
-            try:
-                stacks.append(ItemStack(slot[0], slot[1]))
-            except ValueError as exc:
-                raise ValueError(f"inventory slot {i}: {exc}") from None
-        return cls(stacks)
+        return cls(stacks_from_data(data, INVENTORY_SLOTS, "inventory"))
+
+
+def stacks_from_data(data: object, size: int, what: str) -> list[ItemStack | None]:
+    """Stacks from JSON-ready data (per slot ``[item, count]`` or ``None``), at most ``size``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``what`` and the bad slot.
+    """
+    if not isinstance(data, list) or len(data) > size:
+        raise ValueError(f"{what} must be a list of at most {size} slots")
+    stacks: list[ItemStack | None] = []
+    for i, slot in enumerate(data):
+        if slot is None:
+            stacks.append(None)
+            continue
+        if not isinstance(slot, list) or len(slot) != 2:
+            raise ValueError(f"{what} slot {i} must be [item, count] or null, got {slot!r}")
+        try:
+            stacks.append(ItemStack(slot[0], slot[1]))
+        except ValueError as exc:
+            raise ValueError(f"{what} slot {i}: {exc}") from None
+    return stacks
