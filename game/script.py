@@ -108,20 +108,39 @@ def _words(text: str) -> str:
     return text
 
 
-def _typed(text: str) -> str:
-    """Parse text to type into a prompt: ``_`` stands for a space and ``/`` starts a new line
-    (a script line splits at spaces); at most 256 characters."""
+def _unescaped(text: str, what: str, *, lines: bool) -> str:
+    """Script text: ``_`` stands for a space (a script line splits at spaces), ``\\_`` for an
+    underscore, and with ``lines`` ``/`` starts a new line and ``\\/`` is a slash; at most 256
+    characters."""
     if len(text) > 256:
-        raise ValueError(f"typed text must be at most 256 characters, got {len(text)}")
-    return text.replace("_", " ").replace("/", "\n")
+        raise ValueError(f"{what} must be at most 256 characters, got {len(text)}")
+    out = []
+    escaped = False
+    for char in text:
+        if escaped:
+            out.append(char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "_":
+            out.append(" ")
+        elif char == "/" and lines:
+            out.append("\n")
+        else:
+            out.append(char)
+    if escaped:
+        out.append("\\")
+    return "".join(out)
+
+
+def _typed(text: str) -> str:
+    """Parse text to type into a prompt (`_unescaped`, with ``/`` a new line)."""
+    return _unescaped(text, "typed text", lines=True)
 
 
 def _chat_line(text: str) -> str:
-    """Parse a chat line: ``_`` stands for a space (a script line splits at spaces); at most
-    256 characters."""
-    if len(text) > 256:
-        raise ValueError(f"a chat line must be at most 256 characters, got {len(text)}")
-    return text.replace("_", " ")
+    """Parse a chat line (`_unescaped`: ``/give_coal\\_ore`` gives coal_ore)."""
+    return _unescaped(text, "a chat line", lines=False)
 
 
 _KEYS = ("enter", "escape", "backspace")

@@ -103,3 +103,9 @@ def test_read_script_skips_a_byte_order_mark(tmp_path: Path) -> None:
     path = tmp_path / "notepad.txt"
     path.write_bytes("look 0 0\n".encode("utf-8-sig"))
     assert [a.name for a in read_script(path)] == ["look"]
+
+
+def test_typed_and_chat_text_spell_spaces_lines_and_their_escapes() -> None:
+    typed, chat = parse_script("type Keep_out/of\\/the\\_farm\\\\\nchat /give_coal\\_ore_3")
+    assert typed.args == {"text": "Keep out\nof/the_farm\\"}
+    assert chat.args == {"text": "/give coal_ore 3"}  # in a chat line / is a slash
