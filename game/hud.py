@@ -64,6 +64,7 @@ _SLOT = (0.25, 0.25, 0.25, 0.9)
 _INFOTEXT_MARGIN = 0.02  # screen heights between the top edge and the info text
 _CROSSHAIR = (1.0, 1.0, 1.0, 0.85)
 MESSAGE_SECONDS = 2.5
+ITEM_NAME_SECONDS = 1.5  # the held item's name after the selection changed
 MAX_MESSAGES = 5  # lines shown at once, the newest at the bottom
 FADE_SECONDS = 0.5
 ERROR_SECONDS = 8.0  # a mod's error is shown once: long enough to read a traceback's last line
@@ -185,6 +186,7 @@ class Hud:
             enabled=False,
         )
         self.message_left = 0.0
+        self._message_kind = ""  # the newest message's kind (`flash`)
         self.infotext = Text(
             parent=self.root,
             text="",
@@ -206,6 +208,12 @@ class Hud:
         self._fit_message(aspect)
         if self.infotext.text:
             _fit_width(self.infotext, aspect)
+
+    def show_item_name(self, name: str) -> None:
+        """The held item's name for a moment, after the selection changed (as Minecraft shows
+        it above the hotbar); an empty slot shows nothing."""
+        if name:
+            self.flash(name, ITEM_NAME_SECONDS, kind="item")
 
     def show_infotext(self, text: str) -> None:
         """Show the pointed block's info text at the top centre ("" hides it); the text is
@@ -263,13 +271,16 @@ class Hud:
         else:
             self.crosshair.hide()
 
-    def flash(self, text: str, seconds: float = MESSAGE_SECONDS) -> None:
+    def flash(self, text: str, seconds: float = MESSAGE_SECONDS, *, kind: str = "") -> None:
         """Show a short message (a denied action's reason, a mod's ``actor.tell``).
 
         The newest message sits just above the hotbar; one still showing moves up a line, up
-        to `MAX_MESSAGES` lines, and each fades out over its last `FADE_SECONDS`.
+        to `MAX_MESSAGES` lines, and each fades out over its last `FADE_SECONDS`. A message of a
+        ``kind`` (the held item's name) replaces the newest line when that is of the same kind,
+        rather than pushing it up: the mouse wheel's names do not fill the stack.
         """
-        if self.message.enabled and self.message_left > 0.0 and self.message.text:
+        showing = self.message.enabled and self.message_left > 0.0 and bool(self.message.text)
+        if showing and not (kind and kind == self._message_kind):
             line = Text(
                 parent=self.root,
                 text=self.message.text,
@@ -282,6 +293,7 @@ class Hud:
                 destroy(old)
             del self.older[MAX_MESSAGES - 1 :]
         self.message.text = text
+        self._message_kind = kind
         self.message.enabled = True
         self.message_left = seconds
         self.message.alpha = 1.0

@@ -355,9 +355,11 @@ class Game:
                 case Act.SELECT:
                     self.hotbar.select(intent.value)
                     self.hud.refresh_hotbar()
+                    self._show_held()
                 case Act.SCROLL:
                     self.hotbar.scroll(intent.value)
                     self.hud.refresh_hotbar()
+                    self._show_held()
                 case Act.SCREENSHOT:
                     self.take_screenshot()
                 case Act.DEBUG:
@@ -372,6 +374,17 @@ class Game:
                     # window would type the T into the line).
                     self._chat_opening = "/" if intent.value else ""
         self._show_crack()
+
+    def _show_held(self) -> None:
+        """The held item's name above the hotbar, a moment (the selection changed)."""
+        item = self.hotbar.current_item
+        registry = self.world.registry
+        if item is None:
+            return
+        if item in registry.items:
+            self.hud.show_item_name(registry.items[item].description)
+        else:
+            self.hud.show_item_name(registry[item].description if item in registry else item)
 
     def _show_crack(self) -> None:
         """The crack on the block being broken, at its stage (hidden when none is)."""

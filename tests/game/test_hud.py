@@ -88,6 +88,27 @@ def test_messages_stack_newest_at_the_bottom_and_fade_away(make_game: Make) -> N
     assert hud.older == [] and not hud.message.enabled
 
 
+def test_a_new_selection_shows_the_held_item_s_name_once_however_fast_the_wheel_turns(
+    make_game: Make, replay: Replay
+) -> None:
+    from world.inventory import ItemStack
+
+    game = make_game(flat=True, creative=True)
+    hud = game.hud
+    hud.flash("a mod said this")
+    game.hotbar.inventory.put(2, ItemStack("tools:stone_pickaxe", 1))
+    game.hotbar.inventory.put(3, None)
+    replay(game, "select 3")
+    assert hud.message.text == "stone pickaxe"  # an item's description
+    assert [line.text for line, _ in hud.older] == ["a mod said this"]  # pushed up a line
+    replay(game, "scroll -1\nscroll -1")  # slots 2 and 1: blocks' descriptions
+    names = [game.world.registry[s.item].description for s in game.hotbar.inventory.slots[:2]]
+    assert hud.message.text == names[0]
+    assert [line.text for line, _ in hud.older] == ["a mod said this"]  # replaced, not stacked
+    replay(game, "select 4")  # an empty slot: nothing new is said
+    assert hud.message.text == names[0]
+
+
 def test_the_crosshair_and_the_hotbar_draw_as_one_geom_each_whatever_the_slots_hold(
     make_game: Make, replay: Replay
 ) -> None:
