@@ -1,4 +1,5 @@
-"""The chat line: ``T`` (or ``/``, with the slash typed) opens it; Enter sends what is typed.
+"""The chat line: ``T`` (or ``/``, with the slash typed) opens it; Enter sends what is typed;
+Up and Down go through the lines sent before (the last `HISTORY`), as in Minecraft.
 
 A line that starts with ``/`` runs a command (`world.commands`): the game's own below, as
 Minecraft's, or a mod's, run as the player's action through the rules. Any other line is said
@@ -28,10 +29,11 @@ from world.text_prompt import TextPrompt
 if TYPE_CHECKING:
     from game.play import Game
 
-__all__ = ["CHAT_PROMPT", "MAX_GIVE", "Chat"]
+__all__ = ["CHAT_PROMPT", "HISTORY", "MAX_GIVE", "Chat"]
 
 CHAT_PROMPT: Final = "base:chat"
 MAX_GIVE: Final = 6400  # a hundred stacks: more than the inventory holds
+HISTORY: Final = 100  # sent lines Up and Down go through
 _GAME_MODES: Final = {
     "creative": True,
     "c": True,
@@ -66,9 +68,13 @@ class Chat:
         }
         builtin = [ChatCommand(name, run, *described[name]) for name, run in own.items()]
         self.commands: Commands = make_commands(game.mods, builtin)
+        self.history: list[str] = []  # the lines sent, oldest first (at most `HISTORY`)
+        self._recalled = 0  # how far back Up went in the history (0: the line being typed)
 
     def prompt(self, text: str = "") -> TextPrompt:
-        """The chat's text prompt, starting with ``text`` (``"/"`` when opened with the slash)."""
+        """The chat's text prompt, starting with ``text`` (``"/"`` when opened with the slash);
+        Up starts again from the newest line sent."""
+        self._recalled = 0
         return TextPrompt(
             CHAT_PROMPT,
             "Chat: Enter sends, Escape closes. /help lists the commands",
@@ -78,11 +84,23 @@ class Chat:
             line_length=MAX_CHAT,
         )
 
+    def recall(self, steps: int) -> str | None:
+        """Up (``steps`` 1) or Down (-1) in the history of sent lines: the line to show, ""
+        past the newest, None when there is no further one (as Minecraft's chat)."""
+        at = self._recalled + steps
+        if not 0 <= at <= len(self.history):
+            return None
+        self._recalled = at
+        return self.history[-at] if at else ""
+
     def send(self, line: str) -> list[str]:
         """Do what a sent line says; returns the lines shown (the mods' answers go by ``tell``)."""
         line = self.prompt().clean(line).strip()
+        self._recalled = 0
         if not line:
             return []
+        if not self.history or self.history[-1] != line:
+            self.history = [*self.history[-(HISTORY - 1) :], line]
         if not line.startswith("/"):
             return self._show([f"<{PLAYER_NAME}> {line}"])
         command, name, rest = self.commands.parse(line)

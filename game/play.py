@@ -484,7 +484,16 @@ class Game:
             self.close_text(send=False)
         elif key in ("backspace", "backspace hold"):
             self.text_screen.backspace()
+        elif key in ("up arrow", "down arrow") and self._chat_shown:
+            line = self.chat.recall(1 if key == "up arrow" else -1)
+            if line is not None:
+                self.text_screen.replace_text(line)
         return True
+
+    @property
+    def _chat_shown(self) -> bool:
+        prompt = self.text_screen.prompt
+        return prompt is not None and prompt.name == CHAT_PROMPT
 
     def close_text(self, *, send: bool) -> None:
         """Close the text prompt; with ``send`` its text goes to the mod, through the rules."""

@@ -93,6 +93,12 @@ class TextScreen:
                 self.text = candidate
         self._draw()
 
+    def replace_text(self, text: str) -> None:
+        """Put ``text`` in the field instead (the chat's history), cut to the prompt's size."""
+        if self.prompt is not None:
+            self.text = ""
+            self.type_text(text)
+
     def backspace(self) -> None:
         """Delete the last character (or join the last line to the one before)."""
         self.text = self.text[:-1]

@@ -118,3 +118,27 @@ def test_the_chat_does_not_open_over_the_pause_menu_and_a_bad_script_line_is_nam
     game.resume()
     with pytest.raises(ScriptError, match="chat line must be at most 256"):
         replay(game, "chat " + "x" * 300)
+
+
+def test_up_and_down_go_through_the_lines_sent_before(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    replay(game, "chat /time_set_noon\nchat hello\nchat hello")  # a repeat is kept once
+    game.input("t")
+    replay(game, "wait 1\ntype draft")
+    screen = game.text_screen
+    steps = []
+    for key in ("up arrow", "up arrow", "up arrow", "down arrow", "down arrow", "down arrow"):
+        game.input(key)
+        steps.append(screen.text)
+    assert steps == ["hello", "/time set noon", "/time set noon", "hello", "", ""]
+    game.input("up arrow")
+    game.input("up arrow")
+    replay(game, "key enter")  # the recalled line is sent again
+    assert game.chat.history[-1] == "/time set noon"
+    game.input("t")
+    replay(game, "wait 1")
+    game.input("up arrow")  # a new chat starts from the newest line again
+    assert screen.text == "/time set noon"
+    replay(game, "key escape")
