@@ -91,6 +91,8 @@ def test_the_wheel_holds_the_code_the_atlas_and_every_example_mod(wheel: Path) -
     assert len(example_mod_names()) >= 4
     assert {"assets/atlas.png", "mods/README.md", "world/__init__.py", "game/__main__.py"} <= names
     assert example_mods <= names
+    textures = {p.relative_to(ROOT).as_posix() for p in (ROOT / "mods").rglob("*.png")}
+    assert len(textures) >= 9 and textures <= names  # the mods' own icons and tiles ship too
     assert not {name for name in names if name.startswith(("tests/", "tools/", "bench/"))}
 
 

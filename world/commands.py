@@ -193,6 +193,8 @@ def coordinate(word: str, here: float, *, whole: bool = False) -> float:
         Naming the word when it is not a coordinate or lies outside the world
         (`world.validate.WORLD_LIMIT`).
     """
+    if not isinstance(word, str):
+        raise ValueError(f"a coordinate must be a str, got {word!r}")
     relative = word.startswith("~")
     number = word[1:] if relative else word
     try:
