@@ -56,6 +56,7 @@ from game.labels import LabelView
 from game.menu import PauseMenu
 from game.options import Options
 from game.outline import BlockOutline
+from game.particles import MAX_PARTICLES, PER_BLOCK, BreakParticles
 from game.player import HeldInput, Player
 from game.render_origin import RenderOrigin
 from game.scene import Underwater, follow, set_sky, set_view
@@ -170,6 +171,7 @@ class Game:
         self.hud = Hud(registry, self.hotbar, atlas)
         self.outline = BlockOutline(registry, self.origin)
         self.crack = CrackOverlay(registry, self.atlas, self.origin)
+        self.particles = BreakParticles(registry, self.atlas_pixels, self.origin)
         self.debug = DebugOverlay(self._debug_snapshot)
         self.traced = TracedCells(registry, self.origin)
         self.inventory_screen = InventoryScreen(registry, self.hotbar.inventory, self.atlas_pixels)
@@ -263,6 +265,8 @@ class Game:
         collecting = collect_garbage()
         self.chunks.update(self.player.eye, max(STREAM_BUDGET_S - collecting, 0.0))
         self.labels.update(self.player.eye)
+        if not self.paused:
+            self.particles.update(dt)
         self.session.tick(dt)
         self._show_new_mod_errors()
         self.hud.update(dt)
@@ -638,6 +642,10 @@ class Game:
         self._relight(outcome.changes)
         self.chunks.remesh_dirty()
         self._retarget()
+        broken = [c for c in outcome.changes if c.old != AIR and c.new == AIR]
+        brightness = 0.35 + 0.65 * self.day.daylight
+        for change in broken[: MAX_PARTICLES // PER_BLOCK]:
+            self.particles.burst(change.pos, change.old, brightness)
 
     def _relight(self, changes: Iterable[Change]) -> None:
         """Relight around changed voxels; the drawn chunks it reaches are remeshed with the
@@ -768,6 +776,7 @@ class Game:
         self.hud.destroy()
         self.outline.destroy()
         self.crack.destroy()
+        self.particles.destroy()
         self.debug.destroy()
         self.traced.destroy()
         self.inventory_screen.destroy()
