@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from world.text_prompt import TextPrompt
@@ -134,7 +135,8 @@ class Commands:
 
     @property
     def by_name(self) -> Mapping[str, ChatCommand]:
-        return self._by_name
+        """Every command by name, read-only (register through `registrar`)."""
+        return MappingProxyType(self._by_name)
 
     def __contains__(self, name: object) -> bool:
         return name in self._by_name
