@@ -336,19 +336,12 @@ class InventoryScreen:
             self.inventory.slots[self._slot_of_cell(cell)] = stack
 
     def _move(self, source: int, target: int) -> None:
-        """Move a stack onto a cell, as `Inventory.move`: into an empty cell, merged onto the
-        same item as far as it stacks, else swapped."""
-        moving, there = self._stack(source), self._stack(target)
-        if moving is None or source == target:
-            return
-        if there is not None and there.item == moving.item:
-            moved = max(0, min(moving.count, self.inventory.stack_max(there.item) - there.count))
-            rest = moving.count - moved
-            self._put(target, ItemStack(there.item, there.count + moved))
-            self._put(source, ItemStack(moving.item, rest) if rest else None)
-        else:
-            self._put(source, there)
-            self._put(target, moving)
+        """Move a stack onto a cell by `Inventory.moved`'s rule: into an empty cell, merged
+        onto the same item as far as it stacks, else swapped."""
+        if source != target:
+            left, put = self.inventory.moved(self._stack(source), self._stack(target))
+            self._put(source, left)
+            self._put(target, put)
 
     def _craft(self) -> str | None:
         """The output cell was clicked: craft once, if the inventory has room (module notes)."""

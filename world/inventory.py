@@ -210,18 +210,26 @@ class Inventory:
         in the source); onto another item the two stacks swap.
         """
         source, target = self._slot(source), self._slot(target)
-        moving, there = self.slots[source], self.slots[target]
-        if moving is None or source == target:
-            return
+        if source != target:
+            moving, there = self.slots[source], self.slots[target]
+            self.slots[source], self.slots[target] = self.moved(moving, there)
+
+    def moved(
+        self, moving: ItemStack | None, there: ItemStack | None
+    ) -> tuple[ItemStack | None, ItemStack | None]:
+        """What a click leaves (in the source, in the target) moving ``moving`` onto ``there``
+        (`move`'s rule, for any two cells: the inventory screen's grid and chests too)."""
+        if moving is None:
+            return None, there
         if there is None:
-            self.slots[source], self.slots[target] = None, moving
-        elif there.item == moving.item:
-            moved = max(0, min(moving.count, self.stack_max(there.item) - there.count))
-            self.slots[target] = ItemStack(there.item, there.count + moved)
-            rest = moving.count - moved
-            self.slots[source] = ItemStack(moving.item, rest) if rest else None
-        else:
-            self.slots[source], self.slots[target] = there, moving
+            return None, moving
+        if there.item != moving.item:
+            return there, moving
+        moved = max(0, min(moving.count, self.stack_max(there.item) - there.count))
+        rest = moving.count - moved
+        return (ItemStack(moving.item, rest) if rest else None), ItemStack(
+            there.item, there.count + moved
+        )
 
     def saved_slots(self) -> list[ItemStack | None]:
         """The slots as a save keeps them: with the crafting grid's stacks put back into them
