@@ -349,11 +349,7 @@ class InventoryScreen:
         if made is None:
             return None
         output, left = made
-        trial = Inventory(self.inventory.slots)
-        trial.limits = dict(self.inventory.limits)
-        if trial.add(output.item, output.count) or any(
-            trial.add(stack.item, stack.count) for stack in left if stack is not None
-        ):
+        if self.inventory.with_added([output, *left])[1]:
             return "no room in the inventory: make some first"
         self.inventory.add(output.item, output.count)
         self.grid[:] = left

@@ -234,14 +234,16 @@ class Inventory:
     def saved_slots(self) -> list[ItemStack | None]:
         """The slots as a save keeps them: with the crafting grid's stacks put back into them
         (they fit: a craft leaves room for what stays in the grid)."""
-        if all(stack is None for stack in self.crafting):
-            return list(self.slots)
+        slots, _ = self.with_added(self.crafting)
+        return slots
+
+    def with_added(self, stacks: Iterable[ItemStack | None]) -> tuple[list[ItemStack | None], int]:
+        """The slots as they would be with ``stacks`` added (as `add` adds), and how many items
+        would not fit; the inventory itself is not changed."""
         trial = Inventory(self.slots)
         trial.limits = dict(self.limits)
-        for stack in self.crafting:
-            if stack is not None:
-                trial.add(stack.item, stack.count)
-        return trial.slots
+        left = sum(trial.add(stack.item, stack.count) for stack in stacks if stack is not None)
+        return trial.slots, left
 
     def to_data(self) -> list[list[object] | None]:
         """JSON-ready: per slot ``[item, count]`` or ``None``."""
