@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from world.block_tiles import NAME_PATTERN
 from world.inventory import CRAFTING_SLOTS, ItemStack
@@ -29,6 +29,7 @@ __all__ = ["GRID", "GRID_CELLS", "Recipe", "craft", "match"]
 GRID: Final = 3  # the grid's side
 GRID_CELLS: Final = CRAFTING_SLOTS  # GRID * GRID, as the inventory keeps them
 
+_Row = TypeVar("_Row", str, list[str | None])
 Grid = Sequence[ItemStack | None]
 """The grid's cells, row by row from the top left: `GRID_CELLS` stacks or None."""
 
@@ -113,13 +114,21 @@ def _trimmed(output: str, pattern: object, key: Mapping[str, str]) -> tuple[str,
             raise ValueError(f"pattern of a recipe for {output!r} uses {cell!r}, not in its key")
     for name in key.values():
         _check_ingredient(output, name)
-    filled_rows = [r for r, row in enumerate(padded) if row.strip()]
-    filled_cols = [c for c in range(width) if any(row[c] != " " for row in padded)]
-    if not filled_rows:
+    trimmed = _trim(padded, " ")
+    if not trimmed:
         raise ValueError(f"pattern of a recipe for {output!r} is empty")
-    top, bottom = filled_rows[0], filled_rows[-1] + 1
-    left, right = filled_cols[0], filled_cols[-1] + 1
-    return tuple(row[left:right] for row in padded[top:bottom])
+    return tuple(trimmed)
+
+
+def _trim(rows: Sequence[_Row], empty: object) -> list[_Row]:
+    """The rows without their border rows and columns of ``empty`` cells ([] when all are):
+    a pattern's rows of keys, or a grid's rows of items."""
+    filled = [(r, c) for r, row in enumerate(rows) for c, cell in enumerate(row) if cell != empty]
+    if not filled:
+        return []
+    top, bottom = min(r for r, _ in filled), max(r for r, _ in filled) + 1
+    left, right = min(c for _, c in filled), max(c for _, c in filled) + 1
+    return [rows[r][left:right] for r in range(top, bottom)]
 
 
 def _is(registry: BlockRegistry, item: str, ingredient: str) -> bool:
@@ -138,12 +147,7 @@ def _shape(grid: Grid) -> list[list[str | None]]:
         [None if s is None else s.item for s in grid[r * GRID : (r + 1) * GRID]]
         for r in range(GRID)
     ]
-    filled = [(r, c) for r in range(GRID) for c in range(GRID) if rows[r][c] is not None]
-    if not filled:
-        return []
-    top, bottom = min(r for r, _ in filled), max(r for r, _ in filled) + 1
-    left, right = min(c for _, c in filled), max(c for _, c in filled) + 1
-    return [row[left:right] for row in rows[top:bottom]]
+    return _trim(rows, None)
 
 
 def _shaped_fits(registry: BlockRegistry, recipe: Recipe, shape: list[list[str | None]]) -> bool:
