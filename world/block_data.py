@@ -52,6 +52,7 @@ __all__ = [
     "Value",
     "VoxelData",
     "infotext",
+    "shown_text",
 ]
 
 Value = str | int | float | bytes
@@ -62,13 +63,18 @@ MAX_INFOTEXT_LINES = 6
 MAX_INFOTEXT_LINE = 60  # characters
 
 
-def infotext(value: object) -> str:
-    """The text shown for a voxel's `INFOTEXT` value (module notes): "" for none or bytes."""
+def shown_text(value: object, limit: int) -> str:
+    """A data value as text to show: a str, int or float as text, cut to ``limit`` characters
+    (before anything splits it: a value may be 16 KiB of one line or of empty lines), without
+    surrounding blanks; "" for anything else (bytes, a bool, None)."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return ""
-    # Cut before splitting: a value may be 16 KiB of one line or of empty lines.
-    text = str(value)[: (MAX_INFOTEXT_LINE + 1) * (MAX_INFOTEXT_LINES + 1)].strip()
-    lines = text.splitlines()
+    return str(value)[:limit].strip()
+
+
+def infotext(value: object) -> str:
+    """The text shown for a voxel's `INFOTEXT` value (module notes): "" for none or bytes."""
+    lines = shown_text(value, (MAX_INFOTEXT_LINE + 1) * (MAX_INFOTEXT_LINES + 1)).splitlines()
     shown = [
         line if len(line) <= MAX_INFOTEXT_LINE else line[: MAX_INFOTEXT_LINE - 1] + "…"
         for line in lines[:MAX_INFOTEXT_LINES]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
+from world.block_data import shown_text
 from world.shapes import FACINGS, Box, check_shape, rotate
 
 __all__ = ["LABEL_GAP", "Label", "LabelPlace", "label_place", "label_text"]
@@ -89,8 +90,5 @@ def label_place(label: Label, facing: object = "north") -> LabelPlace:
 
 def label_text(label: Label, value: object) -> str:
     """The text `label` draws for a data value: at most its lines, each cut to its columns."""
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        return ""
-    # Cut before splitting: a value may be 16 KiB of one line or of empty lines.
-    lines = str(value)[: 4 * label.lines * (label.columns + 1)].strip().splitlines()[: label.lines]
+    lines = shown_text(value, 4 * label.lines * (label.columns + 1)).splitlines()[: label.lines]
     return "\n".join(line.strip()[: label.columns] for line in lines)
