@@ -49,24 +49,27 @@ class Chat:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        own: dict[str, Callable[[str], list[str]]] = {
-            "help": lambda text: self.commands.help(text),
-            "tp": self._teleport,
-            "time": self._time,
-            "gamemode": self._game_mode,
-            "give": self._give,
-            "seed": lambda _: [f"Seed: {self.game.session.world_seed}"],
-        }
-        self._own = own
-        described = {
-            "help": ("[command]", "list the commands, or tell what one does"),
-            "tp": ("<x> <y> <z>", "teleport; ~ is where you are, ~5 five blocks on"),
-            "time": (f"set <{'|'.join(NAMED_TIMES)}|ticks> | query", "set or tell the time of day"),
-            "gamemode": ("<creative|survival>", "change the game mode"),
-            "give": ("<item> [count]", "put items into the inventory"),
-            "seed": ("", "tell the world's seed"),
-        }
-        builtin = [ChatCommand(name, run, *described[name]) for name, run in own.items()]
+        times = "|".join(NAMED_TIMES)
+        builtin = [  # each runs with the rest of the line, and returns the lines to show
+            ChatCommand(
+                "help", self._help, "[command]", "list the commands, or tell what one does"
+            ),
+            ChatCommand(
+                "tp",
+                self._teleport,
+                "<x> <y> <z>",
+                "teleport; ~ is where you are, ~5 five blocks on",
+            ),
+            ChatCommand(
+                "time", self._time, f"set <{times}|ticks> | query", "set or tell the time of day"
+            ),
+            ChatCommand("gamemode", self._game_mode, "<creative|survival>", "change the game mode"),
+            ChatCommand("give", self._give, "<item> [count]", "put items into the inventory"),
+            ChatCommand(
+                "seed", lambda _: [f"Seed: {game.session.world_seed}"], "", "tell the world's seed"
+            ),
+        ]
+        self._own: dict[str, Callable[[str], list[str]]] = {c.name: c.on_run for c in builtin}
         self.commands: Commands = make_commands(game.mods, builtin)
         self.history: list[str] = []  # the lines sent, oldest first (at most `HISTORY`)
         self._recalled = 0  # how far back Up went in the history (0: the line being typed)
@@ -114,6 +117,10 @@ class Chat:
                 return self._show([f"{exc}. Usage: {command.usage}"])
         self.game.submit_text(self.commands.prompt(command), rest)
         return []
+
+    def _help(self, text: str) -> list[str]:
+        """``/help``: `world.commands.Commands.help`."""
+        return self.commands.help(text)
 
     def _show(self, lines: list[str]) -> list[str]:
         if lines:
