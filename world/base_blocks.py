@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from world import shapes
@@ -41,7 +40,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BASE_BLOCKS",
-    "TOOL_GROUPS",
     "door_can_break",
     "door_construct",
     "door_destruct",
@@ -66,10 +64,11 @@ _LOG_TILES = {
     "x": ("base:log_top", "base:log_top", *("base:log_side",) * 4),
     "z": (*("base:log_side",) * 4, "base:log_top", "base:log_top"),
 }
-_MATERIALS = (("stone", 1.5), ("planks", 2.0))
+# Slabs and stairs: the material, its hardness, and what digs it faster (`world.items.Item.digs`).
+_MATERIALS = (("stone", 1.5, "cracky"), ("planks", 2.0, "choppy"))
 
 
-def _slab(material: str, hardness: float) -> BlockType:
+def _slab(material: str, hardness: float, dug_by: str) -> BlockType:
     return BlockType(
         f"base:{material}_slab",
         description=f"{material} slab",
@@ -77,12 +76,12 @@ def _slab(material: str, hardness: float) -> BlockType:
         properties={"half": ("bottom", "top", "double")},
         selection=lambda p: shapes.slab(str(p["half"])),
         tiles=(f"base:{material}",),
-        groups=("merges",),
+        groups=("merges", dug_by),
         placement_state=slab_state,
     )
 
 
-def _stairs(material: str, hardness: float) -> BlockType:
+def _stairs(material: str, hardness: float, dug_by: str) -> BlockType:
     return BlockType(
         f"base:{material}_stairs",
         description=f"{material} stairs",
@@ -90,6 +89,7 @@ def _stairs(material: str, hardness: float) -> BlockType:
         properties={"facing": shapes.FACINGS, "half": ("bottom", "top")},
         selection=lambda p: shapes.stairs(str(p["facing"]), str(p["half"])),
         tiles=(f"base:{material}",),
+        groups=(dug_by,),
         placement_state=stairs_state,
     )
 
@@ -154,26 +154,36 @@ def door_destruct(world: ModWorld, pos: Int3, state: int, actor: Actor | None) -
         world.set_block(*other, "air")
 
 
-_BLOCKS: tuple[BlockType, ...] = (
-    BlockType("base:stone", hardness=1.5, tiles=("base:stone",), drops=(Drop("base:cobblestone"),)),
-    BlockType("base:dirt", hardness=0.5, tiles=("base:dirt",)),
+BASE_BLOCKS: tuple[BlockType, ...] = (
+    # Groups a tool digs faster (`world.items.Item.digs`), as Luanti's: a pickaxe ``cracky``
+    # (stone), a shovel ``crumbly`` (earth), an axe ``choppy`` (wood).
+    BlockType(
+        "base:stone",
+        hardness=1.5,
+        tiles=("base:stone",),
+        drops=(Drop("base:cobblestone"),),
+        groups=("cracky",),
+    ),
+    BlockType("base:dirt", hardness=0.5, tiles=("base:dirt",), groups=("crumbly",)),
     BlockType(
         "base:grass",
         description="grass block",
         hardness=0.6,
         tiles=("base:grass_top", "base:dirt", "base:grass_side"),
         drops=(Drop("base:dirt"),),
+        groups=("crumbly",),
     ),
-    BlockType("base:sand", hardness=0.5, tiles=("base:sand",), groups=("falling",)),
-    BlockType("base:gravel", hardness=0.6, tiles=("base:gravel",), groups=("falling",)),
+    BlockType("base:sand", hardness=0.5, tiles=("base:sand",), groups=("falling", "crumbly")),
+    BlockType("base:gravel", hardness=0.6, tiles=("base:gravel",), groups=("falling", "crumbly")),
     BlockType(
         "base:log",
         hardness=2.0,
         properties={"axis": ("y", "x", "z")},
         tiles=lambda p: _LOG_TILES[str(p["axis"])],
+        groups=("choppy",),
         placement_state=axis_state,
     ),
-    BlockType("base:planks", hardness=2.0, tiles=("base:planks",)),
+    BlockType("base:planks", hardness=2.0, tiles=("base:planks",), groups=("choppy",)),
     BlockType(
         "base:leaves",
         hardness=0.2,
@@ -203,8 +213,8 @@ _BLOCKS: tuple[BlockType, ...] = (
         tiles=("base:tall_grass",),
         drops=(),
     ),
-    BlockType("base:lamp", hardness=0.3, tiles=("base:lamp",)),
-    BlockType("base:cobblestone", hardness=2.0, tiles=("base:cobblestone",)),
+    BlockType("base:lamp", hardness=0.3, tiles=("base:lamp",), groups=("cracky",)),
+    BlockType("base:cobblestone", hardness=2.0, tiles=("base:cobblestone",), groups=("cracky",)),
     BlockType(
         "base:sapling",
         solid=False,
@@ -214,8 +224,8 @@ _BLOCKS: tuple[BlockType, ...] = (
         selection=(Box(0.125, 0.0, 0.125, 0.875, 0.8125, 0.875),),  # Minecraft's 2..14, 13 high
         draw="plant",
     ),
-    *(_slab(name, hardness) for name, hardness in _MATERIALS),
-    *(_stairs(name, hardness) for name, hardness in _MATERIALS),
+    *(_slab(*material) for material in _MATERIALS),
+    *(_stairs(*material) for material in _MATERIALS),
     BlockType(
         "base:fence",
         hardness=2.0,
@@ -226,7 +236,7 @@ _BLOCKS: tuple[BlockType, ...] = (
             **{k: bool(v) for k, v in p.items()}, top=shapes.COLLISION_TOP
         ),
         tiles=("base:planks",),
-        groups=("fence",),
+        groups=("fence", "choppy"),
         placement_state=fence_state,
     ),
     BlockType(
@@ -253,25 +263,11 @@ _BLOCKS: tuple[BlockType, ...] = (
         },
         selection=lambda p: shapes.door(str(p["facing"]), bool(p["open"]), str(p["hinge"])),
         tiles=("base:door",),
+        groups=("choppy",),
         placement_state=door_state,
         on_use=door_use,
         can_break=door_can_break,
         on_construct=door_construct,
         on_destruct=door_destruct,
     ),
-)
-
-# What digs them faster (`world.items.Item.digs`), as Luanti's groups: a pickaxe stone, a
-# shovel earth, an axe wood. Blocks not named here are as fast by hand as with any tool.
-TOOL_GROUPS: dict[str, str] = {
-    **dict.fromkeys(("stone", "cobblestone", "stone_slab", "stone_stairs", "lamp"), "cracky"),
-    **dict.fromkeys(("dirt", "grass", "sand", "gravel"), "crumbly"),
-    **dict.fromkeys(("log", "planks", "planks_slab", "planks_stairs", "fence", "door"), "choppy"),
-}
-
-BASE_BLOCKS: tuple[BlockType, ...] = tuple(
-    replace(block, groups=(*block.groups, TOOL_GROUPS[block.name.partition(":")[2]]))
-    if block.name.partition(":")[2] in TOOL_GROUPS
-    else block
-    for block in _BLOCKS
 )
