@@ -26,7 +26,7 @@ from panda3d.core import NodePath, TextFont, TextNode
 from ursina import Text, application, scene
 
 from game.render_origin import RenderOrigin
-from world.chunk_layout import voxel_at
+from world.chunk_layout import chunk_index, voxel_at
 from world.chunks import CHUNK, ChunkKey, World
 from world.geometry import Int3
 from world.labels import Label, LabelPlace, label_place, label_text
@@ -119,11 +119,7 @@ class LabelView:
         if not self._by_chunk and not self._near:
             return
         ex, ey, ez = eye
-        at = (
-            math.floor(ex / CHUNK[0]),
-            math.floor(ey / CHUNK[1]),
-            math.floor(ez / CHUNK[2]),
-        )
+        at, _ = chunk_index(math.floor(ex), math.floor(ey), math.floor(ez))
         if at != self._near_from:
             self._find_near(at)
         data = self.world.block_data
