@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from world.text_prompt import TextPrompt
@@ -132,11 +131,6 @@ class Commands:
         for command in commands:
             registrar.register(command)
         registrar.commit()
-
-    @property
-    def by_name(self) -> Mapping[str, ChatCommand]:
-        """Every command by name, read-only (register through `registrar`)."""
-        return MappingProxyType(self._by_name)
 
     def __contains__(self, name: object) -> bool:
         return name in self._by_name
