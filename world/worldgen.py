@@ -9,18 +9,26 @@ Contract
   `GeneratedChunk` the callback may edit in place. It keeps the base's ``name`` and ``seed``, so a
   save records the same generator; anything else (``surface_height``, ``spawn_point``) is the
   base's.
+- Generation is sealed: the callback edits a working copy, copied into the chunk when it
+  returns; then the `GeneratedChunk` is sealed (`GeneratedChunk.seal`): its ``blocks`` and
+  ``view`` raise ``RuntimeError`` and the copy is read-only, so a mod that keeps the object can
+  never change the world outside an action. In the game the chunk's array is the world's own
+  when generation runs in this process (no worker), so this is what keeps it the world's alone.
+  Cost: two 8 KiB copies per chunk, and one more per mod (`mod_hooks`), against the terrain's
+  milliseconds.
 - Deterministic: every random draw comes from `chunk_rng`, seeded by the world seed, the chunk's
   coordinates and a salt (the ore's index and block, or the mod's name), so a chunk comes out the
   same whatever order chunks are generated in and whichever other mods are loaded.
 - `mod_hooks` runs the loaded mods' ``on_generated`` hook implementations through a
   `world.hook_guard.HookGuard` (time limit; a mod that raises is recorded with its name and its
-  edits to that chunk are undone, the other mods still run).
+  edits to that chunk are undone, the other mods still run). Each mod gets its own sealed
+  `GeneratedChunk` over its own copy, taken into the chunk only when the mod returned without
+  error and wrote only known block ids.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -38,9 +46,15 @@ __all__ = ["GeneratedChunk", "WorldgenGenerator", "mod_hooks", "worldgen_factory
 _WX, _WY, _WZ = CHUNK
 
 
-@dataclass
 class GeneratedChunk:
     """A chunk just generated, as ``on_generated`` sees it: edit `blocks` in place.
+
+    The arrays are a working copy, this call's own: `WorldgenGenerator` (and `mod_hooks`, per
+    mod) copies them into the chunk only once the callback has returned without error, and then
+    seals the object: reading `blocks` or `view` afterwards raises ``RuntimeError``, and the copy
+    turns read-only, so a mod that keeps the object can never write into the world later. (A
+    numpy view the mod took *during* the call keeps its own write flag; it writes only to the
+    detached copy.)
 
     Attributes
     ----------
@@ -56,11 +70,19 @@ class GeneratedChunk:
         This chunk's generator for the current mod (`chunk_rng` salted with the mod's name).
     """
 
-    key: tuple[int, int, int]
-    blocks: NDArray[np.uint16]
-    registry: BlockRegistry
-    seed: int
-    rng: np.random.Generator = field(default_factory=np.random.default_rng)
+    def __init__(
+        self,
+        key: tuple[int, int, int],
+        blocks: NDArray[np.uint16],
+        registry: BlockRegistry,
+        seed: int,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        self.key = key
+        self._blocks: NDArray[np.uint16] | None = blocks
+        self.registry = registry
+        self.seed = seed
+        self.rng = np.random.default_rng() if rng is None else rng
 
     @property
     def origin(self) -> tuple[int, int, int]:
@@ -69,9 +91,25 @@ class GeneratedChunk:
         return (cx * _WX, cy * _WY, cz * _WZ)
 
     @property
+    def blocks(self) -> NDArray[np.uint16]:
+        """The blocks, flat; ``RuntimeError`` once sealed."""
+        if self._blocks is None:
+            raise RuntimeError(
+                f"chunk {self.key} was sealed when on_generated returned: keep no chunk for "
+                "later, a generated chunk can only be changed during the call"
+            )
+        return self._blocks
+
+    @property
     def view(self) -> NDArray[np.uint16]:
         """The blocks as a (16, 16, 16) array ``[x, y, z]`` sharing `blocks`' memory."""
         return self.blocks.reshape(CHUNK)
+
+    def seal(self) -> None:
+        """End the call: the arrays go read-only and `blocks` and `view` raise from now on."""
+        if self._blocks is not None:
+            self._blocks.flags.writeable = False
+            self._blocks = None
 
 
 class WorldgenGenerator:
@@ -120,7 +158,13 @@ class WorldgenGenerator:
         if made is not None and self.ores:
             place_ores(blocks, key, self.seed, self.registry, self.ores)
         if self.on_generated is not None:
-            self.on_generated(GeneratedChunk(key, blocks, self.registry, self.seed))
+            work = blocks.copy()  # the callback's own: the world's array never leaves here
+            chunk = GeneratedChunk(key, work, self.registry, self.seed)
+            try:
+                self.on_generated(chunk)
+            finally:
+                chunk.seal()
+            blocks[:] = work
             if made is None and not blocks.any():
                 return None
         return blocks
@@ -139,19 +183,25 @@ def mod_hooks(mods: Mods, guard: HookGuard) -> Callable[[GeneratedChunk], None] 
         guard.arm()
         try:
             for impl in impls:
-                before = chunk.blocks.copy()
-                chunk.rng = chunk_rng(chunk.seed, chunk.key, f"mod {impl.mod}")
-                _, error = guard.run(impl, {"chunk": chunk})
+                key, seed = chunk.key, chunk.seed
+                rng = chunk_rng(seed, key, f"mod {impl.mod}")
+                work = chunk.blocks.copy()
+                own = GeneratedChunk(key, work, chunk.registry, seed, rng)
+                try:
+                    _, error = guard.run(impl, {"chunk": own})
+                finally:
+                    own.seal()
                 if error is not None:
-                    chunk.blocks[:] = before  # a failing mod leaves the chunk as it found it
-                elif chunk.blocks.max(initial=0) >= len(chunk.registry):
-                    chunk.blocks[:] = before
+                    continue  # a failing mod leaves the chunk as it found it
+                if work.max(initial=0) >= len(chunk.registry):
                     mods.record(
                         impl.mod,
                         "on_generated",
                         ValueError("on_generated wrote an unknown block id"),
                         traceback=False,
                     )
+                    continue
+                chunk.blocks[:] = work
         finally:
             guard.disarm()
 

@@ -112,3 +112,33 @@ def test_an_ore_naming_an_unknown_block_is_refused_naming_it() -> None:
         Ore("gems:opal", size=0)
     with pytest.raises(ValueError, match="veins_per_chunk"):
         Ore("gems:opal", veins_per_chunk=-1)
+
+
+class Keeper:
+    """A mod that keeps the chunk it was given, and a view of its blocks, for later."""
+
+    def __init__(self) -> None:
+        self.chunks: list[object] = []
+        self.views: list[np.ndarray] = []  # type: ignore[type-arg]
+
+    @hookimpl
+    def on_generated(self, chunk: object) -> None:
+        self.chunks.append(chunk)
+        self.views.append(chunk.view)  # type: ignore[attr-defined]
+
+
+def test_a_chunk_kept_after_on_generated_returns_can_no_longer_change_the_world() -> None:
+    keeper = Keeper()
+    world, _ = world_with({"keeper": keeper})
+    chunk = world.chunk(0, 1, 0)  # generated in this process, as the game does without a worker
+    assert chunk is not None
+    before = chunk.blocks.copy()
+    [kept], [view] = keeper.chunks, keeper.views
+    glass = world.registry.id("base:glass")
+    with pytest.raises(RuntimeError, match="sealed when on_generated returned"):
+        kept.blocks[:] = glass  # type: ignore[attr-defined]
+    with pytest.raises(RuntimeError, match="sealed when on_generated returned"):
+        kept.view[0, 0, 0] = glass  # type: ignore[attr-defined]
+    view[:] = glass  # a view taken during the call writes only to the mod's own copy
+    assert np.array_equal(chunk.blocks, before)
+    assert (before != glass).any()
