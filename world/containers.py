@@ -7,6 +7,11 @@ between them as in the inventory screen. The slots live in the voxel's own data
 gone with the block (so a chest that holds anything should refuse to be broken, as Luanti's
 chests do: `unless_empty` makes that ``can_break``). Data that cannot be read as slots is never
 written over: the game does not open it (`decode_slots` raises).
+
+Reading is bounded: text longer than `MAX_SLOTS_TEXT` characters (what one voxel can hold,
+`world.block_data.MAX_DATA_BYTES`; 27 full slots take about 1 KB) is refused before it is
+parsed, and JSON nested too deep to parse is refused as well, so every unreadable value is a
+``ValueError`` naming the container, never a ``RecursionError``, and `slots_empty` never raises.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from world.block_data import MAX_DATA_BYTES
 from world.geometry import Int3
 from world.inventory import ItemStack, stacks_from_data
 
@@ -24,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_CONTAINER_SLOTS",
+    "MAX_SLOTS_TEXT",
     "Container",
     "decode_slots",
     "encode_slots",
@@ -32,6 +39,7 @@ __all__ = [
 ]
 
 MAX_CONTAINER_SLOTS: Final = 27  # three rows of nine: a Minecraft chest
+MAX_SLOTS_TEXT: Final = MAX_DATA_BYTES  # characters: no voxel holds a longer value
 
 
 @dataclass(frozen=True)
@@ -81,15 +89,24 @@ def decode_slots(value: object, size: int) -> list[ItemStack | None]:
     Raises
     ------
     ValueError
-        When the value is not slots (not JSON text, not a list, a bad stack, more than
-        ``size`` slots): the data is left alone.
+        When the value is not slots (not JSON text, longer than `MAX_SLOTS_TEXT`, nested too
+        deep to parse, not a list, a bad stack, more than ``size`` slots): the data is left
+        alone.
     """
     if value is None:
         return [None] * size
+    if not isinstance(value, str):
+        raise ValueError(f"container data must be JSON text, got {type(value).__name__}")
+    if len(value) > MAX_SLOTS_TEXT:
+        raise ValueError(
+            f"container data is {len(value)} characters long; slots take at most {MAX_SLOTS_TEXT}"
+        )
     try:
-        data = json.loads(value) if isinstance(value, str) else None
-    except ValueError:
-        data = None
+        data = json.loads(value)
+    except RecursionError:
+        raise ValueError("container data is JSON nested too deep to be slots") from None
+    except ValueError as exc:
+        raise ValueError(f"container data is not JSON ({exc})") from None
     slots = stacks_from_data(data, size, "container")
     return slots + [None] * (size - len(slots))
 

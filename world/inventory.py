@@ -20,6 +20,7 @@ Contract
 from __future__ import annotations
 
 import random
+import reprlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -261,7 +262,8 @@ def stacks_from_data(data: object, size: int, what: str) -> list[ItemStack | Non
     Raises
     ------
     ValueError
-        Naming ``what`` and the bad slot.
+        Naming ``what`` and the bad slot, shown abridged (`reprlib`): data read from a file may
+        be nested deeper than a full ``repr`` can go.
     """
     if not isinstance(data, list) or len(data) > size:
         raise ValueError(f"{what} must be a list of at most {size} slots")
@@ -270,8 +272,15 @@ def stacks_from_data(data: object, size: int, what: str) -> list[ItemStack | Non
         if slot is None:
             stacks.append(None)
             continue
-        if not isinstance(slot, list) or len(slot) != 2:
-            raise ValueError(f"{what} slot {i} must be [item, count] or null, got {slot!r}")
+        if (
+            not isinstance(slot, list)
+            or len(slot) != 2
+            or not isinstance(slot[0], str)
+            or not isinstance(slot[1], int)
+        ):
+            raise ValueError(
+                f"{what} slot {i} must be [item name, count] or null, got {reprlib.repr(slot)}"
+            )
         try:
             stacks.append(ItemStack(slot[0], slot[1]))
         except ValueError as exc:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from world.block_data import MAX_DATA_BYTES
 from world.chunks import World
 from world.containers import (
     MAX_CONTAINER_SLOTS,
@@ -58,6 +59,36 @@ def test_data_that_is_not_slots_is_refused_and_counts_as_not_empty(value: object
     with pytest.raises(ValueError):
         decode_slots(value, MAX_CONTAINER_SLOTS)
     assert not slots_empty(value)  # kept: a chest with it cannot be broken
+
+
+def nested(depth: int) -> list[str]:
+    """Slot texts nested ``depth`` lists deep in each place a slot can hold one."""
+    deep = "[" * depth + "]" * depth
+    return ["[" * depth, f"[{deep}]", f'[["base:log", {deep}]]', f"[[{deep}, 1]]"]
+
+
+@pytest.mark.parametrize("depth", [*range(900, 1100, 3), MAX_DATA_BYTES // 2, 100_000])
+def test_deeply_nested_data_is_refused_as_not_slots_and_never_breaks_the_caller(
+    depth: int,
+) -> None:
+    for value in nested(depth):
+        with pytest.raises(ValueError, match="container") as refused:
+            decode_slots(value, MAX_CONTAINER_SLOTS)
+        assert len(str(refused.value)) < 200  # the bad slot shown abridged: the HUD shows it
+        assert not slots_empty(value)
+
+
+def test_a_chest_holding_deeply_nested_data_refuses_to_break_as_not_empty() -> None:
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    world = World(make_registry(mods))
+    rules = Rules(world, mods)
+    world.set_block(0, 0, 0, world.registry.id("chests:chest"))
+    world.meta(0, 0, 0)["inventory"] = "[" * (MAX_DATA_BYTES - 64)
+    actor = Actor.at("alex", (0.5, 1.0, 3.5), look=(0, 0, -1))
+    hit = Hit(Int3(0, 0, 0), Int3(0, 0, 1), 1.0, (0.5, 0.5, 1.0), world.get_block(0, 0, 0))
+    refused = rules.break_block(hit, actor)
+    assert not refused.done and refused.reason == "the chest is not empty"
+    assert not mods.errors  # the chest's can_break refused; it did not fail
 
 
 @pytest.mark.parametrize(
