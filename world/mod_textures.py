@@ -16,6 +16,8 @@ Contract
 - Files are 16×16 pixels (`world.atlas.TILE_PX`); 32×32 is accepted and averaged down 2×2 by
   the game (the atlas keeps one tile size, so mixed packs line up). Decoding is the game's
   (`game.atlas_build`): this module only finds files, so ``world`` stays free of image code.
+  The game checks a file's byte size and PNG header before decoding it (a file declaring any
+  other size, however large, is refused undecoded): a mod's file is untrusted.
 """
 
 from __future__ import annotations

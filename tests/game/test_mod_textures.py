@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import struct
 import textwrap
+import tracemalloc
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from game.atlas_build import build_atlas_image, read_tile
+from game.atlas_build import MAX_TILE_FILE_BYTES, build_atlas_image, read_tile
 from world.atlas import ATLAS_PATH, ATLAS_TILES, TILE_PX, tile_pixel_box
 from world.block_type import BlockType
 from world.chunks import World
@@ -33,6 +36,7 @@ RUBY_MOD = """
         ))
         registry.register(BlockType("gems:broken", tiles=("gems_broken.png",)))
         registry.register(BlockType("gems:absent", tiles=("gems:absent",)))
+        registry.register(BlockType("gems:bomb", tiles=("gems_bomb.png",)))
 """
 
 TOP = (200, 10, 30, 255)
@@ -117,3 +121,73 @@ def test_tile_file_names_follow_luantis_mod_prefix() -> None:
     assert faces == ("gems:a", "gems:a", "gems:t", "gems:a", "gems:a", "gems:n")
     with pytest.raises(ValueError, match="unknown face key 'up'"):
         BlockType("gems:x", tiles={"up": "gems:a"})
+
+
+def png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png_of_zeros(width: int, height: int, rows: bool = True) -> bytes:
+    """An RGBA PNG declaring ``width``×``height``, its pixels all zero (compressed row by row,
+    so no test holds them), or with no pixel data at all."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA, not interlaced
+    packer = zlib.compressobj(9)
+    row = bytes(1 + 4 * width)  # filter byte, then the pixels
+    pixels = b"".join(packer.compress(row) for _ in range(height if rows else 0))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + png_chunk(b"IHDR", header)
+        + png_chunk(b"IDAT", pixels + packer.flush())
+        + png_chunk(b"IEND", b"")
+    )
+
+
+def atlas_with_bomb(gem_mods: Path, data: bytes) -> tuple[list[str], bool, int]:
+    """Build the atlas with ``data`` as gems_bomb.png: the mod's texture errors, whether the
+    bomb's cell kept the checker, and the most memory Python held meanwhile (bytes)."""
+    (gem_mods / "gems" / "textures" / "gems_bomb.png").write_bytes(data)
+    mods = load_mods([gem_mods], entry_points=False)
+    registry = make_registry(mods)
+    tracemalloc.start()
+    try:
+        atlas = build_atlas_image(registry, mods)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    bomb = int(registry.face_tiles[registry.id("gems:bomb")][0])
+    with Image.open(ATLAS_PATH) as image:
+        base = np.asarray(image.convert("RGBA"))
+    left, top, right, bottom = tile_pixel_box(bomb)
+    checker = (atlas[top:bottom, left:right] == base[top:bottom, left:right]).all()
+    ruby = int(registry.face_tiles[registry.id("gems:ruby")][2])
+    left, top, right, bottom = tile_pixel_box(ruby)
+    assert (atlas[top:bottom, left:right] == TOP).all()  # the mod's good tiles are still drawn
+    return [str(e) for e in mods.errors if e.mod == "gems"], bool(checker), peak
+
+
+def test_a_png_declaring_20000_pixels_square_is_refused_by_its_header_and_the_game_goes_on(
+    gem_mods: Path,
+) -> None:
+    errors, checker, peak = atlas_with_bomb(gem_mods, png_of_zeros(20_000, 20_000, rows=False))
+    assert any("gems_bomb.png is 20000×20000 pixels" in e for e in errors)
+    assert checker
+    assert peak < 4 << 20
+
+
+def test_a_small_png_that_inflates_to_64_mib_is_refused_before_it_is_decoded(
+    gem_mods: Path,
+) -> None:
+    data = png_of_zeros(4096, 4096)
+    assert len(data) < 100_000  # 64 MiB of pixels in a file of a few tens of kilobytes
+    errors, checker, peak = atlas_with_bomb(gem_mods, data)
+    assert any("gems_bomb.png is 4096×4096 pixels" in e for e in errors)
+    assert checker
+    assert peak < 4 << 20  # the file itself, not its pixels
+
+
+def test_a_tile_file_over_the_byte_limit_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "gems_big.png"
+    tile = png_of_zeros(TILE_PX, TILE_PX)
+    path.write_bytes(tile + bytes(MAX_TILE_FILE_BYTES + 1 - len(tile)))  # a valid tile, padded
+    with pytest.raises(ValueError, match=r"gems_big\.png is larger than 1048576 bytes"):
+        read_tile(path)
