@@ -8,6 +8,13 @@ Contract
   writer gets `WorldLocked`); validates the file through a read-only probe
   (`world.save_format.probe_file`), so a refused file stays byte-identical; and only then
   connects.
+- A read-only store that holds the shared lock (no writer can start) reads alone and creates,
+  changes or removes no file next to the world, whatever a killed game left there
+  (`world.save_format`). One that a writer kept out reads beside it; if that writer closed
+  while the file was being probed, the store takes the shared lock then and reads alone.
+- `SaveFile._check_lock`, called by every save before it writes: a store whose lock file was
+  removed or replaced (`world.save_lock.FileLock.check`) raises `SaveError` saying so and turns
+  read-only for the rest of the run, as for a corrupt row.
 - Chunk rows are decoded (`world.save_codec`) and checked when read: a corrupt row, an id beyond
   the name table (re-read first, in case another connection added names) or a key outside the
   world limit raises `SaveError` naming the file and the chunk, and turns the file read-only for
@@ -77,16 +84,20 @@ class SaveFile:
             )
         self._file_lock = FileLock(self.path, write=not read_only)
         try:
-            state = probe_file(self.path)
+            state = probe_file(self.path, alone=self._file_lock.held)
             self.info = state.info
             self.player = state.player
             self._mod_storage = state.mod_storage
             self._schema = state.schema_version
-            # Holding the shared lock with no -wal file (no writer is active, nothing to
-            # replay), a reader reads the file as immutable: no -wal/-shm files appear, and a
-            # world on read-only media opens. Without the lock a writer may be active.
-            immutable = self._file_lock.held and not Path(f"{self.path}-wal").exists()
-            self._conn = connect(self.path, read_only=read_only, immutable=immutable)
+            if not self._file_lock.held:
+                # A writer kept this reader out. If it closed while the file was probed, its
+                # -wal and -shm are gone and an ordinary reader would create them: take the
+                # shared lock now and read alone.
+                self._file_lock = FileLock(self.path, write=False)
+            # Holding the shared lock (no writer is active) a reader reads alone: no file
+            # appears or changes, and a world on read-only media opens. Without it a writer
+            # may be active, and the reader reads beside it through SQLite's WAL.
+            self._conn = connect(self.path, read_only=read_only, alone=self._file_lock.held)
             self._names = NameTable(self.path)
             self._names.sync(self._conn)
         except BaseException:
@@ -132,10 +143,19 @@ class SaveFile:
     # -- chunks -------------------------------------------------------------------------------
 
     def _damaged(self, problem: str) -> SaveError:
-        # From now on this run never writes the file: it holds something we cannot read.
+        # From now on this run never writes the file: it holds something we cannot read, or
+        # another game may be writing it.
         self._damage = problem
         self.read_only = True
         return SaveError(self.path, problem)
+
+    def _check_lock(self) -> None:
+        """`SaveError` unless this store still holds its world's lock (read-only from then on);
+        every save calls it, in its transaction, before it writes."""
+        try:
+            self._file_lock.check()
+        except SaveError as exc:
+            raise self._damaged(exc.problem) from None
 
     def _sync(self, conn: sqlite3.Connection) -> None:
         try:

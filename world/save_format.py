@@ -4,8 +4,26 @@ Everything `world.storage.WorldStore` needs to know about the bytes of a file, a
 worlds in memory: the SQLite schema and the meta keys, `SaveError`, the `PlayerState` and
 `WorldInfo` values kept in the meta table (`world.save_meta`), the connection a store keeps,
 the read-only probe that validates a file before anything may write to it, and the creation of
-a new file (cleaning what an interrupted creation left). ``docs/save-format.md`` documents the
-format for people.
+a new file. ``docs/save-format.md`` documents the format for people.
+
+Contract
+--------
+- Reading creates, changes and removes no file next to the world when the caller keeps writers
+  out (``alone``: the store holds its lock, `world.save_lock`): with no ``-wal`` file the file
+  is read as immutable; with one (left by a game killed before it folded the WAL back, even in
+  the middle of closing) its committed pages are read with SQLite's WAL index in private
+  memory rather than in a ``-shm`` file. Beside a writer it reads as an ordinary SQLite
+  reader, through the writer's ``-wal`` and ``-shm``.
+- The ``-wal`` file is looked at once per connection (a writer closing deletes it between any
+  two looks): one that is gone counts as absent, one that cannot be looked at is a `SaveError`
+  naming it.
+- `create_file` builds the file under a temporary name and links it in place, never over a
+  file; it first removes every leftover of an earlier creation of the same path whose process
+  is gone: the temporary, and SQLite's ``-journal``, ``-wal`` and ``-shm`` beside it.
+
+One piece: validating, opening and creating a file share the rules of SQLite's side files (the
+``-wal`` looked at once, the read mode a lock allows, a creation's ``-journal``); the opening of
+connections (some 70 lines) is the part to move into a module of its own if this one grows.
 """
 
 from __future__ import annotations
@@ -20,7 +38,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from world.blocks import AIR, MAX_BLOCKS, BlockRegistry
 from world.chunks import ChunkGenerator
@@ -56,7 +74,6 @@ __all__ = [
     "random_seed",
     "read_mod_storage",
     "read_names",
-    "read_only_uri",
     "regular_file",
     "remove_stale_temporaries",
 ]
@@ -70,6 +87,13 @@ FORMAT_NAME: Final = "blockpick-world"
 APPLICATION_ID: Final = 0x42504B57
 PLACEHOLDER_GROUP: Final = "unknown"
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+
+# SQLite's side files of a database: what a killed creation may leave beside its temporary.
+_SIDE_SUFFIXES: Final = ("-journal", "-wal", "-shm")
+# SQLite's unix VFS without file locks and without shared memory: a WAL reader on it must set
+# locking_mode=EXCLUSIVE before its first read, and then keeps the WAL index in its own heap
+# memory rather than in a -shm file. Right only while no writer can be active (``alone``).
+_PRIVATE_WAL_VFS: Final = "unix-none"
 
 _log = logging.getLogger(__name__)
 
@@ -140,31 +164,71 @@ def placeholder_name(original: str) -> str:
 # -- file probing ----------------------------------------------------------------------------
 
 
-def read_only_uri(path: Path, *, immutable: bool) -> str:
-    # immutable=1 reads the main file without creating -wal/-shm files; it is only exact when no
-    # -wal file holds committed pages, which the caller checks.
-    query = "immutable=1" if immutable else "mode=ro"
-    return f"{path.resolve().as_uri()}?{query}"
+def _wal_size(path: Path) -> int | None:
+    """The size of the world file's ``-wal`` file, ``None`` when there is none.
+
+    One look (a writer closing deletes its ``-wal`` between any two): a file gone counts as
+    absent; one that cannot be looked at (a loop of links, no permission) is a `SaveError`
+    naming it.
+    """
+    wal = Path(f"{path}-wal")
+    try:
+        return os.stat(wal).st_size
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise SaveError(path, f"cannot read its {wal.name} file: {exc.strerror or exc}") from None
 
 
-def connect(path: Path, *, read_only: bool, immutable: bool = False) -> sqlite3.Connection:
+_ReadMode = Literal["immutable", "private_wal", "beside_writer"]
+
+
+def _read_mode(wal: int | None, *, alone: bool) -> _ReadMode:
+    if not alone:
+        return "beside_writer"
+    # immutable reads the main file only: exact when no -wal file holds committed pages.
+    return "immutable" if wal is None else "private_wal"
+
+
+def _open_read_only(path: Path, mode: _ReadMode) -> sqlite3.Connection:
+    """A read-only connection; "immutable" and "private_wal" create and change no file."""
+    if mode == "private_wal" and os.name != "posix":
+        mode = "beside_writer"  # no lock-free VFS of that name here: an ordinary reader
+    query = {
+        "immutable": "immutable=1",
+        "private_wal": f"mode=ro&vfs={_PRIVATE_WAL_VFS}",
+        "beside_writer": "mode=ro",
+    }[mode]
+    uri = f"{path.resolve().as_uri()}?{query}"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    if mode == "private_wal":
+        try:
+            conn.execute("PRAGMA locking_mode=EXCLUSIVE")  # before the first read: no -shm
+        except BaseException:
+            conn.close()
+            raise
+    return conn
+
+
+def connect(path: Path, *, read_only: bool, alone: bool = False) -> sqlite3.Connection:
     """The connection a store keeps: WAL and synced commits for writing, or read-only.
 
-    ``immutable`` (read-only only) reads the main file without creating -wal/-shm files: only
-    right when no writer can be active and no -wal file exists, which the caller checks.
+    ``alone`` (read-only only): no writer can be active while the connection lives (the store
+    holds the shared lock), so it reads without creating or changing any file next to the
+    world (module notes); otherwise it is an ordinary SQLite reader beside the writer.
     """
+    if read_only:
+        try:
+            return _open_read_only(path, _read_mode(_wal_size(path), alone=alone))
+        except sqlite3.Error as exc:
+            raise SaveError(path, f"cannot open the SQLite database: {exc}") from None
     # mode=rw: a file deleted since the probe is an error, not a new empty database.
-    uri = (
-        read_only_uri(path, immutable=immutable)
-        if read_only
-        else f"{path.resolve().as_uri()}?mode=rw"
-    )
+    uri = f"{path.resolve().as_uri()}?mode=rw"
     try:
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-        if not read_only:
-            conn.execute("PRAGMA journal_mode=WAL")
-            # FULL syncs the WAL at each commit: a save that returned survives a power cut.
-            conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA journal_mode=WAL")
+        # FULL syncs the WAL at each commit: a save that returned survives a power cut.
+        conn.execute("PRAGMA synchronous=FULL")
     except sqlite3.Error as exc:
         raise SaveError(path, f"cannot open for writing: {exc} (open it read-only?)") from None
     return conn
@@ -302,14 +366,19 @@ def regular_file(path: Path) -> None:
         raise SaveError(path, "is not a regular file (a pipe or a device?), so not a world file")
 
 
-def probe_file(path: Path) -> FileState:
-    """Validate a world file through a read-only connection; never changes the file."""
+def probe_file(path: Path, *, alone: bool = False) -> FileState:
+    """Validate a world file through a read-only connection; never changes the file.
+
+    ``alone`` as `connect`'s: no writer can be active, so a ``-wal`` file is read without a
+    ``-shm`` file. With no ``-wal`` file the probe, brief, reads the file as immutable either
+    way (as it always did: a writer just starting has committed nothing yet).
+    """
     regular_file(path)
-    wal = Path(f"{path}-wal")
-    wal_pending = wal.exists() and wal.stat().st_size > 0
-    _check_header(path, wal_pending=wal_pending)
+    wal = _wal_size(path)
+    _check_header(path, wal_pending=bool(wal))
+    mode: _ReadMode = "immutable" if wal is None else _read_mode(wal, alone=alone)
     try:
-        conn = sqlite3.connect(read_only_uri(path, immutable=not wal.exists()), uri=True)
+        conn = _open_read_only(path, mode)
     except sqlite3.Error as exc:
         raise SaveError(path, f"cannot open the SQLite database: {exc}") from None
     try:
@@ -349,10 +418,12 @@ def _process_alive(pid: int) -> bool:
 
 def remove_stale_temporaries(path: Path) -> list[Path]:
     """Delete what an interrupted `create_file` of ``path`` left: ``.NAME.PID.HEX.tmp`` files
-    (and their ``-wal``/``-shm``) whose process is gone; returns them. Live PIDs are kept.
+    and SQLite's ``-journal``, ``-wal`` and ``-shm`` beside them, whose process is gone;
+    returns them. Live PIDs are kept.
     """
     removed: list[Path] = []
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[0-9a-f]+\.tmp(-wal|-shm)?")
+    sides = "|".join(re.escape(suffix) for suffix in _SIDE_SUFFIXES)
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[0-9a-f]+\.tmp({sides})?")
     try:
         candidates = list(path.parent.iterdir())
     except OSError:
@@ -419,5 +490,5 @@ def create_file(path: Path, info: WorldInfo) -> None:
     except (sqlite3.Error, OSError) as exc:
         raise SaveError(path, f"cannot create the world file: {exc}") from None
     finally:
-        for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+        for leftover in (tmp, *(Path(f"{tmp}{suffix}") for suffix in _SIDE_SUFFIXES)):
             leftover.unlink(missing_ok=True)

@@ -12,7 +12,10 @@ Contract
 - One writer per world: a store opened for writing holds an OS lock on the file for its whole
   life (`world.save_lock`: why an OS lock and not SQLite's exclusive mode is written there). A
   second writer gets `WorldLocked` naming the world; it may open the world read-only. The lock
-  dies with its process, so a crashed game never blocks the next start.
+  dies with its process, so a crashed game never blocks the next start. Every save first checks
+  that the lock file is still the one the store locked: one removed or replaced meanwhile may
+  have let another game in, so the save raises `SaveError` saying so and the store turns
+  read-only for the rest of the run (it never writes over the other game's saves).
 - `WorldStore.load(registry, generator_factory=...)` returns a `World` whose chunks load lazily
   on first read: a saved chunk comes from its row, a chunk never saved is generated again by the
   generator the caller's factory rebuilds from the saved name and seed (the game passes
@@ -134,7 +137,8 @@ class WorldStore(SaveFile):
     ----------
     path : Path
     read_only : bool
-        True when opened read-only, or after a corrupt row was found.
+        True when opened read-only, after a corrupt row was found, or after a save found the
+        lock file removed or replaced.
     info : WorldInfo
         World metadata as last loaded or saved.
     player : PlayerState or None
@@ -260,9 +264,10 @@ class WorldStore(SaveFile):
         Raises
         ------
         SaveError
-            The store is read-only (asked for, or a corrupt row was found), a modified chunk
-            lies outside the world limit, or SQLite failed; the previous save is then intact
-            and the world's chunks and mod storage are still marked modified.
+            The store is read-only (asked for, a corrupt row was found, or its lock file was
+            removed or replaced: this save then finds it and says so), a modified chunk lies
+            outside the world limit, or SQLite failed; the previous save is then intact and the
+            world's chunks and mod storage are still marked modified.
         """
         job = self.prepare_save(world, player, game_mode=game_mode)
         count = self.write(job)
@@ -336,6 +341,7 @@ class WorldStore(SaveFile):
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                self._check_lock()  # the last moment before writing: is the world still ours?
                 # Inside the write transaction: the name table cannot change under us now.
                 self._sync(conn)
                 to_file, new_names = self._names.to_file(job.registry, list(job.blocks))

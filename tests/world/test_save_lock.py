@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -126,3 +127,101 @@ def test_a_reader_beside_the_writer_reads_rows_with_names_added_after_it_opened(
         writer.save(world)
         assert seen.get_block(3, 4, 5) == ruby  # not "block id beyond the saved names"
         assert reader.unknown_blocks == []
+
+
+# -- a lock file removed or replaced under a running game ------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["removed", "replaced"])
+def test_a_writer_whose_lock_file_was_replaced_stops_saving(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "w.sqlite"
+    new_world(path)
+    registry = default_registry()
+    first = WorldStore(path)
+    world = first.load(registry, generator_factory=storage_worker.factory)
+    world.set_block(1, 2, 3, 1)
+    first.save(world)
+    lock_path(path).unlink()
+    second = WorldStore(path) if how == "replaced" else None  # let in: a fresh lock file
+    world.set_block(4, 5, 6, 1)
+    with pytest.raises(SaveError, match=r"lock file w\.sqlite-lock was removed or replaced") as err:
+        first.save(world)
+    assert err.value.path == path and "another game may be writing" in str(err.value)
+    assert first.read_only  # for the rest of the run: nothing of this game is written again
+    with pytest.raises(SaveError, match=r"not saved.*removed or replaced"):
+        first.save(world)
+    first.close()
+    if second is not None:
+        mine = second.load(registry, generator_factory=storage_worker.factory)
+        assert mine.get_block(1, 2, 3) == 1  # the first game's save before the replacement
+        mine.set_block(7, 8, 9, 1)
+        second.save(mine)  # the game holding the lock file now saves as usual
+        second.close()
+    with WorldStore(path, read_only=True) as store:
+        seen = store.load(registry, generator_factory=storage_worker.factory)
+        assert seen.get_block(4, 5, 6) == 0
+        assert seen.get_block(7, 8, 9) == (1 if second is not None else 0)
+
+
+def test_a_game_let_in_beside_a_removed_lock_file_loses_no_reported_save(tmp_path: Path) -> None:
+    """Game A writes; its lock file is deleted; game B gets a fresh one and writes too: A stops
+    saving (it reports every round as refused), so no save either reports is overwritten."""
+    path = tmp_path / "w.sqlite"
+    new_world(path)
+    first = start("--turns", str(path), "0")
+    assert first.stdout is not None and first.stdout.readline().strip() == "ready rw"
+    assert ask(first, "round 0") == "saved 0"
+    lock_path(path).unlink()
+    second = start("--turns", str(path), "1")
+    assert second.stdout is not None and second.stdout.readline().strip() == "ready rw"
+    reported = [(0, 0)]
+    for n in range(1, 8):
+        for worker, proc in ((0, first), (1, second)):
+            answer = ask(proc, f"round {n}")
+            if answer == f"saved {n}":
+                reported.append((n, worker))
+            else:
+                assert answer == f"refused {n}", answer
+    for proc in (first, second):
+        proc.communicate(timeout=30)
+        assert proc.returncode == 0
+    assert {worker for n, worker in reported if n > 0} == {1}
+    with WorldStore(path, read_only=True) as store:
+        world = store.load(default_registry(), generator_factory=storage_worker.factory)
+        lost = [
+            (n, w)
+            for n, w in reported
+            if (world.get_blocks(storage_worker.turn_voxels(n, w)) != 1).any()
+        ]
+    assert lost == []
+
+
+def test_a_writer_that_locked_a_lock_file_replaced_meanwhile_locks_the_new_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock-file race: between this game's open and its flock, another removes the file and
+    locks a new one at the same path. Locking the old, unlinked file would let both write."""
+    import fcntl  # POSIX only, like this module's tests
+
+    path = tmp_path / "w.sqlite"
+    new_world(path)
+    side = lock_path(path)
+    real_flock = fcntl.flock
+    other: list[int] = []
+
+    def flock_after_a_replacement(fd: int, operation: int) -> None:
+        if not other:
+            side.unlink()
+            other.append(os.open(side, os.O_RDWR | os.O_CREAT, 0o644))
+            real_flock(other[0], fcntl.LOCK_EX | fcntl.LOCK_NB)  # the other game's lock
+        real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", flock_after_a_replacement)
+    try:
+        with pytest.raises(WorldLocked):
+            WorldStore(path)
+    finally:
+        os.close(other[0])
+    monkeypatch.undo()
+    with WorldStore(path), pytest.raises(WorldLocked):  # the other game has gone: it opens
+        WorldStore(path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 import signal
 import sqlite3
@@ -15,6 +16,7 @@ import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -31,6 +33,7 @@ from world.storage import (
     SCHEMA_VERSION,
     PlayerState,
     SaveError,
+    WorldLocked,
     WorldStore,
     placeholder_name,
 )
@@ -716,3 +719,114 @@ def test_killed_saves_never_lose_or_mix_a_chunk(tmp_path: Path) -> None:
     # The loop really ran: many saves happened between the kills.
     assert state_j >= 100, f"only {state_j} saves in 50 runs"
     print(f"kill test: {state_j} saves, {unreported_commits} kills after an unreported commit")
+
+
+# -- opening beside a writer that closes, and after a killed one -----------------------------------
+
+
+def test_a_reader_that_looked_at_the_wal_just_before_the_writer_closed_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race made exact: the writer closes (its -wal goes) right after the opening reader
+    first looks at the -wal, however it looks."""
+    path = tmp_path / "w.sqlite"
+    with new_store(path) as store:
+        world = store.load(default_registry(), generator_factory=stripes)
+        world.set_block(1, 2, 3, 1)
+        store.save(world)
+    writer = WorldStore(path)
+    wal = f"{path}-wal"
+    assert Path(wal).exists()
+    real_stat = os.stat
+
+    def writer_closes_after_a_look(target: str | Path, *args: Any, **kwargs: Any) -> os.stat_result:
+        result = real_stat(target, *args, **kwargs)
+        if os.fspath(target) == wal:
+            writer.close()
+        return result
+
+    monkeypatch.setattr(os, "stat", writer_closes_after_a_look)
+    with WorldStore(path, read_only=True) as reader:
+        assert reader.load(default_registry(), generator_factory=stripes).get_block(1, 2, 3) == 1
+    monkeypatch.undo()
+    with pytest.raises(SaveError, match="closed"):  # the writer did close during the open
+        writer.chunk_count()
+
+
+@pytest.mark.slow
+def test_a_reader_opening_while_the_writer_closes_opens_and_reads_the_save(tmp_path: Path) -> None:
+    """A game closes (its -wal and -shm files go) while another opens the world to look: every
+    open succeeds, never a FileNotFoundError from a -wal file that went between two looks."""
+    path = tmp_path / "w.sqlite"
+    with new_store(path) as store:
+        world = store.load(default_registry(), generator_factory=stripes)
+        world.set_block(1, 2, 3, 1)
+        store.save(world)
+    stop = threading.Event()
+    writer_errors: list[BaseException] = []
+
+    def open_and_close_a_writer() -> None:
+        while not stop.is_set():
+            try:
+                with WorldStore(path) as writer:
+                    writer.chunk_count()
+            except WorldLocked:
+                continue  # a reader holds its shared lock: try again
+            except BaseException as exc:
+                writer_errors.append(exc)
+                return
+
+    thread = threading.Thread(target=open_and_close_a_writer)
+    thread.start()
+    failures: list[str] = []
+    try:
+        for _ in range(300):
+            try:
+                with WorldStore(path, read_only=True) as reader:
+                    seen = reader.load(default_registry(), generator_factory=stripes)
+                    if seen.get_block(1, 2, 3) != 1:
+                        failures.append("the saved block was not read")
+            except Exception as exc:
+                failures.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        stop.set()
+        thread.join()
+    assert failures == []
+    assert writer_errors == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+@pytest.mark.parametrize("killed", ["after_a_save", "while_closing"])
+def test_a_read_only_open_after_a_killed_game_adds_no_file_and_reads_its_last_save(
+    tmp_path: Path, killed: str
+) -> None:
+    path = tmp_path / "w.sqlite"
+    WorldStore.create(path, seed=storage_worker.SEED, generator=storage_worker.GENERATOR).close()
+    game = subprocess.Popen(
+        [sys.executable, str(Path(storage_worker.__file__)), "--turns", str(path), "0"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert game.stdin is not None and game.stdout is not None
+    assert game.stdout.readline().strip() == "ready rw"
+    game.stdin.write("round 0\n")
+    game.stdin.flush()
+    assert game.stdout.readline().strip() == "saved 0"
+    game.kill()
+    game.communicate(timeout=30)
+    assert game.returncode == -signal.SIGKILL
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    assert wal.stat().st_size > 0 and shm.exists()  # the save is in the -wal only
+    if killed == "while_closing":
+        # SQLite's close deletes the -shm, then the -wal: a kill between the two leaves this.
+        shm.unlink()
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with WorldStore(path, read_only=True) as store:
+        world = store.load(default_registry(), generator_factory=storage_worker.factory)
+        assert (world.get_blocks(storage_worker.turn_voxels(0, 0)) == 1).all()
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(before)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    with WorldStore(path) as store:  # the next game replays the -wal as ever
+        world = store.load(default_registry(), generator_factory=storage_worker.factory)
+        assert (world.get_blocks(storage_worker.turn_voxels(0, 0)) == 1).all()
