@@ -14,6 +14,8 @@ The game's own commands (``/help`` lists every command, the mods' included):
 - ``/gamemode <creative|survival>``
 - ``/give <item> [count]``: into the inventory (count 1..6400, at most what fits)
 - ``/seed``: the world's seed
+- ``/mods [enable <mod>]``: the loaded mods and the hooks switched off for failing again and
+  again (`world.breaker`); ``enable`` turns a mod's back on (`world.commands.mods_command`)
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ from typing import TYPE_CHECKING, Final
 
 from game.daylight import NAMED_TIMES, parse_time
 from game.player import PLAYER_NAME
-from world.commands import MAX_CHAT, ChatCommand, Commands, coordinate, make_commands
+from world.commands import (
+    MAX_CHAT,
+    ChatCommand,
+    Commands,
+    coordinate,
+    make_commands,
+    mods_command,
+)
 from world.text_prompt import TextPrompt
 
 if TYPE_CHECKING:
@@ -67,6 +76,12 @@ class Chat:
             ChatCommand("give", self._give, "<item> [count]", "put items into the inventory"),
             ChatCommand(
                 "seed", lambda _: [f"Seed: {game.session.world_seed}"], "", "tell the world's seed"
+            ),
+            ChatCommand(
+                "mods",
+                self._mods,
+                "[enable <mod>]",
+                "list the mods and the hooks switched off; enable turns a mod's back on",
             ),
         ]
         self._own: dict[str, Callable[[str], list[str]]] = {c.name: c.on_run for c in builtin}
@@ -121,6 +136,10 @@ class Chat:
     def _help(self, text: str) -> list[str]:
         """``/help``: `world.commands.Commands.help`."""
         return self.commands.help(text)
+
+    def _mods(self, text: str) -> list[str]:
+        """``/mods``: `world.commands.mods_command` on this world's rules."""
+        return mods_command(text, self.game.mods.names, self.game.rules.breaker)
 
     def _show(self, lines: list[str]) -> list[str]:
         if lines:

@@ -6,7 +6,10 @@ blocks it does not own (leaves of the base game decaying, grass spreading): in i
 named, or picked by group with ``"group:<name>"``. The action runs when a random tick
 (`world.random_ticks`) picks a voxel of one of those blocks, with ``chance`` the probability it
 acts on a pick, through the same watchdog and roll-back as every hook (`world.rules.Rules.tick`);
-its arguments are chosen by name from ``world, pos, block, state, props``.
+its arguments are chosen by name from ``world, pos, block, state, props``. Its calls share the
+tick's budget with the timers and random ticks (`world.block_ticks`: picks that do not fit are
+dropped), and in errors and in the circuit breaker (`world.breaker`) it is named after the
+blocks it names: *mod 'leaf_decay' failed in random tick of base:leaves*.
 """
 
 from __future__ import annotations

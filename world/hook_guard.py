@@ -29,6 +29,10 @@ one long C call (``time.sleep``, a huge numpy operation) is stopped only when th
 returns. `HookTimeout` derives from ``BaseException`` so that a mod's ``except Exception``
 does not swallow it, and it is raised again every `POLL` seconds while the hook still runs.
 Where ``ctypes.pythonapi`` is missing (not CPython) hooks are not time-limited.
+
+Stopping is not enough: a hook that loops forever would be stopped every frame, and every frame
+would cost the limit. Each failure therefore also goes to the rules' circuit breaker
+(`HookGuard.fail`, `world.breaker`), which switches a hook off after a few timeouts.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from world.breaker import Breaker
     from world.mods import Implementation, ModError
 
 __all__ = ["HOOK_TIME_LIMIT", "POLL", "HookGuard", "HookTimeout"]
@@ -86,13 +91,19 @@ class HookGuard:
         (`world.mods.Mods.record`).
     limit : float
         Seconds a hook may run (`HOOK_TIME_LIMIT`); ``inf`` turns the watchdog off.
+    breaker : Breaker, optional
+        Counts each failure (`fail`) and says which hooks are switched off (`world.breaker`);
+        the rules' own. None: failures are only recorded.
     """
 
-    def __init__(self, record: Record, limit: float = HOOK_TIME_LIMIT) -> None:
+    def __init__(
+        self, record: Record, limit: float = HOOK_TIME_LIMIT, breaker: Breaker | None = None
+    ) -> None:
         if not limit > 0:
             raise ValueError(f"limit must be a number of seconds > 0, got {limit!r}")
         self.record = record
         self.limit = float(limit)
+        self.breaker = breaker
         self._lock = threading.Lock()
         self._armed = threading.Event()
         self._closed = False
@@ -219,11 +230,19 @@ class HookGuard:
                     exc = HookTimeout().with_traceback(exc.__traceback__)
                 # The watchdog raised the bare class: say what happened, keep where it was.
                 exc.args = (f"ran past the {self.limit * 1000:.0f} ms limit and was stopped",)
-            return None, self.record(impl.mod, impl.hook, exc)
+            return None, self.fail(impl.mod, impl.hook, exc)
         if call[2]:  # it swallowed the timeout and returned: still a failure
             error = HookTimeout(f"ran past the {self.limit * 1000:.0f} ms limit and was stopped")
-            return None, self.record(impl.mod, impl.hook, error)
+            return None, self.fail(impl.mod, impl.hook, error)
         return result, None
+
+    def fail(self, mod: str, where: str, exc: BaseException) -> ModError:
+        """Record a failure of a mod's call (`record`) and count it against the pair (mod,
+        where) in the `breaker`, a `HookTimeout` as a timeout; returns the recorded error."""
+        error = self.record(mod, where, exc)
+        if self.breaker is not None:
+            self.breaker.failed(mod, where, timeout=isinstance(exc, HookTimeout))
+        return error
 
     def _begin(self, call: list[float | int | bool]) -> None:
         deadline = time.perf_counter() + self.limit

@@ -21,7 +21,9 @@ every loaded one took a sprint-flight at view distance 8 from 0.72 to 0.36 ms a 
 the looks at chunks loaded far away, out of reach, were most of it).
 
 `RandomTicker.due` turns frame time into whole game ticks (`TICK_SECONDS` each, at most
-`MAX_CATCH_UP` per call so a long pause never floods the world with ticks).
+`MAX_CATCH_UP` per call so a long pause never floods the world with ticks). The ticker only
+draws: running the picks, under the tick's time budget that may drop some, is
+`world.block_ticks.BlockTicks`'s.
 """
 
 from __future__ import annotations
@@ -64,6 +66,13 @@ RECHECK_TICKS = 100  # every chunk is looked at again for reacting blocks within
 # columns' chunks that are not air (about 40 on the default terrain), looked at within 3 ticks.
 LOOK_PER_TICK = 16
 SIMULATION_DISTANCE = 4  # chunk columns around the player whose chunks are ticked
+_AROUND = tuple(
+    (dx, dy, dz)
+    for dx in (-1, 0, 1)
+    for dy in (-1, 0, 1)
+    for dz in (-1, 0, 1)
+    if (dx, dy, dz) != (0, 0, 0)
+)
 
 
 class RandomTicker:
@@ -137,17 +146,22 @@ class RandomTicker:
         return ticks
 
     def _surrounded(self, key: tuple[int, int, int]) -> bool:
-        """Whether all 26 neighbours of a chunk are loaded (reading them generates nothing)."""
+        """Whether all 26 neighbours of a chunk are loaded (reading them generates nothing).
+
+        A neighbour in memory is found in the chunk table; `World.is_loaded`, with its
+        argument checks, is asked only about the others (known air, or not loaded): with every
+        loaded chunk reacting (an ABM on stone, bench/ticks.py) this took drawing the picks of
+        249 chunks from 1.37 to 0.85 ms (medians).
+        """
         if self.world.generator is None:
             return True  # nothing to generate: every chunk reads for free
         cx, cy, cz = key
-        loaded = self.world.is_loaded
-        return all(
-            loaded(cx + dx, cy + dy, cz + dz)
-            for dx in (-1, 0, 1)
-            for dy in (-1, 0, 1)
-            for dz in (-1, 0, 1)
-        )
+        chunks, loaded = self.world.chunks, self.world.is_loaded
+        for dx, dy, dz in _AROUND:
+            near = (cx + dx, cy + dy, cz + dz)
+            if near not in chunks and not loaded(*near):
+                return False
+        return True
 
     def _area(self) -> set[ChunkKey]:
         """The loaded chunks ticked: those of the columns within the simulation distance of

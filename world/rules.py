@@ -26,7 +26,10 @@ runs past
 reason naming the mod and rolled back: every block the action changed, its mods' changes
 included, is restored, so the world is as before. (Luanti keeps the change after a failing
 callback; restoring it keeps "no block is lost or half-changed" simple to state and to test.)
-The player's own Ctrl-C still quits, after restoring the action.
+The player's own Ctrl-C still quits, after restoring the action. One that keeps failing (three
+timeouts, or ten failures, within 30 s) is switched off for this world by the rules' circuit
+breaker (`world.breaker`, `Rules.breaker`), with one message: the game runs at full speed again,
+and a switched-off ``can_*`` hook or deciding callback denies (it fails closed).
 
 Without mods, the module functions `break_block`, `place_block`, `use_block`, `pick_block` and
 `break_time` apply the built-in rules and the blocks' own callbacks alone (``Rules(world)``).
@@ -37,15 +40,17 @@ Survival breaking takes time: `break_time` gives the seconds (the game shows pro
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 from world import pipeline
 from world.block_callbacks import BlockTables, implementation
-from world.block_ticks import BlockTicks
+from world.block_ticks import BLOCK_TICK_BUDGET, BlockTicks
 from world.blocks import AIR
+from world.breaker import Breaker
 from world.builtin_rules import break_seconds, check_actor, check_hit, held_tool
 from world.chunks import World
 from world.geometry import Int3
@@ -102,6 +107,13 @@ class Rules:
     simulation_distance : int
         Chunk columns around the position given to `tick` whose chunks get random ticks
         (`world.random_ticks.SIMULATION_DISTANCE`, Luanti's active block range).
+    block_tick_budget : float
+        Seconds per `tick` for the timers, random ticks and ABMs
+        (`world.block_ticks.BLOCK_TICK_BUDGET`); what does not fit waits or is dropped as
+        `world.block_ticks` says.
+    clock : callable
+        Seconds, monotonic (`time.perf_counter`): the clock of that budget and of the circuit
+        breaker's window (`world.breaker`); a fake one in tests.
     """
 
     def __init__(
@@ -114,6 +126,8 @@ class Rules:
         random_tick_speed: int = RANDOM_TICK_SPEED,
         random_tick_seed: int | None = None,
         simulation_distance: int = SIMULATION_DISTANCE,
+        block_tick_budget: float = BLOCK_TICK_BUDGET,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if not isinstance(world, World):
             raise TypeError(f"world must be a World, got {type(world).__name__}")
@@ -123,16 +137,31 @@ class Rules:
             raise ValueError(f"hook_time_limit must be seconds > 0, got {hook_time_limit!r}")
         if integer(max_pending, "max_pending") < 0:
             raise ValueError(f"max_pending must be >= 0, got {max_pending!r}")
+        if not 0 < number(block_tick_budget, "block_tick_budget") < math.inf:
+            raise ValueError(
+                f"block_tick_budget must be a finite number of seconds > 0, "
+                f"got {block_tick_budget!r}"
+            )
+        if not callable(clock):
+            raise TypeError(f"clock must be callable, got {type(clock).__name__}")
         self._world = world
         self._mods = mods
         # Blocks' own callbacks run without mods too: their errors are then only logged, and
         # they are not time-limited (no watchdog thread: the watchdog guards against mods).
-        if mods is None:
-            self._guard = HookGuard(_log_error, math.inf)
-        else:
-            self._guard = HookGuard(mods.record, hook_time_limit)
+        # Either way a call that keeps failing is switched off for this world (world.breaker).
+        report = _log_error if mods is None else mods.record
+        self._breaker = Breaker(report, clock=clock)
+        limit = math.inf if mods is None else hook_time_limit
+        self._guard = HookGuard(report, limit, self._breaker)
         self._callbacks: dict[object, Implementation | BlockTables | str] = {}
-        self._ticks = BlockTicks(world, random_tick_speed, random_tick_seed, simulation_distance)
+        self._ticks = BlockTicks(
+            world,
+            random_tick_speed,
+            random_tick_seed,
+            simulation_distance,
+            budget=block_tick_budget,
+            clock=clock,
+        )
         # The report holds the mods, not the rules: no reference cycle keeps the rules alive.
         self._overflow = None if mods is None else partial(_report_overflow, mods, max_pending)
         self._pending = NeighborQueue(max_pending, self._overflow)
@@ -146,6 +175,12 @@ class Rules:
     def mods(self) -> Mods | None:
         """The mods whose hooks run, or None."""
         return self._mods
+
+    @property
+    def breaker(self) -> Breaker:
+        """The circuit breaker of this world's hook calls: which are switched off, and
+        `Breaker.enable` to turn a mod's back on (the chat's ``/mods``)."""
+        return self._breaker
 
     @property
     def pending(self) -> int:
@@ -294,6 +329,8 @@ class Rules:
         pos = prompt.pos or Int3(*(math.floor(v) for v in actor.eye))
         label = f"text prompt {prompt.name}"
         impl = implementation(prompt.mod, label, prompt.on_submit, PROMPT_ARGUMENTS)
+        if not isinstance(impl, str) and self._breaker.tripped(impl.mod, impl.hook):
+            return denied(self._breaker.refusal(impl.mod, impl.hook), pos, impl.mod)
         with self._transaction() as tx:
             if isinstance(impl, str):  # asks for an argument it is not offered
                 tx.error = self._guard.record(prompt.mod, label, TypeError(impl))
@@ -349,8 +386,10 @@ class Rules:
         loaded chunk (no player).
 
         Each hook call is isolated: when it raises or runs too long, its own changes are
-        restored and the others still run. The pending queue is drained in place, at most
-        `TICK_NEIGHBOR_BUDGET` changed voxels per call.
+        restored and the others still run. The timers, random ticks and ABMs share the
+        ``block_tick_budget`` (`world.block_ticks`: due timers wait, surplus picks are
+        dropped). The pending queue is drained in place, at most `TICK_NEIGHBOR_BUDGET`
+        changed voxels per call.
 
         Returns
         -------

@@ -315,10 +315,18 @@ class Transaction:
     # -- hooks --------------------------------------------------------------------------------
 
     def run(
-        self, impl: Implementation, kwargs: Mapping[str, object]
+        self, impl: Implementation, kwargs: Mapping[str, object], *, deciding: bool = False
     ) -> tuple[object, ModError | None]:
         """Call one implementation as its mod: its result, and the error it caused (or that a
-        check it asked for, `world.mod_world.ModWorld.may_break`, met)."""
+        check it asked for, `world.mod_world.ModWorld.may_break`, met).
+
+        One the rules' circuit breaker switched off (`world.breaker`) is not called: a
+        ``deciding`` one (a veto or a deciding callback) answers with its refusal, naming the
+        mod, so that it fails closed; any other with None.
+        """
+        breaker = self.guard.breaker
+        if breaker is not None and breaker.tripped(impl.mod, impl.hook):
+            return (breaker.refusal(impl.mod, impl.hook) if deciding else None), self.error
         if not self._armed:  # no mods: armed at the first block callback only
             self.guard.arm()
             self._armed = True
@@ -345,7 +353,7 @@ class Transaction:
         try:
             for impl in self.mods.hook_impls(hook):
                 mark = self.mark()
-                result, error = self.run(impl, kwargs)
+                result, error = self.run(impl, kwargs, deciding=policy is Policy.VETO)
                 if error is None and policy is not Policy.VETO:
                     error = self.settle()
                 if error is None and policy is not Policy.NOTIFY:
@@ -362,7 +370,7 @@ class Transaction:
                     if not ok:
                         expected = _EXPECTED[policy]
                         bad = TypeError(f"returned {result!r}; expected {expected}")
-                        error = self.mods.record(impl.mod, hook, bad)
+                        error = self.guard.fail(impl.mod, hook, bad)
                 if error is not None:
                     if isolate:
                         self.error = None
@@ -401,7 +409,7 @@ class Transaction:
         if callback in DECIDING:
             self.read_only = f"{callback} of {block.name}"
         try:
-            result, error = self.run(impl, offered)
+            result, error = self.run(impl, offered, deciding=callback in DECIDING)
         finally:
             self.read_only = outer
         if error is not None and self.error is None:

@@ -9,6 +9,7 @@ import pytest
 
 from game.chat import MAX_GIVE
 from game.script import ScriptError
+from world.breaker import TRIP_TIMEOUTS
 
 Replay = Callable[[Any, str], None]
 
@@ -142,3 +143,24 @@ def test_up_and_down_go_through_the_lines_sent_before(
     game.input("up arrow")  # a new chat starts from the newest line again
     assert screen.text == "/time set noon"
     replay(game, "key escape")
+
+
+def test_mods_lists_the_mods_and_a_switched_off_hook_and_enable_turns_it_back_on(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    replay(game, "chat /mods")
+    assert "Mods: base, " in _shown(game) and "protection" in _shown(game)
+    assert "Every hook is on" in _shown(game)
+    breaker = game.rules.breaker
+    for _ in range(TRIP_TIMEOUTS):  # as if protection's can_break had run away three times
+        breaker.failed("protection", "can_break", timeout=True)
+    replay(game, "wait 1")
+    assert "/mods enable protection turns it back on" in _shown(game)  # the one message
+    replay(game, "chat /mods")
+    assert "Switched off: can_break of protection" in _shown(game)
+    replay(game, "chat /mods_enable_protection")
+    assert "Mod 'protection' is on again: can_break" in _shown(game)
+    assert breaker.disabled == ()
+    replay(game, "chat /mods_enable_nope")
+    assert "no mod 'nope' is loaded. Usage: /mods [enable <mod>]" in _shown(game)

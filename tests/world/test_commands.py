@@ -1,4 +1,5 @@
-"""Chat commands (`world.commands`): registering, parsing, and running one as a player's action."""
+"""Chat commands (`world.commands`): registering, parsing, running one as a player's action, and
+the game's ``/mods`` over the rules' circuit breaker."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from world.breaker import TRIP_ERRORS
 from world.chunks import World
-from world.commands import MAX_CHAT, ChatCommand, Commands, make_commands
+from world.commands import MAX_CHAT, ChatCommand, Commands, make_commands, mods_command
 from world.hooks import hookimpl
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
@@ -144,6 +146,69 @@ def test_players_protect_their_areas_with_the_protection_mod_s_commands() -> Non
     assert run(protection.unprotect, "home", "alex") == ["home is no longer protected"]
     assert rules.break_block(_top(world, (2, 10, 2)), steve).done
     assert run(protection.areas, "", "steve") == ["no protected areas"]
+
+
+class Crashing:
+    """A protection mod whose ``can_break`` and ``can_use`` always raise."""
+
+    @hookimpl
+    def can_break(self) -> None:
+        raise ZeroDivisionError("a bug")
+
+    @hookimpl
+    def can_use(self) -> None:
+        raise ZeroDivisionError("a bug")
+
+
+def test_mods_lists_the_mods_and_what_is_switched_off_and_enable_turns_a_mod_back_on() -> None:
+    world, rules, mods, _ = _game({"guard": Crashing()})
+    names = mods.names
+    assert mods_command("", names, rules.breaker) == [
+        f"Mods: {', '.join(names)}",
+        "Every hook is on",
+    ]
+    world.set_block(2, 10, 2, world.registry.id("base:stone"))
+    for _ in range(TRIP_ERRORS):
+        rules.break_block(_top(world, (2, 10, 2)), _player())  # type: ignore[arg-type]
+        rules.use_block(_top(world, (2, 10, 2)), _player())  # type: ignore[arg-type]
+    denied = rules.break_block(_top(world, (2, 10, 2)), _player())  # type: ignore[arg-type]
+    assert "disabled in can_break" in denied.reason and "/mods enable guard" in denied.reason
+    assert mods_command("", names, rules.breaker)[1:] == [
+        "Switched off: can_break of guard, can_use of guard",
+        "/mods enable <mod> turns a mod's back on",
+    ]
+    assert mods_command("ENABLE guard", names, rules.breaker) == [
+        "Mod 'guard' is on again: can_break, can_use"
+    ]
+    assert rules.breaker.disabled == ()
+    assert mods_command("enable guard", names, rules.breaker) == [
+        "Nothing of mod 'guard' was switched off"
+    ]
+    with pytest.raises(ValueError, match="no mod 'nope' is loaded"):
+        mods_command("enable nope", names, rules.breaker)
+    with pytest.raises(ValueError, match="/mods enable <mod>"):
+        mods_command("disable guard", names, rules.breaker)
+
+
+def test_a_command_that_keeps_failing_is_switched_off_and_says_so() -> None:
+    runs: list[int] = []
+
+    def broken() -> None:
+        runs.append(1)
+        raise RuntimeError("oops")
+
+    class Builder:
+        @hookimpl
+        def register_commands(self, commands: object) -> None:
+            commands.register(ChatCommand("broken", broken))  # type: ignore[attr-defined]
+
+    _, rules, _, commands = _game({"builder": Builder()})
+    prompt = commands.prompt(commands["broken"])
+    for _ in range(TRIP_ERRORS + 2):
+        outcome = rules.submit_text(prompt, "", _player())
+        assert not outcome.done and outcome.denied_by == "builder"
+    assert len(runs) == TRIP_ERRORS  # not run once switched off: the player is told why
+    assert outcome.reason.startswith("mod 'builder' is disabled in text prompt builder:/broken")
 
 
 def _top(world: World, pos: tuple[int, int, int]) -> object:
