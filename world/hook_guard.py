@@ -254,15 +254,15 @@ class HookGuard:
 
     def _end(self, call: list[float | int | bool]) -> bool:
         """Stop watching ``call`` (and any call left above it); True when the watchdog fired
-        at it (a pending, undelivered timeout is then cancelled)."""
+        at it (a timeout sent but not landed yet is then taken here, `_absorb`)."""
         with self._lock:
             for index in range(len(self._running) - 1, -1, -1):
                 if self._running[index] is call:
                     del self._running[index:]
                     break
             fired = bool(call[2])
-            if fired and _set_async_exc is not None:
-                _set_async_exc(ctypes.c_ulong(int(call[1])), None)
+        if fired:
+            _absorb()
         return fired
 
     def _check(self) -> None:
@@ -329,6 +329,22 @@ class _CollectorClock:
 
 
 _GC_CLOCK = _CollectorClock()
+
+
+def _absorb() -> None:
+    """Take a `HookTimeout` the watchdog sent that has not landed yet: it lands at the
+    interpreter's next check of its eval breaker, a loop's backward jump.
+
+    Never cancelled with ``PyThreadState_SetAsyncExc(thread, NULL)``: in CPython 3.11 that
+    call leaves the thread's eval breaker set with no exception behind it, and the next
+    function call made under ``sys.setprofile`` then spins forever.
+    """
+    for _ in range(2):
+        try:
+            for _ in range(2):
+                pass
+        except HookTimeout:
+            continue
 
 
 def _cpu_seconds(thread_id: int) -> float | None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import gc
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +28,7 @@ REG = default_registry()
 STONE = REG.id("base:stone")
 DIRT = REG.id("base:dirt")
 DT_SECONDS = 1 / 60
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def loaded(**plugins):
@@ -321,3 +325,34 @@ def test_a_guard_armed_on_two_threads_swaps_the_signal_handler_on_the_main_one_o
     assert errors == []
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     guard.close()
+
+
+def test_after_a_stop_the_interpreter_still_profiles_calls() -> None:
+    # Cancelling a sent timeout with PyThreadState_SetAsyncExc(thread, NULL) leaves CPython
+    # 3.11's eval breaker set: the next call made under sys.setprofile then spun forever (a
+    # profiler, a coverage tool, a debugger all use it). The guard takes the timeout instead.
+    # In a child process: the failure it guards against is a hang.
+    script = """
+import sys, time
+from world.hook_guard import HookGuard
+from world.mods import Implementation
+
+def spin():
+    end = time.perf_counter() + 1.0
+    while time.perf_counter() < end:
+        pass
+
+guard = HookGuard(lambda mod, hook, exc: exc, 0.05)
+guard.arm()
+print(guard.run(Implementation("m", "on_tick", spin, ()), {})[0])
+guard.disarm()
+seen = []
+sys.setprofile(lambda frame, event, arg: seen.append(event))
+(lambda: abs(-1))()
+sys.setprofile(None)
+print("profiled", "c_call" in seen)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=20, cwd=ROOT
+    )
+    assert done.stdout.split("\n")[:2] == ["None", "profiled True"], done.stderr
