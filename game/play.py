@@ -66,12 +66,12 @@ from game.text_screen import TextScreen
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.block_data import INFOTEXT, infotext
 from world.blocks import AIR, BlockRegistry
+from world.changes import Change
 from world.containers import Container, decode_slots, encode_slots
 from world.hook_guard import HookGuard
 from world.inventory import ItemStack, block_drops
 from world.light import Light
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.mod_world import Change
 from world.mods import Mods
 from world.outcome import NOTHING_TARGETED, Actor, Outcome
 from world.ray import Hit, raycast
@@ -178,6 +178,7 @@ class Game:
         self.text_screen = TextScreen()  # what a mod's actor.ask_text opens (a sign's editor)
         self.chat = Chat(self)  # T: the chat line and its commands, the game's and the mods'
         self._chat_opening: str | None = None  # the chat opens next frame, with this text
+        self._waiting = 0  # items lying in the world that the inventory had no room for
         self._container_block = 0  # the block whose inventory is open (`open_container`)
         self._container_value: object = None  # its data as last shown
         self._drops = random.Random()
@@ -260,6 +261,7 @@ class Game:
             if not self._screen_shown:
                 self._carry_out(self.controls.hold(dt, self._aim()))
             self._relight(self.rules.tick(dt, self.player.body.pos))
+            self._pick_up()
         # The garbage collector's pass, if one is due, here rather than inside a chunk job, and
         # within the chunk work's budget (`game.engine.collect_garbage`).
         collecting = collect_garbage()
@@ -444,6 +446,28 @@ class Game:
             self.hud.flash(f"inventory full: {lost} item(s) lost")
         self.hud.refresh_hotbar()
 
+    def _pick_up(self) -> None:
+        """Stacks lying in the world (``World.dropped``: a container's contents when a mod
+        replaced its block) go into the inventory as far as it has room; the rest wait there,
+        saved with the world, and the player is told once."""
+        dropped = self.world.dropped
+        if not dropped:
+            self._waiting = 0
+            return
+        inventory = self.hotbar.inventory
+        waiting = []
+        for pos, stack in dropped:
+            left = inventory.add(stack.item, stack.count)
+            if left:
+                waiting.append((pos, ItemStack(stack.item, left)))
+        if len(waiting) != len(dropped) or sum(s.count for _, s in waiting) != self._waiting:
+            self.hud.refresh_hotbar()
+        count = sum(stack.count for _, stack in waiting)
+        if count > self._waiting:
+            self.hud.flash(f"inventory full: {count} item(s) wait for room")
+        self._waiting = count
+        dropped[:] = waiting
+
     def _do_use(self) -> None:
         """Right click through the rules: a mod's use, or placing the selected block.
 
@@ -571,11 +595,8 @@ class Game:
         self._container_value = self.world.meta(*container.pos).get(container.key)
 
         def write(stored: list[ItemStack | None]) -> None:
-            if self.world.get_block(*container.pos) != block:  # gone meanwhile: to the player
-                for stack in stored:
-                    if stack is not None:
-                        self.hotbar.inventory.add(stack.item, stack.count)
-                self.close_inventory()
+            if self.world.get_block(*container.pos) != block:  # gone: its stacks dropped
+                self.close_inventory()  # (`click_inventory` checks first: never reached)
                 return
             value = encode_slots(stored)
             data = self.world.meta(*container.pos)
@@ -623,7 +644,12 @@ class Game:
             self.capture_mouse(True)
 
     def click_inventory(self, cell: int) -> None:
-        """Click a cell of the open inventory screen (a script's ``click_item``)."""
+        """Click a cell of the open inventory screen (a script's ``click_item``): on what the
+        world holds now. An open block inventory whose block went since (its stacks dropped
+        into the world) closes instead: a click never moves a stack the world no longer has."""
+        if self._container_gone():
+            self.close_inventory()
+            return
         self._sync_container()
         message = self.inventory_screen.click(cell)
         self.hud.refresh_hotbar()

@@ -2,8 +2,9 @@
 
 Right-clicking a chest opens it above the player's inventory (`world.containers`: its slots are
 kept in the chest's own data, saved with the world). A chest holding anything cannot be broken,
-as Luanti's: empty it first (nothing is ever lost with the block). Eight planks round an empty
-middle make one.
+as Luanti's: empty it first. Should another mod replace it anyway, its stacks drop into the world
+and come to the player (`world.block_type.BlockType.containers`): nothing is ever lost with the
+block. Eight planks round an empty middle make one.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ def register_blocks(registry: BlockRegistrar) -> None:
             groups=("container", "choppy"),  # keeps items: protection guards it; an axe
             tiles=("base:log_top", "base:log_top", "base:planks"),
             on_use=open_chest,
-            can_break=unless_empty(SLOTS, "the chest is not empty"),  # its items would go with it
+            can_break=unless_empty(SLOTS, "the chest is not empty"),  # as Luanti's
+            containers=(SLOTS,),  # replaced by a mod's change: its stacks drop, none is lost
         )
     )
     registry.register_craft(Recipe(CHEST, 1, ("PPP", "P P", "PPP"), {"P": "base:planks"}))

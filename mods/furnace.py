@@ -146,7 +146,8 @@ def register_blocks(registry: BlockRegistrar) -> None:
             tiles=("base:stone", "base:stone", "base:cobblestone"),
             on_use=use_furnace,
             on_timer=furnace_tick,
-            can_break=unless_empty(SLOTS, "the furnace is not empty"),  # its items would go with it
+            can_break=unless_empty(SLOTS, "the furnace is not empty"),  # as Luanti's
+            containers=(SLOTS,),  # replaced by a mod's change: its stacks drop, none is lost
         )
     )
     registry.register_craft(Recipe(FURNACE, 1, ("CCC", "C C", "CCC"), {"C": "base:cobblestone"}))

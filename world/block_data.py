@@ -6,20 +6,26 @@ Contract
   Minecraft's block entity data): keys are non-empty str, values str, int, float or bytes; one
   voxel holds at most `MAX_DATA_BYTES` (keys and values counted as UTF-8 / raw bytes, numbers as
   8), refused beyond with a `ValueError` naming the key. It is created on the first write; a
-  voxel whose mapping becomes empty holds nothing.
+  voxel whose mapping becomes empty holds nothing. ``meta[key] = None`` is a `ValueError`
+  (``del meta[key]`` removes a key), and so is a write on an air voxel: nothing is kept on air.
 - ``world.start_timer(pos, seconds)`` starts (or restarts) the voxel's one timer (Luanti's node
   timer): when it runs out, the block's ``on_timer`` runs with the seconds that actually passed.
-  `BlockData.due` lists the timers that ran out.
+  ``seconds`` is a finite number in (0, `MAX_TIMER_SECONDS`]; air takes no timer.
+  `BlockData.due` hands out the timers that ran out, oldest first, at most as many as asked
+  (the rest wait for the next tick); a running timer costs nothing until it is due (a heap).
 - Data and timers belong to the block: when a voxel's block *type* changes (not its state: a
   door opening keeps them), they are detached. Inside an action they stay readable until the
   old block's ``on_destruct`` has run (the transaction calls `BlockData.discard` after it);
-  outside one they go at once. Nothing is kept on air.
+  outside one they go at once.
 - Stored per chunk, beside the chunk's flat array: a chunk without data costs a missing dict
   entry; `BlockData.chunk_rows` / `BlockData.restore_chunk` give a chunk's data and timers as
   JSON-ready values (bytes as base64) for the save, which writes them in the chunk's row in the
-  same transaction as its blocks; never pickled.
-- Journalled: `mark` / `rollback` restore data and timers as they were (a denied or failed
-  action leaves no data change behind); `commit` ends a transaction's journal.
+  same transaction as its blocks; never pickled. A saved row that is not what `chunk_rows`
+  writes (a value of another type, a voxel over the limit, a timer out of range) is refused
+  whole with a `ValueError` naming the voxel; the store reports it as a `SaveError`.
+- One path: every data and timer change marks its chunk unsaved and is recorded in the running
+  action's undo log, both through the world's `world.journal.Journal`, the same way block
+  changes are; a failed or stopped action leaves no data change behind.
 - ``infotext``: a voxel whose data holds this key (`INFOTEXT`, Luanti's name) shows its value
   while the player points at the voxel: a sign's words, "Chest", "Furnace (burning)". The game
   shows `infotext(value)`: a str, int or float as text without surrounding blanks, at most
@@ -33,13 +39,15 @@ Contract
 from __future__ import annotations
 
 import base64
+import heapq
 import math
-from collections.abc import Container, Iterator, MutableMapping
+from collections.abc import Callable, Container, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
 from world.chunk_layout import ChunkKey, chunk_index, voxel_at
 from world.geometry import Int3
+from world.journal import Entry, Journal
 
 __all__ = [
     "INFOTEXT",
@@ -53,6 +61,7 @@ __all__ = [
     "VoxelData",
     "infotext",
     "shown_text",
+    "timer_seconds",
 ]
 
 Value = str | int | float | bytes
@@ -119,16 +128,27 @@ def _check(key: object, value: object) -> None:
 
 
 class BlockData:
-    """Every voxel's data and timers in one world (see the module notes)."""
+    """Every voxel's data and timers in one world (see the module notes).
 
-    def __init__(self) -> None:
+    Parameters
+    ----------
+    journal : Journal, optional
+        The world's edit journal (`world.journal`): every change marks its chunk unsaved there
+        and is recorded in the running action's undo log. A standalone store keeps its own.
+    """
+
+    def __init__(self, journal: Journal | None = None) -> None:
+        self.journal = journal if journal is not None else Journal(set())
         self.chunks: dict[ChunkKey, dict[int, dict[str, Value]]] = {}
         self.timers: dict[ChunkKey, dict[int, Timer]] = {}
         self.clock = 0.0  # world time in seconds
-        self.modified: set[ChunkKey] = set()
         self.detached: dict[Int3, tuple[dict[str, Value] | None, Timer | None]] = {}
         self.deferring = False  # inside an action: detached data waits for on_destruct
-        self._journal: list[tuple[str, Any, Any, Any]] | None = None
+        # Every running timer once, by its end (lazily: a restarted or stopped timer's entry
+        # stays until it reaches the top, then is skipped): (end, order, key, index, timer).
+        self._heap: list[tuple[float, int, ChunkKey, int, Timer]] = []
+        self._pushed = 0
+        self._running = 0  # timers held, for compacting the heap
 
     # -- reading and writing one voxel ----------------------------------------------------------
 
@@ -151,16 +171,19 @@ class BlockData:
         return None if data is None else data.get(name)
 
     def write(self, pos: Int3, name: str, value: Value | None) -> None:
-        """Write one key (``None`` removes it), checked, journalled."""
+        """Write one key (``None`` removes it: `VoxelData` refuses a None value, ``del``
+        removes), checked, journalled."""
         key, index = chunk_index(*pos)
         entries = self.chunks.get(key, {})
         data = dict(entries.get(index, {}))
         if value is None:
-            data.pop(name, None)
+            if name not in data:
+                return
+            data.pop(name)
         else:
             _check(name, value)
             data[name] = value
-            total = sum(_size(k, v) for k, v in data.items())
+            total = _total(data)
             if total > MAX_DATA_BYTES:
                 raise ValueError(
                     f"block data {name!r} at {tuple(pos)} would make the voxel's data "
@@ -169,17 +192,17 @@ class BlockData:
         self._put(key, index, data or None)
 
     def _put(self, key: ChunkKey, index: int, data: dict[str, Value] | None) -> None:
-        entries = self.chunks.setdefault(key, {})
-        old = entries.get(index)
-        if self._journal is not None:
-            self._journal.append(("data", key, index, old))
+        entries = self.chunks.get(key)
+        old = None if entries is None else entries.get(index)
+        self.journal.record(("data", key, index, old))  # before the change: see world.journal
         if data is None:
-            entries.pop(index, None)
+            if entries is not None:
+                entries.pop(index, None)
+                if not entries:
+                    del self.chunks[key]
         else:
-            entries[index] = data
-        if not entries:
-            del self.chunks[key]
-        self.modified.add(key)
+            self.chunks.setdefault(key, {})[index] = data
+        self.journal.touch(key)
 
     def timer(self, pos: Int3) -> Timer | None:
         key, index = chunk_index(*pos)
@@ -187,29 +210,36 @@ class BlockData:
 
     def start_timer(self, pos: Int3, seconds: float) -> None:
         """Start (or restart) the voxel's timer; `seconds` in (0, `MAX_TIMER_SECONDS`]."""
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-            raise ValueError(f"seconds must be a number, got {seconds!r}")
-        if not 0.0 < seconds <= MAX_TIMER_SECONDS:
-            raise ValueError(f"seconds must be in (0, {MAX_TIMER_SECONDS:g}], got {seconds!r}")
-        key, index = chunk_index(*pos)
-        self._put_timer(key, index, Timer(self.clock, float(seconds)))
+        self._put_timer(*chunk_index(*pos), Timer(self.clock, timer_seconds(seconds, "seconds")))
 
     def stop_timer(self, pos: Int3) -> None:
         key, index = chunk_index(*pos)
         self._put_timer(key, index, None)
 
     def _put_timer(self, key: ChunkKey, index: int, timer: Timer | None) -> None:
-        timers = self.timers.setdefault(key, {})
-        old = timers.get(index)
-        if self._journal is not None:
-            self._journal.append(("timer", key, index, old))
+        timers = self.timers.get(key)
+        old = None if timers is None else timers.get(index)
+        self.journal.record(("timer", key, index, old))
+        self._running += (timer is not None) - (old is not None)
         if timer is None:
-            timers.pop(index, None)
+            if timers is not None:
+                timers.pop(index, None)
+                if not timers:
+                    del self.timers[key]
         else:
-            timers[index] = timer
-        if not timers:
-            del self.timers[key]
-        self.modified.add(key)
+            self.timers.setdefault(key, {})[index] = timer
+            self._push(key, index, timer)
+        self.journal.touch(key)
+
+    def _push(self, key: ChunkKey, index: int, timer: Timer) -> None:
+        self._pushed += 1
+        heapq.heappush(self._heap, (timer.end, self._pushed, key, index, timer))
+        if len(self._heap) > 2 * self._running + 64:  # mostly stale: rebuild from the live ones
+            live = [(k, i, t) for k, timers in self.timers.items() for i, t in timers.items()]
+            first = self._pushed + 1
+            self._pushed += len(live)
+            self._heap = [(t.end, first + n, k, i, t) for n, (k, i, t) in enumerate(live)]
+            heapq.heapify(self._heap)
 
     # -- the block changed ------------------------------------------------------------------
 
@@ -224,45 +254,34 @@ class BlockData:
         if timer is not None:
             self._put_timer(key, index, None)
         if self.deferring:
+            self.journal.record(("detached", pos))
             self.detached[pos] = (data, timer)
-            if self._journal is not None:
-                self._journal.append(("detached", pos, None, None))
 
     def discard(self, pos: Int3) -> None:
         """The old block's on_destruct has run: its detached data is gone for good."""
         self.detached.pop(pos, None)
 
-    # -- transactions -----------------------------------------------------------------------
+    # -- transactions (the journal is the world's: `world.journal`) -----------------------------
 
     def begin(self) -> None:
-        """An action starts: journal every change, keep detached data for on_destruct."""
-        self._journal = []
+        """An action starts: keep detached data for on_destruct."""
         self.deferring = True
 
-    def mark(self) -> int:
-        return 0 if self._journal is None else len(self._journal)
-
-    def rollback(self, mark: int) -> None:
-        """Undo every data and timer change since `mark`."""
-        journal = self._journal
-        if journal is None:
-            return
-        self._journal = None  # restoring is not journalled
-        try:
-            for kind, key, index, old in reversed(journal[mark:]):
-                if kind == "data":
-                    self._put(key, index, old)
-                elif kind == "timer":
-                    self._put_timer(key, index, old)
-                else:
-                    self.detached.pop(key, None)
-            del journal[mark:]
-        finally:
-            self._journal = journal
+    def undo(self, entry: Entry) -> bool:
+        """Replay one of this store's undo entries (`world.journal`); False for another kind."""
+        kind = entry[0]
+        if kind == "data":
+            self._put(entry[1], entry[2], entry[3])
+        elif kind == "timer":
+            self._put_timer(entry[1], entry[2], entry[3])
+        elif kind == "detached":
+            self.detached.pop(entry[1], None)
+        else:
+            return False
+        return True
 
     def commit(self) -> None:
-        """The action is over: forget the journal and any data still detached."""
-        self._journal = None
+        """The action is over: forget any data still detached."""
         self.deferring = False
         self.detached.clear()
 
@@ -274,21 +293,32 @@ class BlockData:
             raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
         self.clock += seconds
 
-    def due(self, loaded: Container[ChunkKey] | None = None) -> list[tuple[Int3, float]]:
+    def due(
+        self, loaded: Container[ChunkKey] | None = None, limit: int | None = None
+    ) -> list[tuple[Int3, float]]:
         """Timers that ran out, as (position, elapsed seconds), oldest end first; removed.
 
-        Only chunks in `loaded` count (all when None): the others' timers wait.
+        Only chunks in `loaded` count (all when None): the others' timers wait. At most
+        `limit` (all when None): the rest stay due, for the next call. Cost: nothing per
+        running timer; a timer's end is looked at once (a heap), and a due timer in a chunk
+        not loaded is looked at again by every call until its chunk loads or goes.
         """
-        found: list[tuple[float, Int3, float]] = []
-        for key, timers in list(self.timers.items()):
+        found: list[tuple[Int3, float]] = []
+        waiting: list[tuple[float, int, ChunkKey, int, Timer]] = []
+        heap = self._heap
+        while heap and heap[0][0] <= self.clock and (limit is None or len(found) < limit):
+            entry = heapq.heappop(heap)
+            _, _, key, index, timer = entry
+            if self.timers.get(key, {}).get(index) is not timer:
+                continue  # restarted, stopped or gone since
             if loaded is not None and key not in loaded:
+                waiting.append(entry)
                 continue
-            for index, timer in list(timers.items()):
-                if timer.end <= self.clock:
-                    found.append((timer.end, Int3(*voxel_at(key, index)), self.clock - timer.start))
-                    self._put_timer(key, index, None)
-        found.sort(key=lambda item: item[0])
-        return [(pos, elapsed) for _, pos, elapsed in found]
+            self._put_timer(key, index, None)
+            found.append((Int3(*voxel_at(key, index)), self.clock - timer.start))
+        for entry in waiting:
+            heapq.heappush(heap, entry)
+        return found
 
     # -- saving -----------------------------------------------------------------------------
 
@@ -307,61 +337,102 @@ class BlockData:
         }
 
     def restore_chunk(self, key: ChunkKey, rows: object) -> None:
-        """Load a chunk's data and timers from `chunk_rows` output; ``ValueError`` if damaged."""
-        if not isinstance(rows, dict):
-            raise ValueError("block data must be a JSON object")
+        """Load a chunk's data and timers from `chunk_rows` output, replacing what is held.
+
+        Raises
+        ------
+        ValueError
+            Naming the voxel (its index in the chunk) and the key when anything is not what
+            `chunk_rows` writes: not objects, unknown fields, a value that is not str, int,
+            float or bytes, a voxel over `MAX_DATA_BYTES`, a timer that is not
+            ``[start >= 0, seconds in (0, MAX_TIMER_SECONDS]]``. Nothing is loaded then.
+        """
+        if not isinstance(rows, dict) or not set(rows) <= {"data", "timers"}:
+            raise ValueError('block data must be an object with "data" and "timers"')
+        raw_data, raw_timers = rows.get("data", {}), rows.get("timers", {})
+        if not isinstance(raw_data, dict) or not isinstance(raw_timers, dict):
+            raise ValueError('block data\'s "data" and "timers" must be objects')
         data: dict[int, dict[str, Value]] = {}
-        for raw_index, entries in dict(rows.get("data", {})).items():
+        for raw_index, entries in raw_data.items():
             index = _index(raw_index)
-            if not isinstance(entries, dict):
-                raise ValueError(f"block data of voxel {index} must be an object")
-            decoded = {str(k): _decode(v) for k, v in entries.items()}
-            for name, value in decoded.items():
-                _check(name, value)
+            if not isinstance(entries, dict) or not entries:
+                raise ValueError(f"block data of voxel {index} must be a non-empty object")
+            decoded: dict[str, Value] = {}
+            for name, raw in entries.items():
+                value = _decode(raw, index, name)
+                try:
+                    _check(name, value)
+                except ValueError as exc:
+                    raise ValueError(f"voxel {index}: {exc}") from None
+                decoded[name] = value
+            if _total(decoded) > MAX_DATA_BYTES:
+                raise ValueError(f"block data of voxel {index} is over {MAX_DATA_BYTES} bytes")
             data[index] = decoded
         timers: dict[int, Timer] = {}
-        for raw_index, pair in dict(rows.get("timers", {})).items():
+        for raw_index, pair in raw_timers.items():
             index = _index(raw_index)
-            if (
-                not isinstance(pair, list)
-                or len(pair) != 2
-                or not all(isinstance(v, int | float) and math.isfinite(v) for v in pair)
-            ):
+            if not isinstance(pair, list) or len(pair) != 2:
                 raise ValueError(f"timer of voxel {index} must be [start, seconds]")
-            timers[index] = Timer(float(pair[0]), float(pair[1]))
+            start = _finite(pair[0], f"timer of voxel {index}: start")
+            if start < 0:
+                raise ValueError(f"timer of voxel {index}: start must be >= 0, got {start!r}")
+            timers[index] = Timer(start, timer_seconds(pair[1], f"timer of voxel {index}"))
+        self.forget_chunk(key)
         if data:
             self.chunks[key] = data
         if timers:
             self.timers[key] = timers
+            self._running += len(timers)
+            for index, timer in timers.items():
+                self._push(key, index, timer)
 
     def forget_chunk(self, key: ChunkKey) -> None:
-        """A chunk was unloaded (after its save): drop its data from memory."""
+        """A chunk was unloaded (it holds no unsaved change): drop its data from memory."""
         self.chunks.pop(key, None)
-        self.timers.pop(key, None)
+        self._running -= len(self.timers.pop(key, {}))
 
 
 class VoxelData(MutableMapping[str, Value]):
-    """``world.meta(pos)``: one voxel's data as a mutable mapping (writes go to `BlockData`)."""
+    """``world.meta(pos)``: one voxel's data as a mutable mapping.
 
-    def __init__(self, store: BlockData, pos: Int3, write: bool = True) -> None:
+    Parameters
+    ----------
+    store : BlockData
+        Where it is read.
+    pos : Int3
+    writer : callable or None
+        ``writer(pos, name, value or None)`` makes a write (the world's: it checks the voxel
+        and marks its chunk); None: read-only (a ``can_*`` hook only decides).
+    """
+
+    def __init__(
+        self,
+        store: BlockData,
+        pos: Int3,
+        writer: Callable[[Int3, str, Value | None], None] | None = None,
+    ) -> None:
         self._store = store
         self._pos = pos
-        self._write = write
+        self._writer = writer
 
     def __getitem__(self, name: str) -> Value:
         return self._store.get(self._pos)[name]
 
     def __setitem__(self, name: str, value: Value) -> None:
-        if not self._write:
-            raise RuntimeError("block data cannot be changed here (a can_* hook only decides)")
-        self._store.write(self._pos, name, value)
+        if value is None:
+            raise ValueError(f"block data {name!r} cannot be None: delete the key instead")
+        self._writable()(self._pos, name, value)
 
     def __delitem__(self, name: str) -> None:
-        if not self._write:
-            raise RuntimeError("block data cannot be changed here (a can_* hook only decides)")
+        writer = self._writable()
         if name not in self._store.get(self._pos):
             raise KeyError(name)
-        self._store.write(self._pos, name, None)
+        writer(self._pos, name, None)
+
+    def _writable(self) -> Callable[[Int3, str, Value | None], None]:
+        if self._writer is None:
+            raise RuntimeError("block data cannot be changed here (a can_* hook only decides)")
+        return self._writer
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._store.get(self._pos))
@@ -371,6 +442,31 @@ class VoxelData(MutableMapping[str, Value]):
 
     def __repr__(self) -> str:
         return f"VoxelData({tuple(self._pos)}, {self._store.get(self._pos)!r})"
+
+
+def timer_seconds(value: object, name: str) -> float:
+    """A timer's length: a finite number in (0, `MAX_TIMER_SECONDS`], else a `ValueError`
+    naming ``name``."""
+    seconds = _finite(value, name)
+    if not 0.0 < seconds <= MAX_TIMER_SECONDS:
+        raise ValueError(f"{name} must be in (0, {MAX_TIMER_SECONDS:g}] seconds, got {value!r}")
+    return seconds
+
+
+def _finite(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return number
+
+
+def _total(data: dict[str, Value]) -> int:
+    return sum(_size(k, v) for k, v in data.items())
 
 
 def _index(raw: object) -> int:
@@ -389,9 +485,18 @@ def _encode(value: Value) -> object:
     return value
 
 
-def _decode(value: object) -> Value:
-    if isinstance(value, dict) and set(value) == {"b64"}:
-        return base64.b64decode(str(value["b64"]), validate=True)
+def _decode(value: object, index: int, name: object) -> Value:
+    if isinstance(value, dict):
+        raw = value.get("b64") if set(value) == {"b64"} else None
+        if not isinstance(raw, str) or len(raw) > 2 * MAX_DATA_BYTES:
+            raise ValueError(f"block data {name!r} of voxel {index} is not base64 bytes")
+        try:
+            return base64.b64decode(raw, validate=True)
+        except ValueError:
+            raise ValueError(f"block data {name!r} of voxel {index} is not base64 bytes") from None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise ValueError(f"block data value {value!r} is not str, int, float or bytes")
+        shown = type(value).__name__
+        raise ValueError(
+            f"block data {name!r} of voxel {index} is {shown}, not str, int, float or bytes"
+        )
     return value

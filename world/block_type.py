@@ -137,6 +137,11 @@ class BlockType:
     label : world.labels.Label or None
         Text the game draws on the block, from each voxel's data (a sign's text on its board;
         `world.labels`).
+    containers : tuple of str
+        The keys of the voxel's data that hold block inventories (`world.containers`: a
+        chest's ``"inventory"``). When the block goes by any means (broken, replaced by a mod,
+        a bulk write), their stacks are dropped into the world (``World.dropped``, Minecraft's
+        rule), never lost with the data.
     """
 
     name: str
@@ -165,6 +170,7 @@ class BlockType:
     drops: tuple[Drop, ...] | None = None
     get_drops: Callable[..., Any] | None = None
     label: Label | None = None
+    containers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.name != "air" and not NAME_PATTERN.match(self.name):
@@ -213,6 +219,13 @@ class BlockType:
         ):
             raise ValueError(
                 f"drops of {self.name!r} must be None or a tuple of Drop, got {self.drops!r}"
+            )
+        if not isinstance(self.containers, tuple) or not all(
+            isinstance(key, str) and key for key in self.containers
+        ):
+            raise ValueError(
+                f"containers of {self.name!r} must be a tuple of data keys (non-empty str), "
+                f"got {self.containers!r}"
             )
         if self.label is not None and not isinstance(self.label, Label):
             raise ValueError(f"label of {self.name!r} must be a Label or None, got {self.label!r}")

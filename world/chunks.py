@@ -14,20 +14,29 @@ Two kinds of change tracking:
 
 - ``world.dirty``: chunks whose mesh is stale: a change marks its chunk and the neighbours
   touching a border voxel (faces and ambient occlusion read one voxel across the border).
-- ``world.modified``: chunks whose blocks changed since the last save (generated chunks are not:
-  they can be generated again). Memory: 2 bytes a voxel of an allocated chunk, none for air.
+- ``world.modified``: chunks with unsaved changes of any kind, blocks, states, per-voxel data
+  and timers alike (`world.journal`: one path for every change; generated chunks are not marked:
+  they can be generated again). A chunk so marked is never forgotten (`World.unload_chunk`);
+  a chunk forgotten takes its data and timers out of memory with it, and they load again with
+  its blocks. Memory: 2 bytes a voxel of an allocated chunk, none for air.
+
+While an action runs (`world.transaction`), every write is recorded before it is made in the
+journal's undo log, a bulk write as a copy of each chunk it touches (copy-on-write), so
+`World.rollback` restores every voxel, its data and its timer exactly, even when the watchdog
+stops a hook in the middle of a `set_blocks`.
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world.block_data import BlockData, VoxelData
+from world.block_data import BlockData, Value, VoxelData
 from world.blocks import AIR, BlockRegistry, default_registry
 from world.chunk_layout import (
     CHUNK,
@@ -44,8 +53,12 @@ from world.chunk_layout import (
     by_chunk,
     chunk_index,
     local_index,
+    voxel_at,
 )
+from world.containers import MAX_CONTAINER_SLOTS, decode_slots
 from world.geometry import Int3
+from world.inventory import ItemStack
+from world.journal import Journal
 from world.mod_storage import ModStorage
 from world.validate import CHUNK_LIMIT, chunk_coord, coords, voxel
 
@@ -58,6 +71,7 @@ __all__ = [
     "STRIDE_X",
     "STRIDE_Y",
     "Chunk",
+    "ChunkDiff",
     "ChunkGenerator",
     "ChunkKey",
     "ChunkSource",
@@ -65,6 +79,18 @@ __all__ = [
     "chunk_index",
     "local_index",
 ]
+
+
+class ChunkDiff(NamedTuple):
+    """What one bulk write changed in one chunk: flat indices (ascending), ids before, after."""
+
+    key: ChunkKey
+    idx: NDArray[np.intp]
+    old: NDArray[np.uint16]
+    new: NDArray[np.uint16]
+
+
+_log = logging.getLogger(__name__)
 
 
 def _key(cx: object, cy: object, cz: object) -> ChunkKey:
@@ -122,9 +148,14 @@ class World:
         self._air: set[ChunkKey] = set()
         self.dirty: set[ChunkKey] = set()
         self.modified: set[ChunkKey] = set()
+        # Every change marks its chunk through it, and is recorded while an action runs.
+        self.journal = Journal(self.modified)
         self.mod_storage = ModStorage()  # each mod's saved key→value store (world.mod_storage)
-        self.block_data = BlockData()  # per-voxel data and timers (world.block_data)
+        self.block_data = BlockData(self.journal)  # per-voxel data and timers (world.block_data)
         self.light: Any = None  # the world's `world.light.Light` when the game keeps one
+        # Stacks a container block held when it went (`BlockType.containers`): lying in the
+        # world, at the voxel they fell from, until the game picks them up; saved with it.
+        self.dropped: list[tuple[Int3, ItemStack]] = []
 
     # -- chunks -----------------------------------------------------------------------------
 
@@ -197,13 +228,15 @@ class World:
         self._mark_around(key)
 
     def unload_chunk(self, cx: int, cy: int, cz: int) -> bool:
-        """Forget a chunk that has no unsaved change; returns False (and keeps it) otherwise."""
+        """Forget a chunk that has no unsaved change of any kind, with its data and timers;
+        returns False (and keeps it) otherwise."""
         key = _key(cx, cy, cz)
         if key in self.modified:
             return False
         self.chunks.pop(key, None)
         self._air.discard(key)
         self.dirty.discard(key)
+        self.block_data.forget_chunk(key)
         return True
 
     def loaded_keys(self) -> Iterator[ChunkKey]:
@@ -219,16 +252,31 @@ class World:
 
     def meta(self, wx: int, wy: int, wz: int) -> VoxelData:
         """The voxel's data (`world.block_data`): a mutable mapping of str to str, int, float or
-        bytes, created on the first write, removed when the block is replaced."""
+        bytes, created on the first write, removed when the block is replaced. Writing a None
+        value, or on an air voxel, is a `ValueError`."""
         pos = Int3(voxel(wx, "wx"), voxel(wy, "wy"), voxel(wz, "wz"))
         self.chunk(*chunk_index(*pos)[0])  # a saved chunk's data loads with its blocks
-        return VoxelData(self.block_data, pos)
+        return VoxelData(self.block_data, pos, self.write_data)
+
+    def write_data(self, pos: Int3, name: str, value: Value | None) -> None:
+        """Write one key of a checked voxel's data (None removes it): the one path every data
+        write takes, its chunk loaded first and marked unsaved (`world.journal`)."""
+        self._not_air(pos, f"block data {name!r}")
+        self.block_data.write(pos, name, value)
 
     def start_timer(self, wx: int, wy: int, wz: int, seconds: float) -> None:
-        """Start (or restart) the voxel's timer: its block's ``on_timer`` runs in `seconds`."""
+        """Start (or restart) the voxel's timer: its block's ``on_timer`` runs in `seconds`
+        (a finite number in (0, `world.block_data.MAX_TIMER_SECONDS`]); air takes none."""
         pos = Int3(voxel(wx, "wx"), voxel(wy, "wy"), voxel(wz, "wz"))
-        self.chunk(*chunk_index(*pos)[0])
+        self._not_air(pos, "a timer")
         self.block_data.start_timer(pos, seconds)
+
+    def _not_air(self, pos: Int3, what: str) -> None:
+        """Load the voxel's chunk (its saved data comes with it); refuse an air voxel."""
+        key, idx = chunk_index(*pos)
+        chunk = self.chunk(*key)
+        if chunk is None or chunk.blocks[idx] == AIR:
+            raise ValueError(f"{what} cannot be kept at {tuple(pos)}: the voxel is air")
 
     # -- single voxels ----------------------------------------------------------------------
 
@@ -252,20 +300,52 @@ class World:
         if chunk is None:
             if block_id == AIR:
                 return
-            chunk = Chunk(key)
-            self.chunks[key] = chunk
-            self._air.discard(key)
+            chunk = self._new_chunk(key)
         old = int(chunk.blocks[idx])
         if old == block_id:
             return
+        self.journal.record(("voxel", key, idx, old))  # before the write: `world.journal`
         chunk.blocks[idx] = block_id
-        self.modified.add(key)
+        self.journal.touch(key)
         data = self.block_data
         if (key in data.chunks or key in data.timers) and (
             self.registry.block_index[old] != self.registry.block_index[block_id]
         ):
-            data.block_changed(Int3(wx, wy, wz), key, idx)
+            self._detach(Int3(wx, wy, wz), key, idx, old)
         self._mark_voxel(key, wx & CHUNK_MASK, wy & CHUNK_MASK, wz & CHUNK_MASK)
+
+    def _detach(self, pos: Int3, key: ChunkKey, idx: int, old: int) -> None:
+        """A voxel's block type changed: its containers' stacks drop, its data and timer go
+        (`world.block_data`)."""
+        containers = self.registry[old].containers
+        if containers:
+            held = self.block_data.chunks.get(key, {}).get(idx, {})
+            for name in containers:
+                self._spill(pos, name, held.get(name))
+        self.block_data.block_changed(pos, key, idx)
+
+    def _spill(self, pos: Int3, name: str, value: object) -> None:
+        """Drop the stacks a container's data value holds (recorded: a rollback takes them
+        back); data that is not slots cannot be, and is logged."""
+        if value is None:
+            return
+        try:
+            stacks = decode_slots(value, MAX_CONTAINER_SLOTS)
+        except ValueError as exc:
+            _log.warning("the container %r at %s went with unreadable data: %s", name, pos, exc)
+            return
+        for stack in stacks:
+            if stack is not None:
+                self.journal.record(("dropped", len(self.dropped)))
+                self.dropped.append((pos, stack))
+
+    def _new_chunk(self, key: ChunkKey) -> Chunk:
+        """An air chunk's array, made for a write (recorded: a rollback takes it away)."""
+        self.journal.record(("new", key, key in self._air))
+        chunk = Chunk(key)
+        self.chunks[key] = chunk
+        self._air.discard(key)
+        return chunk
 
     def _check_id(self, block_id: object) -> int:
         if isinstance(block_id, bool) or not isinstance(block_id, int | np.integer):
@@ -349,33 +429,86 @@ class World:
         if values.size:  # on the caller's dtype, before any cast: a uint64 2^64 - 1 is refused
             self._check_ids(values, "ids")
         values = np.broadcast_to(values, (len(cells),)).astype(np.int64)
-        if not len(cells):
-            return
+        if len(cells):
+            self.write_many(cells, values)
+
+    def write_many(self, cells: NDArray[np.int64], values: NDArray[np.int64]) -> list[ChunkDiff]:
+        """`set_blocks` on checked (N, 3) coordinates and N checked ids: the one bulk write.
+
+        Returns
+        -------
+        list of ChunkDiff
+            Per chunk that changed: its key, the flat indices that changed (ascending), their
+            ids before and after.
+        """
+        diffs: list[ChunkDiff] = []
         groups, idx = by_chunk(cells)
+        journal = self.journal
         for key, sel in groups:
             chunk = self.chunk(*key)
             if chunk is None:
                 if not values[sel].any():
                     continue
-                chunk = Chunk(key)
-                self.chunks[key] = chunk
-                self._air.discard(key)
+                chunk = self._new_chunk(key)
             before = chunk.blocks.copy()
+            if journal.wants_snapshot(key):  # before the write: `world.journal`
+                journal.snapshot(("chunk", key, before), key)
             chunk.blocks[idx[sel]] = values[sel]
             changed = np.flatnonzero(before != chunk.blocks)
             if not len(changed):
                 continue
-            self.modified.add(key)
+            journal.touch(key)
             self.dirty.add(key)
             self._mark_voxels(key, np.unravel_index(changed, CHUNK))
+            old, new = before[changed], chunk.blocks[changed]
+            diffs.append(ChunkDiff(key, changed, old, new))
             data = self.block_data
             if key in data.chunks or key in data.timers:
                 types = self.registry.block_index
-                for i in changed[types[before[changed]] != types[chunk.blocks[changed]]].tolist():
-                    lx, ly, lz = np.unravel_index(i, CHUNK)
-                    origin = (key[0] * CHUNK[0], key[1] * CHUNK[1], key[2] * CHUNK[2])
-                    pos = Int3(origin[0] + int(lx), origin[1] + int(ly), origin[2] + int(lz))
-                    data.block_changed(pos, key, i)
+                for i, was in zip(
+                    changed[types[old] != types[new]].tolist(),
+                    old[types[old] != types[new]].tolist(),
+                    strict=True,
+                ):
+                    self._detach(Int3(*voxel_at(key, i)), key, i, was)
+        return diffs
+
+    def rollback(self, mark: int) -> None:
+        """Undo every change recorded since the journal's ``mark`` (`world.journal`): blocks,
+        data, timers; the chunks it first marked unsaved are unmarked again."""
+        journal = self.journal
+        entries, fresh = journal.take_since(mark)
+        journal.replaying = True  # restoring records nothing and marks nothing
+        try:
+            for entry in entries:
+                kind = entry[0]
+                if kind == "voxel":
+                    _, key, idx, old = entry
+                    chunk = self.chunks.get(key)
+                    if chunk is not None:
+                        chunk.blocks[idx] = old
+                        lx, ly, lz = voxel_at((0, 0, 0), idx)
+                        self._mark_voxel(key, lx, ly, lz)
+                elif kind == "chunk":
+                    _, key, blocks = entry
+                    chunk = self.chunks.get(key)
+                    if chunk is not None:
+                        chunk.blocks[:] = blocks
+                        self._mark_around(key)
+                elif kind == "dropped":
+                    del self.dropped[entry[1] :]
+                elif kind == "new":
+                    _, key, was_air = entry
+                    if self.chunks.pop(key, None) is not None:
+                        self._mark_around(key)
+                    if was_air:
+                        self._air.add(key)
+                else:
+                    self.block_data.undo(entry)
+        finally:
+            journal.replaying = False
+        for key in fresh:
+            self.modified.discard(key)
 
     def _mark_voxels(self, key: ChunkKey, local: tuple[NDArray[np.intp], ...]) -> None:
         """`_mark_voxel` for many changed voxels of one chunk, without a per-voxel loop."""

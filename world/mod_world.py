@@ -1,4 +1,4 @@
-"""The world as a mod's hook sees it: `ModWorld`, and `Change`, one voxel an action changed.
+"""The world as a mod's hook sees it: `ModWorld` (what an action changed is `world.changes`).
 
 Hooks never get the `world.chunks.World` or its arrays: every hook call gets the `ModWorld` of
 the action or tick it is part of. Reads return copies; writes are journalled by the action's
@@ -13,13 +13,13 @@ Every argument a mod passes is checked here (`world.validate`), with a message n
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from world import pipeline, validate
-from world.block_data import VoxelData
+from world.block_data import Value, VoxelData
 from world.blocks import BlockRegistry
 from world.builtin_rules import check_actor, may_break, may_place
 from world.geometry import Int3
@@ -31,15 +31,7 @@ if TYPE_CHECKING:
     from world.mod_storage import ModStore
     from world.transaction import Transaction
 
-__all__ = ["Change", "ModWorld"]
-
-
-class Change(NamedTuple):
-    """One voxel changed by an action: where, and the block ids before and after."""
-
-    pos: Int3
-    old: int
-    new: int
+__all__ = ["ModWorld"]
 
 
 class ModWorld:
@@ -100,16 +92,24 @@ class ModWorld:
         bytes, removed with the block (``on_destruct`` still sees it), saved with its chunk, and
         restored with the blocks when the action is rolled back. Read-only in ``can_*`` hooks."""
         self._tx.world.meta(wx, wy, wz)  # checks the position, loads the chunk's saved data
-        writable = not self._tx.closed and self._tx.read_only is None
-        return VoxelData(self._tx.world.block_data, Int3(wx, wy, wz), write=writable)
+        writer = self._write_data if self._tx.read_only is None else None
+        return VoxelData(self._tx.world.block_data, Int3(wx, wy, wz), writer)
+
+    def _write_data(self, pos: Int3, name: str, value: Value | None) -> None:
+        """A data write from a hook: only while its action runs (a mapping kept after the call
+        raises), inside the action's journal."""
+        self._writable()
+        self._tx.world.write_data(pos, name, value)
 
     def light_at(self, wx: int, wy: int, wz: int) -> tuple[int, int]:
         """(sky, block) light of a voxel, 0..15 each, from the world's ``light`` (`world.light`);
-        (0, 0) when the world keeps no light or the voxel's chunk holds none."""
+        (0, 0) when the world keeps no light or the voxel's chunk holds none. Integer voxel
+        coordinates within the world limit, else a `ValueError` naming the argument."""
+        x, y, z = voxel(wx, "wx"), voxel(wy, "wy"), voxel(wz, "wz")
         light = getattr(self._tx.world, "light", None)
         if light is None:
             return 0, 0
-        sky, block = light.at(int(wx), int(wy), int(wz))
+        sky, block = light.at(x, y, z)
         return int(sky), int(block)
 
     def start_timer(self, wx: int, wy: int, wz: int, seconds: float) -> None:

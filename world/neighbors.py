@@ -9,7 +9,9 @@ notify the six face neighbours of each. The queue is bounded by construction:
   toggling the same voxels cannot grow the queue beyond the voxels it touches.
 - **A cap.** At most `MAX_PENDING` entries wait. A change that would add one more is still made
   (no block is lost) but its neighbours are not told; the first time a cause overflows the
-  queue, the ``on_overflow`` callback reports it (the rules log it once per mod).
+  queue, the ``on_overflow`` callback reports it (the rules log it once per mod). A bulk write
+  (`NeighborQueue.push_many`) stops at the first change the full queue refuses: the rest of it
+  is dropped at once, without looking for voxels already queued.
 
 Pushes return an undo record, so the rules can take back exactly the notifications of a hook
 call they roll back (pops never happen inside one hook call, so an undo always concerns the
@@ -21,6 +23,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
 
 from world.geometry import Int3
 
@@ -100,6 +105,26 @@ class NeighborQueue:
         self._entries[key] = [old, new]
         self._order.append(key)
         return Undo(key, None)
+
+    def push_many(
+        self,
+        pos: NDArray[np.int64],
+        old: NDArray[np.int64],
+        new: NDArray[np.int64],
+        cause: str | None,
+    ) -> list[Undo | None]:
+        """`push` for the N changes of a bulk write, (N, 3), (N,), (N,), in order, while the
+        queue has room; the rest are dropped at once (counted, reported as `push` does), so a
+        write of 262,144 voxels costs the queue's room, not a call per voxel."""
+        records: list[Undo | None] = []
+        for i in range(len(old)):
+            if len(self._entries) >= self.cap:
+                rest = len(old) - i
+                self.dropped += rest - 1
+                records.append(self.push(Int3(*pos[i].tolist()), int(old[i]), int(new[i]), cause))
+                break
+            records.append(self.push(Int3(*pos[i].tolist()), int(old[i]), int(new[i]), cause))
+        return records
 
     def undo(self, record: Undo) -> None:
         """Take back one push (the newest not yet taken back)."""

@@ -11,16 +11,13 @@ import logging
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from world import validate
+from world.changes import Changes
 from world.containers import Container
 from world.geometry import Int3, Vec3
 from world.physics import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH  # the player's box, defined once
 from world.text_prompt import TextPrompt
-
-if TYPE_CHECKING:
-    from world.mod_world import Change
 
 __all__ = [
     "EYE_HEIGHT",
@@ -37,6 +34,7 @@ __all__ = [
 NOTHING_TARGETED = "nothing targeted"
 MAX_TELL = 200  # characters of one `Actor.tell` message
 _log = logging.getLogger("blockpick.tell")
+NO_CHANGES = Changes()
 # How far a player reaches (Minecraft Java: 5 blocks in creative, 4.5 in survival).
 REACH_CREATIVE = 5.0
 REACH_SURVIVAL = 4.5
@@ -221,9 +219,10 @@ class Outcome:
         Why not, for the player ("bedrock cannot be broken"); empty when done.
     pos : Int3 or None
         The voxel acted on (for a place, where the block went or would have gone).
-    changes : tuple of Change
+    changes : Changes
         Every voxel the action changed, in order, mods' changes included (mods' neighbour
-        updates deferred to a later tick are not listed).
+        updates deferred to a later tick are not listed): a sequence of `world.changes.Change`,
+        equal to a tuple of the same changes.
     break_time : float
         Seconds the break takes by hand (0 in creative); 0 for other actions.
     used : bool
@@ -235,7 +234,7 @@ class Outcome:
     done: bool
     reason: str = ""
     pos: Int3 | None = None
-    changes: tuple[Change, ...] = ()
+    changes: Changes = NO_CHANGES
     break_time: float = 0.0
     used: bool = False
     denied_by: str | None = None

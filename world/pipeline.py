@@ -94,7 +94,7 @@ def dig(tx: Transaction, pos: Int3, actor: Actor) -> Outcome:
         return _failed(tx, pos) or Outcome(
             True,
             pos=pos,
-            changes=tuple(tx.changes[mark:]),
+            changes=tx.changes.since(mark),
             break_time=break_seconds(block, actor, held_tool(tx.world, actor)),
         )
 
@@ -134,7 +134,7 @@ def place(
                 tx.call("on_place", kwargs)
         finally:
             tx.actor = outer
-        return _failed(tx, pos) or Outcome(True, pos=pos, changes=tuple(tx.changes[mark:]))
+        return _failed(tx, pos) or Outcome(True, pos=pos, changes=tx.changes.since(mark))
 
 
 def place_at_hit(tx: Transaction, hit: Hit, held: int, actor: Actor) -> Outcome:

@@ -44,7 +44,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
 
 from world import pipeline
 from world.block_callbacks import BlockTables, implementation
@@ -52,20 +51,18 @@ from world.block_ticks import BLOCK_TICK_BUDGET, BlockTicks
 from world.blocks import AIR
 from world.breaker import Breaker
 from world.builtin_rules import break_seconds, check_actor, check_hit, held_tool
+from world.changes import Changes
 from world.chunks import World
 from world.geometry import Int3
 from world.hook_guard import HOOK_TIME_LIMIT, HookGuard
 from world.mods import Implementation, ModError, Mods, logger
 from world.neighbors import MAX_PENDING, NeighborQueue
-from world.outcome import NOTHING_TARGETED, Actor, Outcome, denied
+from world.outcome import NO_CHANGES, NOTHING_TARGETED, Actor, Outcome, denied
 from world.random_ticks import RANDOM_TICK_SPEED, SIMULATION_DISTANCE
 from world.ray import Hit
 from world.text_prompt import PROMPT_ARGUMENTS, TextPrompt
 from world.transaction import START, Transaction
 from world.validate import integer, number
-
-if TYPE_CHECKING:
-    from world.mod_world import Change
 
 __all__ = [
     "NEIGHBOR_BUDGET",
@@ -377,7 +374,7 @@ class Rules:
             return math.inf
         return break_seconds(self._world.registry[block_id], actor, held_tool(self._world, actor))
 
-    def tick(self, dt: float, around: Iterable[float] | None = None) -> tuple[Change, ...]:
+    def tick(self, dt: float, around: Iterable[float] | None = None) -> Changes:
         """One frame of mod time: every ``on_tick``, the timers and random ticks due, then the
         neighbour notifications waiting.
 
@@ -393,8 +390,8 @@ class Rules:
 
         Returns
         -------
-        tuple of Change
-            The voxels changed by this tick.
+        Changes
+            The voxels changed by this tick (`world.changes`).
 
         Raises
         ------
@@ -409,13 +406,13 @@ class Rules:
         data.advance(seconds)
         ticks = self._ticks.ticker.due(seconds)
         if self._mods is None and not data.timers and not self._world.registry.random_ticks.any():
-            return ()
+            return NO_CHANGES
         with self._transaction(self._pending) as tx:
             if self._mods is not None:
                 tx.call("on_tick", {"world": tx.view, "dt": seconds}, isolate=True)
             self._ticks.run(tx, ticks)
             tx.notify_neighbors(TICK_NEIGHBOR_BUDGET, isolate=True)
-            return tuple(tx.changes)
+            return tx.changes.all()
 
     # -- the transaction ------------------------------------------------------------------------
 
@@ -442,7 +439,7 @@ class Rules:
             return Outcome(False, str(error), pos=pos, denied_by=error.mod)
         if tx.queue is not None:
             self._pending.merge(tx.queue)
-        changes = tuple(tx.changes)
+        changes = tx.changes.all()
         return Outcome(True, pos=pos, changes=changes, break_time=break_time, used=used)
 
 

@@ -40,8 +40,12 @@ from typing import Self
 import numpy as np
 from numpy.typing import NDArray
 
+from world import validate
+from world.block_data import MAX_DATA_BYTES
 from world.blocks import BlockRegistry
-from world.chunks import ChunkKey
+from world.chunks import CHUNK_VOLUME, ChunkKey
+from world.geometry import Int3
+from world.inventory import ItemStack, stacks_from_data
 from world.save_codec import CHUNK_KEY_RANGE, chunk_key, decode_blob
 from world.save_format import (
     BLOCK_DATA_SCHEMA,
@@ -55,7 +59,12 @@ from world.save_format import (
 from world.save_lock import FileLock
 from world.save_names import NameTable
 
-__all__ = ["SaveFile"]
+__all__ = ["MAX_BLOCK_DATA_ROW", "MAX_DROPPED", "SaveFile"]
+
+# The longest block data row read: every voxel of a chunk full (4096 × MAX_DATA_BYTES, bytes in
+# base64) with room for the JSON around it; a longer one is damage, refused unparsed.
+MAX_BLOCK_DATA_ROW = CHUNK_VOLUME * MAX_DATA_BYTES * 3 // 2
+MAX_DROPPED = 1_000_000  # stacks lying in the world that a save's metadata may hold
 
 
 class SaveFile:
@@ -214,11 +223,39 @@ class SaveFile:
                 raise self._damaged(f"cannot read the block data of chunk {key}: {exc}") from None
         if row is None:
             return None
+        text = row[0]
+        if not isinstance(text, str | bytes) or len(text) > MAX_BLOCK_DATA_ROW:
+            raise self._damaged(f"the block data of chunk {key} is not a saved data row")
         try:
-            data: object = json.loads(row[0])
-        except (TypeError, ValueError):
+            data: object = json.loads(text)
+        except (TypeError, ValueError, RecursionError):  # nested past the parser's depth
             raise self._damaged(f"the block data of chunk {key} is not valid JSON") from None
+        if not isinstance(data, dict):  # `null`, a number: never what a save writes
+            raise self._damaged(f"the block data of chunk {key} is not a JSON object")
         return data
+
+    def _dropped(self) -> list[tuple[Int3, ItemStack]]:
+        """The stacks lying in the world when it was saved (`world.save_job.dropped_rows`);
+        none in a file from before they were saved."""
+        with self._lock:
+            row = self._live().execute("SELECT value FROM meta WHERE key = 'dropped'").fetchone()
+        if row is None:
+            return []
+        try:
+            rows = json.loads(row[0])
+            if not isinstance(rows, list) or len(rows) > MAX_DROPPED:
+                raise ValueError(f"not a list of at most {MAX_DROPPED} stacks")
+            dropped = []
+            for entry in rows:
+                if not isinstance(entry, list) or len(entry) != 5:
+                    raise ValueError(f"{entry!r} is not [x, y, z, item, count]")
+                pos = validate.position(entry[:3], "position")
+                [stack] = stacks_from_data([entry[3:]], 1, "dropped stack")
+                if stack is not None:
+                    dropped.append((pos, stack))
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise self._damaged(f"damaged metadata: the dropped stacks: {exc}") from None
+        return dropped
 
     def _world_time(self) -> float:
         """The saved world time (timers count it), 0 in a file from before it was saved."""

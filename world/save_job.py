@@ -2,15 +2,17 @@
 
 Contract
 --------
-- `SaveJob.take` copies, on the thread that edits the world, everything one save writes: the
-  blocks of every chunk marked modified (`World.modified`; a marked chunk with no array was
-  emptied to air and is written as air), the per-voxel data of every chunk whose data changed,
-  the mod storage when it changed, and the metadata the store worked out. It unmarks nothing.
+- `SaveJob.take` copies, on the thread that edits the world, everything one save writes: for
+  every chunk with unsaved changes (`World.modified`: blocks, data or timers, `world.journal`)
+  its blocks (a marked chunk with no array was emptied to air and is written as air) and its
+  per-voxel data and timers (none: the saved data row is deleted), the mod storage when it
+  changed, the stacks lying in the world (``World.dropped``, in the metadata: a few at most),
+  and the metadata the store worked out. It unmarks nothing.
 - `world.storage.WorldStore.write` writes a job in one transaction, on any thread: the copies
   cannot change under it however the world is edited meanwhile.
 - `SaveJob.settle`, back on the editing thread once the write succeeded, unmarks what was
-  written and still reads the same: a chunk, a chunk's data, the mod storage. Anything edited
-  since its copy stays marked and goes into the next save.
+  written and still reads the same: a chunk whose blocks and data both still match, the mod
+  storage. Anything edited since its copy stays marked and goes into the next save.
 
 So no edit is lost however a save ends. A save that fails unmarks nothing. A chunk stays marked
 until a save that holds its current blocks has been written, and a marked chunk is never
@@ -31,13 +33,20 @@ from numpy.typing import NDArray
 
 from world.blocks import BlockRegistry
 from world.chunks import CHUNK_VOLUME, ChunkKey, World
+from world.geometry import Int3
+from world.inventory import ItemStack
 from world.mod_storage import Value
 from world.save_format import PlayerState, WorldInfo
 
-__all__ = ["SaveJob"]
+__all__ = ["SaveJob", "dropped_rows"]
 
 _AIR = np.zeros(CHUNK_VOLUME, dtype=np.uint16)
 _AIR.flags.writeable = False
+
+
+def dropped_rows(dropped: list[tuple[Int3, ItemStack]]) -> list[list[object]]:
+    """``World.dropped`` as the save's metadata value: ``[[x, y, z, item, count], ...]``."""
+    return [[*pos, stack.item, stack.count] for pos, stack in dropped]
 
 
 def _blocks_of(world: World, key: ChunkKey) -> NDArray[np.uint16]:
@@ -65,8 +74,8 @@ class SaveJob:
         The chunks marked modified, in order.
     blocks : tuple of ndarray of uint16, shape (4096,)
         A copy of each one's blocks.
-    data : tuple of (ChunkKey, dict or None)
-        The chunks whose per-voxel data changed, each with its rows
+    data : tuple of (dict or None)
+        Each chunk's per-voxel data and timers, in the order of `keys`
         (`world.block_data.BlockData.chunk_rows`; None: it holds none now).
     mods : dict of str to dict, or None
         Every mod's storage (`world.mod_storage.ModStorage.snapshot`) when it changed.
@@ -78,7 +87,7 @@ class SaveJob:
     player: PlayerState | None
     keys: tuple[ChunkKey, ...]
     blocks: tuple[NDArray[np.uint16], ...]
-    data: tuple[tuple[ChunkKey, dict[str, Any] | None], ...]
+    data: tuple[dict[str, Any] | None, ...]
     mods: dict[str, dict[str, Value]] | None
 
     @classmethod
@@ -99,23 +108,20 @@ class SaveJob:
         return cls(
             registry=world.registry,
             info=info,
-            meta={**meta, "world_time": data.clock},
+            meta={**meta, "world_time": data.clock, "dropped": dropped_rows(world.dropped)},
             player=player,
             keys=keys,
             blocks=tuple(_blocks_of(world, key).copy() for key in keys),
-            data=tuple((key, data.chunk_rows(key)) for key in sorted(data.modified)),
+            data=tuple(data.chunk_rows(key) for key in keys),
             mods=mods.snapshot() if mods.modified else None,
         )
 
     def settle(self, world: World) -> None:
         """Once the job is written: unmark what it wrote that has not changed since."""
-        for key, blocks in zip(self.keys, self.blocks, strict=True):
-            if np.array_equal(_blocks_of(world, key), blocks):
-                world.modified.discard(key)
         data = world.block_data
-        for key, rows in self.data:
-            if data.chunk_rows(key) == rows:
-                data.modified.discard(key)
+        for key, blocks, rows in zip(self.keys, self.blocks, self.data, strict=True):
+            if np.array_equal(_blocks_of(world, key), blocks) and data.chunk_rows(key) == rows:
+                world.modified.discard(key)
         mods = world.mod_storage
         if self.mods is not None and mods.snapshot() == self.mods:
             mods.modified = False

@@ -1,5 +1,6 @@
 """The chunk source of a world loaded from a save: the saved row when there is one, else the
-generator's chunk; and each saved chunk's per-voxel data, loaded with its blocks.
+generator's chunk; and each chunk's saved per-voxel data and timers, loaded with its blocks
+whether or not its blocks were ever saved (a generated chest or crop holds data too).
 
 A lazily loaded `world.chunks.World` reads chunks through `SavedChunks.__call__` (one row); a
 loader thread reads batches through `SavedChunks.load_many` (one query per batch). A batch's
@@ -49,9 +50,9 @@ class SavedChunks:
 
     def __call__(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16] | None:
         blocks = self.store._read_chunk((cx, cy, cz), self.registry)
+        if self.block_data is not None:  # with its blocks, saved or generated again
+            self.store._load_block_data((cx, cy, cz), self.block_data)
         if blocks is not None:
-            if self.block_data is not None:
-                self.store._load_block_data((cx, cy, cz), self.block_data)
             return blocks
         return None if self.base is None else self.base(cx, cy, cz)
 
@@ -61,7 +62,7 @@ class SavedChunks:
         saved: dict[ChunkKey, NDArray[np.uint16] | None] = dict(
             self.store._read_chunks(keys, self.registry)
         )
-        for key in list(saved):
+        for key in keys:  # a chunk never edited block-wise may hold data: it has a data row
             rows = self.store._read_block_data(key)
             if rows is not None:
                 with self._pending_lock:

@@ -220,6 +220,7 @@ class WorldStore(SaveFile):
         world = World(registry, generator=saved, build_height=info.build_height)
         world.mod_storage.restore(self._mod_storage)
         world.block_data.clock = self._world_time()
+        world.dropped = self._dropped()
         saved.block_data = world.block_data
         return world
 
@@ -335,7 +336,14 @@ class WorldStore(SaveFile):
             mod_rows = encode_mod_rows(job.mods)
             if self._schema < MOD_STORAGE_SCHEMA:
                 meta["schema_version"] = MOD_STORAGE_SCHEMA
-        data_rows = job.data
+        # Every saved chunk's data row is written, or deleted when it holds none (a file from
+        # before block data has no row to delete).
+        data_rows = [(k, r) for k, r in zip(job.keys, job.data, strict=True) if r is not None]
+        no_data = (
+            []
+            if self._schema < BLOCK_DATA_SCHEMA
+            else [k for k, r in zip(job.keys, job.data, strict=True) if r is None]
+        )
         if data_rows and self._schema < BLOCK_DATA_SCHEMA:
             meta["schema_version"] = BLOCK_DATA_SCHEMA
         try:
@@ -368,12 +376,11 @@ class WorldStore(SaveFile):
                     conn.executemany(
                         "INSERT INTO block_data (cx, cy, cz, data) VALUES (?, ?, ?, ?) "
                         "ON CONFLICT (cx, cy, cz) DO UPDATE SET data = excluded.data",
-                        [(*k, json.dumps(r)) for k, r in data_rows if r is not None],
+                        [(*k, json.dumps(r)) for k, r in data_rows],
                     )
-                    conn.executemany(
-                        "DELETE FROM block_data WHERE cx = ? AND cy = ? AND cz = ?",
-                        [k for k, r in data_rows if r is None],
-                    )
+                conn.executemany(
+                    "DELETE FROM block_data WHERE cx = ? AND cy = ? AND cz = ?", no_data
+                )
                 conn.executemany(UPSERT_META, [(k, json.dumps(v)) for k, v in meta.items()])
                 conn.execute("COMMIT")
             except BaseException:

@@ -34,10 +34,11 @@ from numpy.typing import NDArray
 
 from world.block_callbacks import DECIDING, BlockTables, callback_implementation
 from world.blocks import AIR
-from world.chunks import chunk_index
+from world.changes import Change, ChangeLog
+from world.chunks import CHUNK, ChunkDiff, ChunkKey, chunk_index
 from world.geometry import FACE_NORMALS, Int3
 from world.hooks import CALLING, Policy
-from world.mod_world import Change, ModWorld
+from world.mod_world import ModWorld
 from world.mods import Implementation
 from world.neighbors import NeighborQueue, Undo
 from world.placement import update_neighbor_shapes
@@ -94,7 +95,8 @@ class Transaction:
         callback).
     queue : NeighborQueue or None
         Where this transaction's changes are queued for notification: a fresh queue for an
-        action, the rules' own pending queue for a tick (drained in place).
+        action, the rules' own pending queue for a tick (drained in place); not used when no
+        mod implements ``on_neighbor_changed``.
     callbacks : dict, optional
         A cache of blocks' callbacks as implementations, kept by the rules across transactions.
     """
@@ -110,15 +112,20 @@ class Transaction:
         self.world = world
         self.mods = mods
         self.guard = guard
-        self.queue = queue if mods is not None else None
+        # Nobody listens without an on_neighbor_changed: nothing is queued (a bulk write's
+        # 262,144 changes cost no notification then).
+        listening = mods is not None and bool(mods.hook_impls("on_neighbor_changed"))
+        self.queue = queue if listening else None
         self.callbacks: dict[object, Implementation | BlockTables | str] = (
             {} if callbacks is None else callbacks
         )
-        self.changes: list[Change] = []
+        self.changes = ChangeLog()
         self._undo: list[Undo | None] = []
+        self._start = 0  # the world journal's mark when this transaction began
         # Updates still to settle: (pos, old, new, actor); settled up to _next.
         self._events: list[tuple[Int3, int, int, Actor | None]] = []
         self._next = 0
+        self._unsettled = 0  # updates of a bulk write past MAX_UPDATES, never queued
         self._settling = False
         self.updates = 0
         self._armed = False
@@ -140,7 +147,11 @@ class Transaction:
         self.view = ModWorld(self)
 
     def __enter__(self) -> Transaction:
-        self.world.block_data.begin()  # data and timers journalled with the blocks
+        journal = self.world.journal
+        if journal.active:
+            raise RuntimeError("a transaction is already running on this world")
+        journal.begin()  # blocks, data and timers recorded before they change: world.journal
+        self.world.block_data.begin()
         if self.mods is not None:
             self.guard.arm()
             self._armed = True
@@ -152,6 +163,7 @@ class Transaction:
                 self.rollback(START)
         finally:
             self.world.block_data.commit()
+            self.world.journal.end()
             self.closed = True
             if self._armed:
                 self._armed = False
@@ -178,51 +190,70 @@ class Transaction:
             self._undo.append(self.queue.push(pos, old, block_id, self.mod))
 
     def set_many(self, coords: NDArray[np.int64], ids: NDArray[np.int64]) -> None:
-        """Set N voxels (checked coordinates and ids); for repeated coordinates the last wins."""
-        last = len(coords) - 1 - np.unique(coords[::-1], axis=0, return_index=True)[1]
-        coords, ids = coords[last], ids[last]
-        old = self.world.get_blocks(coords).astype(np.int64)
-        changed = old != ids
-        coords, old, ids = coords[changed], old[changed], ids[changed]
-        self.world.set_blocks(coords, ids)
-        settle = self._worth_settling(coords, old, ids).tolist()
-        for xyz, before, after, worth in zip(
-            coords.tolist(), old.tolist(), ids.tolist(), settle, strict=True
-        ):
-            pos = Int3(*xyz)
-            self.changes.append(Change(pos, before, after))
-            if worth:
-                self._events.append((pos, before, after, self.actor))
-            if self.queue is not None:
-                self._undo.append(self.queue.push(pos, before, after, self.mod))
+        """Set N voxels (checked coordinates and ids); for repeated coordinates the last wins.
+
+        Costs about what `World.set_blocks` does: the world journal copies each chunk touched,
+        the changes are kept as arrays (`world.changes`), and only the voxels that settling has
+        work for (at most the updates left, `MAX_UPDATES`) and the neighbour queue's room become
+        Python objects.
+        """
+        diffs = self.world.write_many(coords, ids)
+        if not diffs:
+            return
+        pos = np.concatenate([_positions(diff) for diff in diffs])
+        old = np.concatenate([diff.old for diff in diffs]).astype(np.int64)
+        new = np.concatenate([diff.new for diff in diffs]).astype(np.int64)
+        self.changes.extend(pos, old, new)
+        room = MAX_UPDATES - self.updates - (len(self._events) - self._next)
+        worth = np.flatnonzero(self._worth_settling(diffs, old, new))
+        for i in worth[: max(room, 0) + 1].tolist():  # one past the room: settle reports it
+            self._events.append((Int3(*pos[i].tolist()), int(old[i]), int(new[i]), self.actor))
+        self._unsettled += max(len(worth) - max(room, 0) - 1, 0)
+        if self.queue is not None:
+            self._undo.extend(self.queue.push_many(pos, old, new, self.mod))
 
     def _worth_settling(
-        self, coords: NDArray[np.int64], old: NDArray[np.int64], new: NDArray[np.int64]
+        self, diffs: list[ChunkDiff], old: NDArray[np.int64], new: NDArray[np.int64]
     ) -> NDArray[np.bool_]:
         """Which of N changed voxels settling has work for (a bulk write of plain blocks among
         plain blocks has none): a block with ``on_construct`` / ``on_destruct`` before or after,
-        or a neighbour that reacts (`world.block_callbacks.BlockTables`)."""
+        or a neighbour that reacts (`world.block_callbacks.BlockTables`), looked for only in
+        chunks that hold or touch a reacting block."""
         tables = self._tables()
         worth = tables.lifecycle_array[old] | tables.lifecycle_array[new]
-        if tables.any_reactive and len(coords):
-            near = (coords[:, None, :] + np.asarray(FACE_NORMALS, dtype=np.int64)).reshape(-1, 3)
-            around = self.world.get_blocks(near).astype(np.int64).reshape(-1, len(FACE_NORMALS))
-            worth |= tables.reactive_array[around].any(axis=1)
+        if not tables.any_reactive:
+            return worth
+        start = 0
+        for diff in diffs:
+            stop = start + len(diff.idx)
+            if self._reactive_near(diff.key, tables):
+                near = _positions(diff)[:, None, :] + np.asarray(FACE_NORMALS, dtype=np.int64)
+                around = self.world.get_blocks(near.reshape(-1, 3)).astype(np.int64)
+                reacts = tables.reactive_array[around.reshape(-1, len(FACE_NORMALS))].any(axis=1)
+                worth[start:stop] |= reacts
+            start = stop
         return worth
+
+    def _reactive_near(self, key: ChunkKey, tables: BlockTables) -> bool:
+        """Whether the chunk or a face neighbour holds a block that reacts to its neighbours."""
+        cx, cy, cz = key
+        for dx, dy, dz in ((0, 0, 0), *FACE_NORMALS):
+            chunk = self.world.chunk(cx + dx, cy + dy, cz + dz)
+            if chunk is not None and tables.reactive_array[chunk.blocks].any():
+                return True
+        return False
 
     def mark(self) -> tuple[int, int, int, int]:
         """A point to roll back to."""
-        data = self.world.block_data.mark()
-        return len(self.changes), len(self._undo), len(self._events), data
+        return len(self.changes), len(self._undo), len(self._events), self.world.journal.mark()
 
     def rollback(self, mark: tuple[int, int, int, int]) -> None:
-        """Restore every voxel changed since ``mark`` (with its data and timer), take back their
-        notifications and forget their updates still to settle."""
-        n_changes, n_undo, n_events, n_data = mark
-        for change in reversed(self.changes[n_changes:]):
-            self.world.set_block(*change.pos, change.old)
-        self.world.block_data.rollback(n_data)
-        del self.changes[n_changes:]
+        """Restore every voxel changed since ``mark`` with its data and timer (the world
+        journal's undo log), take back their notifications and forget their updates still to
+        settle. `START` rolls the whole transaction back."""
+        n_changes, n_undo, n_events, n_journal = mark
+        self.world.rollback(n_journal)
+        self.changes.truncate(n_changes)
         if self.queue is not None:
             for record in reversed(self._undo[n_undo:]):
                 if record is not None:
@@ -260,8 +291,9 @@ class Transaction:
         return None
 
     def _overflow(self) -> None:
-        dropped = len(self._events) - self._next
+        dropped = len(self._events) - self._next + self._unsettled
         self._next = len(self._events)
+        self._unsettled = 0
         message = (
             f"more than {MAX_UPDATES} changed voxels in one action or tick; the blocks' "
             f"callbacks and shape updates of {dropped} more were not run"
@@ -451,3 +483,9 @@ class Transaction:
                 if error is not None:
                     return error
         return None
+
+
+def _positions(diff: ChunkDiff) -> NDArray[np.int64]:
+    """The world voxels of a chunk diff's flat indices, (N, 3)."""
+    local = np.stack(np.unravel_index(diff.idx, CHUNK), axis=1).astype(np.int64)
+    return local + np.asarray(diff.key, dtype=np.int64) * np.asarray(CHUNK, dtype=np.int64)

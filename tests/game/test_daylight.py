@@ -20,9 +20,9 @@ from game.daylight import (
     parse_time,
     sky_colour,
 )
+from world.changes import Change
 from world.chunks import World
 from world.geometry import Int3
-from world.mod_world import Change
 
 Replay = Callable[[Any, str], None]
 

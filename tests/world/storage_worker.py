@@ -125,7 +125,6 @@ def main(path: str) -> None:
             world.put_chunk(key, blocks)
             world.modified.add(key)
             world.block_data.forget_chunk(key)  # the old blocks' data goes with them
-            world.block_data.modified.add(key)
             for index, values in chunk_data(j, blocks).items():
                 cx, cy, cz = key
                 pos = Int3(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -293,3 +295,109 @@ def test_one_value_is_read_without_the_rest_and_without_creating_data() -> None:
     data.write(pos, INFOTEXT, "Furnace")
     assert data.value(pos, INFOTEXT) == "Furnace" and data.value(pos, "other") is None
     assert data.value(Int3(2, -2, 40), INFOTEXT) is None
+
+
+def saved_with_row(tmp_path: Path, row: str) -> Path:
+    """A world whose chunk (0, 0, 0) has its blocks saved and the data row ``row`` (raw JSON)."""
+    path = tmp_path / "w.sqlite"
+    world, _, _ = setup()
+    world.meta(0, 0, 0)["text"] = "hi"
+    with WorldStore.create(path, seed=1) as store:
+        store.save(world)
+    with WorldStore(path) as store:
+        conn = store._live()
+        conn.execute("UPDATE block_data SET data = ? WHERE cx = 0 AND cy = 0 AND cz = 0", (row,))
+        conn.commit()
+    return path
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "[" * 100_000 + "]" * 100_000,  # nested past the parser's depth
+        '{"data": 5}',
+        "null",
+        '{"data": {"0": {"text": "' + "x" * 100_000 + '"}}}',  # over MAX_DATA_BYTES
+        '{"data": {"0": {"text": null}}}',
+        '{"data": {"0": {"text": {"b64": 5}}}}',
+        '{"data": {"0": {}}}',
+        '{"timers": {"0": [0, -5]}}',
+        '{"timers": {"0": [0, 1e308]}}',
+        '{"timers": {"0": [-1, 5]}}',
+        '{"timers": {"0": [0, true]}}',
+        '{"data": {}, "timers": {}, "extra": 1}',
+        '{"data": {"4096": {"text": "x"}}}',
+    ],
+    ids=lambda row: row[:40],
+)
+def test_a_damaged_block_data_row_is_a_save_error_naming_the_chunk(
+    tmp_path: Path, row: str
+) -> None:
+    from world.save_format import SaveError
+
+    path = saved_with_row(tmp_path, row)
+    with WorldStore(path) as store:
+        world = store.load(setup()[0].registry, generator_factory=make_generator)
+        with pytest.raises(SaveError, match=r"block data of chunk \(0, 0, 0\)"):
+            world.get_block(0, 0, 0)
+        assert store.read_only  # a run that met damage never writes over it
+
+
+def test_a_healthy_row_loads_as_saved(tmp_path: Path) -> None:
+    path = saved_with_row(tmp_path, '{"data": {"0": {"text": "hi", "b": {"b64": "/w=="}}}}')
+    with WorldStore(path) as store:
+        world = store.load(setup()[0].registry, generator_factory=make_generator)
+        assert dict(world.meta(0, 0, 0)) == {"text": "hi", "b": b"\xff"}
+
+
+def test_none_values_data_on_air_and_bad_timers_are_refused_naming_the_argument() -> None:
+    world, _, _ = setup()
+    meta = world.meta(0, 0, 0)
+    with pytest.raises(ValueError, match="'text' cannot be None"):
+        meta["text"] = None  # type: ignore[assignment]
+    meta["text"] = "kept"
+    with pytest.raises(ValueError, match="'text' cannot be None"):
+        meta["text"] = None  # type: ignore[assignment]
+    assert meta["text"] == "kept"
+    with pytest.raises(ValueError, match=r"\(0, 5, 0\): the voxel is air"):
+        world.meta(0, 5, 0)["text"] = "on air"
+    with pytest.raises(ValueError, match="the voxel is air"):
+        world.start_timer(0, 5, 0, 1.0)
+    assert not world.meta(0, 5, 0) and world.block_data.timer(Int3(0, 5, 0)) is None
+    for seconds in (-5.0, 0.0, 1e308, math.inf, math.nan, "5", True):
+        with pytest.raises(ValueError, match="seconds"):
+            world.start_timer(0, 0, 0, seconds)  # type: ignore[arg-type]
+    assert world.block_data.timer(Int3(0, 0, 0)) is None
+
+
+def test_a_hook_s_light_reads_take_integer_voxels_only() -> None:
+    from world.hook_guard import HookGuard
+    from world.neighbors import NeighborQueue
+    from world.transaction import Transaction
+
+    world, _, _ = setup()
+    mods = load_mods([], entry_points=False)
+    view = Transaction(world, mods, HookGuard(mods.record), NeighborQueue()).view
+    assert view.light_at(0, 0, 0) == (0, 0)  # no light kept
+    for bad, name in ((math.inf, "wx"), ("5", "wx"), (1.5, "wx"), (2**40, "wx")):
+        with pytest.raises(ValueError, match=name):
+            view.light_at(bad, 0, 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="wz"):
+        view.light_at(0, 0, 1.5)  # type: ignore[arg-type]
+
+
+def test_a_data_mapping_kept_after_its_hook_returned_cannot_write() -> None:
+    kept: list[Any] = []
+
+    class Keeper:
+        @hookimpl
+        def on_place(self, world: Any, pos: Int3) -> None:
+            kept.append(world.meta(*pos))
+
+    world, _, _ = setup()
+    mods = load_mods([], entry_points=False, plugins={"keeper": Keeper()})
+    rules = Rules(world, mods)
+    assert rules.place_block(hit(world, (0, 0, 0)), "base:dirt", actor())
+    with pytest.raises(RuntimeError, match="over"):
+        kept[0]["text"] = "later"
+    assert not world.meta(0, 1, 0)

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world.blocks import default_registry
+from world.changes import Change
 from world.chunks import World
 from world.geometry import Int3
 from world.hooks import HOOK_NAMES, hookimpl
 from world.mod_loader import load_mods
-from world.mod_world import Change
 from world.outcome import Actor as ActorType
 from world.ray import Hit
 from world.registration import make_registry

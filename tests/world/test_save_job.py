@@ -80,11 +80,10 @@ def test_a_failed_write_unmarks_nothing(tmp_path: Path) -> None:
         with pytest.raises(SaveError, match="previous save is intact"):
             store.write(job)
         assert world.modified == {(0, 0, 0)}
-        assert world.block_data.modified == {(0, 0, 0)}
         assert world.mod_storage.modified
 
 
-def test_block_data_and_mod_storage_changed_while_written_stay_marked(tmp_path: Path) -> None:
+def test_a_chunk_whose_data_changed_while_written_stays_marked(tmp_path: Path) -> None:
     with new_store(tmp_path / "w.sqlite") as store:
         world = store.load(default_registry(), generator_factory=stripes)
         world.set_block(0, 5, 0, 1)
@@ -97,10 +96,10 @@ def test_block_data_and_mod_storage_changed_while_written_stay_marked(tmp_path: 
         world.mod_storage.for_mod("farm")["crops"] = 4
         store.write(job)
         job.settle(world)
-        assert world.block_data.modified == {(1, 0, 0)}
+        assert world.modified == {(1, 0, 0)}  # its data changed since the copy: still unsaved
         assert world.mod_storage.modified
         store.save(world)
-        assert not world.block_data.modified and not world.mod_storage.modified
+        assert not world.modified and not world.mod_storage.modified
 
 
 def test_a_chunk_in_a_save_being_written_cannot_be_forgotten(tmp_path: Path) -> None:

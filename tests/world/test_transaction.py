@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from world.chunks import World
 from world.geometry import Int3
 from world.hook_guard import HookGuard
+from world.hooks import hookimpl
 from world.mod_loader import load_mods
 from world.neighbors import NeighborQueue
 from world.transaction import Transaction
@@ -27,9 +28,27 @@ def drain(queue):
     return out
 
 
+class Listener:
+    """A mod that listens to neighbour changes: without one, nothing is queued."""
+
+    @hookimpl
+    def on_neighbor_changed(self):
+        pass
+
+
 def transaction(world, queue):
-    mods = load_mods([], entry_points=False)
+    mods = load_mods([], entry_points=False, plugins={"listener": Listener()})
     return Transaction(world, mods, HookGuard(mods.record), queue)
+
+
+def test_nothing_is_queued_when_no_mod_listens_to_neighbour_changes():
+    world = World()
+    queue = NeighborQueue()
+    mods = load_mods([], entry_points=False)
+    with Transaction(world, mods, HookGuard(mods.record), queue) as tx:
+        tx.set(Int3(0, 0, 0), 1)
+        tx.set_many(np.array([[1, 0, 0], [2, 0, 0]], dtype=np.int64), np.array([1, 2]))
+    assert world.get_block(2, 0, 0) == 2 and len(queue) == 0
 
 
 voxels = st.tuples(*[st.integers(-3, 3)] * 3).map(lambda t: Int3(*t))
