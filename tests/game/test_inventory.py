@@ -478,3 +478,73 @@ def test_clicks_in_any_order_never_lose_or_make_an_item(
         assert _counts(inventory.slots, held) == before
 
     run()
+
+
+def test_a_chest_replaced_between_clicks_drops_what_it_held_and_no_click_makes_an_item(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    """Random clicks on an open chest, the chest replaced by a mod's change (a bulk write or a
+    single one, in the world's own code path), frames that pick up what dropped, the chest put
+    back and opened again, in any order: every item is in the inventory, the chest or lying in
+    the world, in the same numbers, after every step (issue 35: the screen's stacks were given
+    back on top of the chest's dropped ones, or lost with its data)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from world.containers import Container, decode_slots
+
+    game = make_game(flat=True, creative=False)
+    inventory = game.hotbar.inventory
+    registry = game.world.registry
+    chest, stone = registry.id("chests:chest"), registry.id("base:stone")
+    at = (0, 10, 0)
+    stock = [ItemStack("base:log", 40), ItemStack("base:planks", 64), ItemStack("base:dirt", 5)]
+    steps = st.lists(
+        st.one_of(
+            st.tuples(st.just("click"), st.sampled_from([0, 9, 10, 11, 36, 37, 40, 50])),
+            st.tuples(st.sampled_from(["replace", "bulk", "frame", "reopen"]), st.just(0)),
+        ),
+        max_size=25,
+    )
+
+    def total() -> dict[str, int]:
+        held = [] if game.world.get_block(*at) != chest else game.world.meta(*at).get("inventory")
+        lying = [stack for _, stack in getattr(game.world, "dropped", [])]
+        return _counts(inventory.slots, inventory.crafting, decode_slots(held or None, 27), lying)
+
+    @settings(
+        max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
+    @given(steps)
+    def run(plan: list[tuple[str, int]]) -> None:
+        game.close_inventory()
+        game.world.dropped.clear()
+        game.world.set_block(*at, 0)
+        game.world.set_block(*at, chest)
+        inventory.slots[:] = [None] * INVENTORY_SLOTS
+        inventory.crafting[:] = [None] * 9
+        for slot, stack in zip((0, 9, 10), stock, strict=True):
+            inventory.slots[slot] = stack
+        before = total()
+        game.open_container(Container(at, "Chest", 27))
+        for kind, cell in plan:
+            if kind == "click" and game.inventory_screen.shown:
+                game.click_inventory(cell)
+            elif kind == "replace":
+                game.world.set_block(*at, stone)
+            elif kind == "bulk":
+                game.world.set_blocks([at, (1, 10, 0)], stone)
+            elif kind == "frame":
+                replay(game, "wait 1")
+            elif kind == "reopen" and game.world.get_block(*at) != chest:
+                game.close_inventory()
+                game.world.set_block(*at, chest)
+                game.open_container(Container(at, "Chest", 27))
+            assert total() == before, (kind, cell)
+        if game.world.get_block(*at) != chest:
+            replay(game, "wait 1")  # the screen closes; the dropped stacks are picked up
+            assert not game.inventory_screen.shown
+            assert not game.world.dropped  # the inventory had room for them all
+        assert total() == before
+
+    run()

@@ -20,6 +20,7 @@ from world.containers import (
     slots_empty,
 )
 from world.geometry import Int3
+from world.hooks import hookimpl
 from world.inventory import ItemStack
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.outcome import Actor
@@ -145,3 +146,131 @@ def test_a_chest_in_someone_else_s_area_opens_only_for_its_owner() -> None:
     assert not refused.done and refused.reason == "vault belongs to alex" and opened == []
     assert click("alex", 0).used and len(opened) == 1
     assert click("steve", 1).used  # a lamp is not a container: anyone may switch it
+
+
+class Replacer:
+    """A mod whose tick replaces the block at (0, 0, 0): one voxel, or in a bulk write; and
+    fails afterwards when asked to (its change is then rolled back)."""
+
+    def __init__(self) -> None:
+        self.plan: list[str] = []
+
+    @hookimpl
+    def on_tick(self, world: Any) -> None:
+        if not self.plan:
+            return
+        kind = self.plan.pop(0)
+        if kind == "bulk":
+            world.set_blocks([(0, 0, 0), (1, 0, 0)], "base:stone")
+        else:
+            world.set_block(0, 0, 0, "base:stone")
+        if kind == "fail":
+            raise RuntimeError("changed its mind")
+
+
+def chest_world() -> tuple[World, Rules, Replacer]:
+    replacer = Replacer()
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins={"replacer": replacer})
+    world = World(make_registry(mods))
+    return world, Rules(world, mods), replacer
+
+
+def lying(world: World) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for _, stack in world.dropped:
+        total[stack.item] = total.get(stack.item, 0) + stack.count
+    return total
+
+
+@pytest.mark.parametrize("kind", ["one", "bulk"])
+def test_a_chest_a_mod_replaces_drops_what_it_held_and_a_failed_replace_drops_nothing(
+    kind: str,
+) -> None:
+    world, rules, replacer = chest_world()
+    world.set_block(0, 0, 0, world.registry.id("chests:chest"))
+    held = [ItemStack("base:log", 64), None, ItemStack("base:dirt", 3)]
+    world.meta(0, 0, 0)["inventory"] = encode_slots(held)  # type: ignore[assignment]
+    replacer.plan = ["fail"]
+    rules.tick(0.05)
+    assert world.registry.name(world.get_block(0, 0, 0)) == "chests:chest"
+    assert world.dropped == [] and decode_slots(world.meta(0, 0, 0)["inventory"], 3) == held
+    replacer.plan = [kind]
+    rules.tick(0.05)
+    assert world.registry.name(world.get_block(0, 0, 0)) == "base:stone"
+    assert lying(world) == {"base:log": 64, "base:dirt": 3}
+    assert all(pos == (0, 0, 0) for pos, _ in world.dropped)
+    assert not world.meta(0, 0, 0)
+
+
+def test_stacks_lying_in_the_world_are_saved_with_it(tmp_path: Any) -> None:
+    from world.generators import make_generator
+    from world.storage import WorldStore
+
+    world, rules, replacer = chest_world()
+    world.set_block(0, 0, 0, world.registry.id("chests:chest"))
+    world.meta(0, 0, 0)["inventory"] = encode_slots([ItemStack("base:log", 7)])  # type: ignore[assignment]
+    replacer.plan = ["one"]
+    rules.tick(0.05)
+    with WorldStore.create(tmp_path / "w.sqlite", seed=1) as store:
+        store.save(world)
+    with WorldStore(tmp_path / "w.sqlite", read_only=True) as store:
+        again = store.load(world.registry, generator_factory=make_generator)
+        assert again.dropped == [(Int3(0, 0, 0), ItemStack("base:log", 7))]
+
+
+EVENTS = ["one", "bulk", "fail", "chest", "pick"]
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.tuples(st.just("take"), st.integers(0, 26), st.integers(1, 64)),
+            st.tuples(st.just("put"), st.integers(0, 26), st.integers(1, 64)),
+            st.tuples(
+                st.sampled_from(["one", "bulk", "fail", "chest", "pick"]), st.just(0), st.just(0)
+            ),
+        ),
+        max_size=30,
+    )
+)
+def test_moves_and_replacements_in_any_order_never_lose_or_make_an_item(
+    plan: list[tuple[str, int, int]],
+) -> None:
+    """A chest, a pocket of logs and a mod that replaces the chest (or fails to): whatever the
+    order of moves, replacements and pick-ups, the logs in the chest, the pocket and lying in
+    the world add up to what there was."""
+    world, rules, replacer = chest_world()
+    chest = world.registry.id("chests:chest")
+    world.set_block(0, 0, 0, chest)
+    pocket = 200
+
+    def in_chest() -> list[ItemStack | None]:
+        if world.get_block(0, 0, 0) != chest:
+            return [None] * 27
+        return decode_slots(world.meta(0, 0, 0).get("inventory"), 27)
+
+    def count() -> int:
+        return pocket + sum(s.count for s in in_chest() if s) + lying(world).get("base:log", 0)
+
+    for kind, slot, n in plan:
+        if kind in ("take", "put") and world.get_block(0, 0, 0) == chest:
+            slots = in_chest()
+            have = 0 if slots[slot] is None else slots[slot].count  # type: ignore[union-attr]
+            moved = min(n, have) if kind == "take" else min(n, pocket, 64 - have)
+            left = have - moved if kind == "take" else have + moved
+            slots[slot] = ItemStack("base:log", left) if left else None
+            value = encode_slots(slots)
+            if value is None:
+                world.meta(0, 0, 0).pop("inventory", None)
+            else:
+                world.meta(0, 0, 0)["inventory"] = value
+            pocket += -moved if kind == "put" else moved
+        elif kind in ("one", "bulk", "fail"):
+            replacer.plan = [kind]
+            rules.tick(0.05)
+        elif kind == "chest" and world.get_block(0, 0, 0) != chest:
+            world.set_block(0, 0, 0, chest)
+        elif kind == "pick":
+            pocket += lying(world).get("base:log", 0)
+            world.dropped.clear()
+        assert count() == 200, (kind, slot, n)
