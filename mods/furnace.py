@@ -7,8 +7,8 @@ a fuel item is burnt when something can be smelted and there is room for the res
 burns, the item in the first slot cooks, and after its cooking time one is taken and its result
 added to the third slot. Its info text (`world.block_data.INFOTEXT`) says how far it has got.
 Right-clicking it wakes it for a minute, so that what the player puts in is noticed. A furnace
-that holds anything cannot be broken (its items would go with it). Eight cobblestone round an
-empty middle make one.
+that holds anything cannot be broken by hand, as Luanti's; replaced by another mod's change, it
+drops what it holds (``containers``). Eight cobblestone round an empty middle make one.
 
 Other mods add what smelts and what burns by calling `add_cooking` and `add_fuel` on this mod
 (``world.mod("furnace")``, with ``"furnace"`` in their ``depends``) in their ``register_blocks``.

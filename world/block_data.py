@@ -41,6 +41,7 @@ from __future__ import annotations
 import base64
 import heapq
 import math
+import reprlib
 from collections.abc import Callable, Container, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -470,10 +471,12 @@ def _total(data: dict[str, Value]) -> int:
 
 
 def _index(raw: object) -> int:
-    try:
-        index = int(str(raw))
-    except ValueError:
-        raise ValueError(f"block data voxel index {raw!r} is not a number") from None
+    """A voxel index as `chunk_rows` writes it: decimal digits, no sign, no leading zero, so
+    two keys never name one voxel."""
+    text = str(raw)
+    if not (text.isascii() and text.isdigit()) or text != str(int(text)):
+        raise ValueError(f"block data voxel index {reprlib.repr(raw)} is not a voxel index")
+    index = int(text)
     if not 0 <= index < 4096:
         raise ValueError(f"block data voxel index {index} is outside the chunk")
     return index

@@ -3,10 +3,12 @@
 A block's callback (a chest's ``on_use``) calls ``actor.open_container(Container(pos, "Chest"))``;
 the game shows the container's slots above the player's inventory, and the player moves stacks
 between them as in the inventory screen. The slots live in the voxel's own data
-(`world.block_data`), under `Container.key`, as JSON text (`encode_slots`): saved with the chunk,
-gone with the block (so a chest that holds anything should refuse to be broken, as Luanti's
-chests do: `unless_empty` makes that ``can_break``). Data that cannot be read as slots is never
-written over: the game does not open it (`decode_slots` raises).
+(`world.block_data`), under `Container.key`, as JSON text (`encode_slots`): saved with the chunk.
+A block that names the key in its ``containers`` (`world.block_type.BlockType`) drops the stacks
+into the world when it goes by any means (``World.dropped``: the game picks them up), so none
+goes with the data; a chest that holds anything may still refuse to be broken by hand, as
+Luanti's chests do (`unless_empty` makes that ``can_break``). Data that cannot be read as slots
+is never written over: the game does not open it (`decode_slots` raises).
 
 Reading is bounded: text longer than `MAX_SLOTS_TEXT` characters (what one voxel can hold,
 `world.block_data.MAX_DATA_BYTES`; 27 full slots take about 1 KB) is refused before it is

@@ -401,6 +401,8 @@ class Rules:
         seconds = number(dt, "dt")
         if not 0 <= seconds < math.inf:
             raise ValueError(f"dt must be a finite number of seconds >= 0, got {dt!r}")
+        if self._world.journal.active:  # before any clock moves: a refused tick changes nothing
+            raise RuntimeError("a transaction is already running on this world")
         self._ticks.ticker.centre_on(around)
         data = self._world.block_data
         data.advance(seconds)

@@ -59,12 +59,12 @@ from world.save_format import (
 from world.save_lock import FileLock
 from world.save_names import NameTable
 
-__all__ = ["MAX_BLOCK_DATA_ROW", "MAX_DROPPED", "SaveFile"]
+__all__ = ["MAX_BLOCK_DATA_ROW", "SaveFile"]
 
-# The longest block data row read: every voxel of a chunk full (4096 × MAX_DATA_BYTES, bytes in
-# base64) with room for the JSON around it; a longer one is damage, refused unparsed.
-MAX_BLOCK_DATA_ROW = CHUNK_VOLUME * MAX_DATA_BYTES * 3 // 2
-MAX_DROPPED = 1_000_000  # stacks lying in the world that a save's metadata may hold
+# The longest block data row read: every voxel of a chunk full (4096 × MAX_DATA_BYTES), each
+# byte written at worst as a 6-character JSON escape (a control character: "\u0001"), with
+# room for the JSON around each voxel and its timer; a longer one is damage, refused unparsed.
+MAX_BLOCK_DATA_ROW = CHUNK_VOLUME * (6 * MAX_DATA_BYTES + 256)
 
 
 class SaveFile:
@@ -243,8 +243,8 @@ class SaveFile:
             return []
         try:
             rows = json.loads(row[0])
-            if not isinstance(rows, list) or len(rows) > MAX_DROPPED:
-                raise ValueError(f"not a list of at most {MAX_DROPPED} stacks")
+            if not isinstance(rows, list):  # as long as a save wrote it: no count is refused
+                raise ValueError("not a list of stacks")
             dropped = []
             for entry in rows:
                 if not isinstance(entry, list) or len(entry) != 5:

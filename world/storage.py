@@ -364,6 +364,8 @@ class WorldStore(SaveFile):
                     [(first_new + i, name) for i, name in enumerate(new_names)],
                 )
                 conn.executemany(UPSERT_CHUNK, rows)
+                if "schema_version" in meta:  # an older file moves up: every table it needs
+                    conn.execute(MOD_STORAGE_TABLE)
                 if job.mods is not None:
                     conn.execute(MOD_STORAGE_TABLE)
                     conn.execute("DELETE FROM mod_storage")

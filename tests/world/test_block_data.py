@@ -327,6 +327,8 @@ def saved_with_row(tmp_path: Path, row: str) -> Path:
         '{"timers": {"0": [0, true]}}',
         '{"data": {}, "timers": {}, "extra": 1}',
         '{"data": {"4096": {"text": "x"}}}',
+        '{"data": {"007": {"text": "x"}}}',  # not as a save writes it: "7" and "007" would
+        '{"data": {"+5": {"text": "x"}}}',  # name one voxel twice
     ],
     ids=lambda row: row[:40],
 )

@@ -185,7 +185,7 @@ def test_a_transaction_cannot_open_inside_another_on_the_same_world() -> None:
         @hookimpl
         def on_place(self) -> None:
             try:
-                rules.tick(0.0)
+                rules.tick(1.0)
             except RuntimeError as exc:
                 Nested.error = exc
 
@@ -195,6 +195,7 @@ def test_a_transaction_cannot_open_inside_another_on_the_same_world() -> None:
     rules = Rules(world, mods)
     assert place(rules, world)
     assert isinstance(Nested.error, RuntimeError)
+    assert world.block_data.clock == 0.0  # the refused tick moved no clock
 
 
 def test_every_kind_of_change_marks_its_chunk_unsaved_the_same_way() -> None:

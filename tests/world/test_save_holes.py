@@ -342,3 +342,18 @@ def test_a_failed_save_keeps_mod_storage_marked(tmp_path: Path) -> None:
         world.modified.discard((2**70, 0, 0))
         store.save(world)
         assert not world.mod_storage.modified
+
+
+def test_a_version_1_file_given_block_data_first_moves_up_with_every_table(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "w.sqlite"
+    make_version_1(path)
+    with WorldStore(path) as store:
+        world = store.load(default_registry(), generator_factory=air_factory)
+        world.meta(1, 2, 3)["owner"] = "steve"  # block data before any mod storage
+        store.save(world)
+    assert schema_of(path) == (BLOCK_DATA_SCHEMA, True)
+    with WorldStore(path) as store:  # it opens again
+        world = store.load(default_registry(), generator_factory=air_factory)
+        assert world.meta(1, 2, 3)["owner"] == "steve"
