@@ -38,8 +38,9 @@ from game.hud_layout import SLOT_GAP, SLOT_SIZE, fit_scale
 from game.icons import icon_sheet
 from world.blocks import BlockRegistry
 from world.containers import Container
-from world.crafting import GRID, GRID_CELLS, craft
+from world.crafting import craft
 from world.inventory import HOTBAR_SLOTS, INVENTORY_SLOTS, Inventory, ItemStack
+from world.recipes import GRID, GRID_CELLS
 from world.save_format import PLACEHOLDER_GROUP
 
 __all__ = [

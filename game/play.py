@@ -68,8 +68,9 @@ from world.block_data import INFOTEXT, infotext
 from world.blocks import AIR, BlockRegistry
 from world.changes import Change
 from world.containers import Container, decode_slots, encode_slots
+from world.drops import block_drops
 from world.hook_guard import HookGuard
-from world.inventory import ItemStack, block_drops
+from world.inventory import ItemStack
 from world.light import Light
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods

@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from world import physics
+from world.body import EYE_HEIGHT
 from world.chunks import World
 from world.geometry import Vec3
 from world.outcome import Actor
-from world.physics import EYE_HEIGHT, Body, FixedStep, look_direction, with_flying
+from world.physics import Body, FixedStep, look_direction, with_flying
 
 __all__ = ["PLAYER_NAME", "HeldInput", "Player"]
 

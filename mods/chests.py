@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from world.blocks import BlockType
 from world.containers import Container, unless_empty
-from world.crafting import Recipe
 from world.hooks import hookimpl
+from world.recipes import Recipe
 
 if TYPE_CHECKING:
     from world.geometry import Int3

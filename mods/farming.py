@@ -14,17 +14,17 @@ import random
 from typing import TYPE_CHECKING
 
 from world.blocks import BlockType
-from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.inventory import ItemStack
 from world.items import Item
+from world.recipes import Recipe
 from world.shapes import Box
 
 if TYPE_CHECKING:
     from world.blocks import BlockRegistry, Props
     from world.geometry import Int3
     from world.mod_world import ModWorld
-    from world.placement import PlaceContext
+    from world.place_context import PlaceContext
     from world.registration import BlockRegistrar
 
 description = "farmland and wheat that grows near water"

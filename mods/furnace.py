@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Final
 from world.block_data import INFOTEXT
 from world.blocks import BlockType
 from world.containers import Container, decode_slots, encode_slots, unless_empty
-from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.inventory import STACK_MAX, ItemStack
+from world.recipes import Recipe
 
 if TYPE_CHECKING:
     from world.geometry import Int3

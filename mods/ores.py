@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from world.blocks import BlockType
-from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.ores import Ore
+from world.recipes import Recipe
 
 if TYPE_CHECKING:
     from world.registration import BlockRegistrar

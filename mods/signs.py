@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from world.block_data import INFOTEXT
 from world.blocks import BlockType
-from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.labels import Label
+from world.recipes import Recipe
 from world.shapes import FACINGS, Box, rotate
 from world.text_prompt import TextPrompt
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from world.geometry import Int3
     from world.mod_world import ModWorld
     from world.outcome import Actor
-    from world.placement import PlaceContext
+    from world.place_context import PlaceContext
     from world.registration import BlockRegistrar
 
 description = "signs that keep a text"

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.items import Item
+from world.recipes import Recipe
 
 if TYPE_CHECKING:
     from world.registration import BlockRegistrar

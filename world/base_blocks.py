@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 from world import shapes
 from world.block_type import BlockType, PropValue, Registers
 from world.inventory import Drop
+from world.place_context import UP
 from world.placement import (
-    UP,
     axis_state,
     door_state,
     fence_state,

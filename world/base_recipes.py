@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from world.crafting import Recipe
+from world.recipes import Recipe
 
 __all__ = ["BASE_RECIPES"]
 

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from world.items import ITEM_CALLBACK_ARGUMENTS, Item
-from world.mods import Implementation
+from world.mod_calls import Implementation
 
 if TYPE_CHECKING:
     from world.abm import Abm

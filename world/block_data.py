@@ -49,6 +49,7 @@ from typing import Any
 from world.chunk_layout import ChunkKey, chunk_index, voxel_at
 from world.geometry import Int3
 from world.journal import Entry, Journal
+from world.labels import shown_text
 
 __all__ = [
     "INFOTEXT",
@@ -61,7 +62,6 @@ __all__ = [
     "Value",
     "VoxelData",
     "infotext",
-    "shown_text",
     "timer_seconds",
 ]
 
@@ -71,15 +71,6 @@ MAX_TIMER_SECONDS = 1.0e7  # about four months of play
 INFOTEXT = "infotext"
 MAX_INFOTEXT_LINES = 6
 MAX_INFOTEXT_LINE = 60  # characters
-
-
-def shown_text(value: object, limit: int) -> str:
-    """A data value as text to show: a str, int or float as text, cut to ``limit`` characters
-    (before anything splits it: a value may be 16 KiB of one line or of empty lines), without
-    surrounding blanks; "" for anything else (bytes, a bool, None)."""
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        return ""
-    return str(value)[:limit].strip()
 
 
 def infotext(value: object) -> str:

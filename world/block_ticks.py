@@ -42,7 +42,7 @@ from world.abm import Abm
 from world.block_callbacks import abm_implementation
 from world.chunks import World
 from world.geometry import Int3
-from world.mods import Implementation
+from world.mod_calls import Implementation
 from world.random_ticks import SIMULATION_DISTANCE, RandomTicker
 from world.transaction import Transaction
 

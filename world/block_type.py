@@ -133,7 +133,7 @@ class BlockType:
         nothing (glass), else these drops (stone gives cobblestone).
     get_drops : callable or None
         ``get_drops(registry, state_id, rng) -> list of ItemStack``: decides the drops
-        instead of `drops` (a crop dropping more when ripe; `world.inventory.block_drops`).
+        instead of `drops` (a crop dropping more when ripe; `world.drops.block_drops`).
     label : world.labels.Label or None
         Text the game draws on the block, from each voxel's data (a sign's text on its board;
         `world.labels`).

@@ -54,9 +54,9 @@ from world.block_type import (
     state_key_of,
     value_text,
 )
-from world.crafting import Recipe
 from world.items import Item
 from world.ores import Ore
+from world.recipes import Recipe
 from world.shapes import COLLISION_TOP, FULL, Shape, check_shape
 
 __all__ = [
@@ -148,7 +148,7 @@ class BlockRegistry:
         self.ores: tuple[Ore, ...] = ()  # `world.ores`: placed in new terrain, in this order
         self.abms: tuple[Abm, ...] = ()  # `world.abm`: mods' random-tick actions
         self.items: dict[str, Item] = {}  # `world.items`: items that are not blocks, by name
-        self.recipes: tuple[Recipe, ...] = ()  # `world.crafting`, in registration order
+        self.recipes: tuple[Recipe, ...] = ()  # `world.recipes`, in registration order
         # The atlas's tiles keep their atlas cells; other tile names are numbered after them.
         self.tile_names: list[str] = list(ATLAS_TILES)
         self._tile_ids: dict[str, int] = {name: i for i, name in enumerate(ATLAS_TILES)}

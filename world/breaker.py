@@ -44,7 +44,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from world.mods import ModError
+    from world.mod_calls import ModError
 
 __all__ = [
     "TRIP_ERRORS",

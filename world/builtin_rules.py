@@ -28,8 +28,8 @@ from world.ray import Hit
 if TYPE_CHECKING:
     from world.chunks import World
     from world.items import Item
-    from world.mods import ModError
-    from world.placement import PlaceContext
+    from world.mod_calls import ModError
+    from world.place_context import PlaceContext
     from world.transaction import Transaction
 
 __all__ = [

@@ -19,16 +19,12 @@ parsed, and JSON nested too deep to parse is refused as well, so every unreadabl
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
-from world.block_data import MAX_DATA_BYTES
 from world.geometry import Int3
 from world.inventory import ItemStack, stacks_from_data
-
-if TYPE_CHECKING:
-    from world.mod_world import ModWorld
 
 __all__ = [
     "MAX_CONTAINER_SLOTS",
@@ -41,7 +37,15 @@ __all__ = [
 ]
 
 MAX_CONTAINER_SLOTS: Final = 27  # three rows of nine: a Minecraft chest
-MAX_SLOTS_TEXT: Final = MAX_DATA_BYTES  # characters: no voxel holds a longer value
+# Characters: no voxel holds a longer value (`world.block_data.MAX_DATA_BYTES`, the same 16 KiB;
+# the tests hold the two equal, and a block inventory sits below the voxel store).
+MAX_SLOTS_TEXT: Final = 16 * 1024
+
+
+class _Voxels(Protocol):
+    """What a ``can_break`` reads: a world view's ``meta`` (`world.mod_world.ModWorld`)."""
+
+    def meta(self, wx: int, wy: int, wz: int) -> Mapping[str, object]: ...
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,7 @@ def unless_empty(key: str, reason: str) -> Callable[..., str | None]:
     """A block's ``can_break`` that keeps it while its slots under ``key`` hold anything (or
     cannot be read), refusing with ``reason``: Luanti's chests."""
 
-    def can_break(world: ModWorld, pos: Int3) -> str | None:
+    def can_break(world: _Voxels, pos: Int3) -> str | None:
         return None if slots_empty(world.meta(*pos).get(key)) else reason
 
     return can_break

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from world.breaker import Breaker
-    from world.mods import Implementation, ModError
+    from world.mod_calls import Implementation, ModError
 
 __all__ = ["HOOK_TIME_LIMIT", "POLL", "HookGuard", "HookTimeout"]
 

@@ -56,12 +56,12 @@ import pluggy
 if TYPE_CHECKING:
     from world.blocks import BlockType
     from world.commands import CommandRegistrar
+    from world.generated import GeneratedChunk
     from world.geometry import Int3
     from world.mod_world import ModWorld
     from world.outcome import Actor
-    from world.placement import PlaceContext
+    from world.place_context import PlaceContext
     from world.registration import BlockRegistrar
-    from world.worldgen import GeneratedChunk
 
 __all__ = [
     "CALLING",
@@ -235,7 +235,7 @@ def on_tick(world: ModWorld, dt: float) -> None:
 def on_generated(chunk: GeneratedChunk) -> None:
     """Terrain (and the registered ores) just filled a new chunk: edit ``chunk.blocks`` in place.
 
-    ``chunk`` is a `world.worldgen.GeneratedChunk` (``key``, ``origin``, ``blocks``, ``view``,
+    ``chunk`` is a `world.generated.GeneratedChunk` (``key``, ``origin``, ``blocks``, ``view``,
     ``registry``, ``seed``, and ``rng``, a generator seeded by the world seed, the chunk and the
     mod, so the result is the same in every run and generation order). Only this chunk may be
     changed. When the mod raises, its edits to the chunk are undone. Runs once per chunk the

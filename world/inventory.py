@@ -23,10 +23,6 @@ import random
 import reprlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from world.blocks import BlockRegistry
 
 __all__ = [
     "CRAFTING_SLOTS",
@@ -36,7 +32,6 @@ __all__ = [
     "Drop",
     "Inventory",
     "ItemStack",
-    "block_drops",
     "roll_drops",
     "stacks_from_data",
 ]
@@ -90,26 +85,6 @@ class Drop:
 def roll_drops(drops: Sequence[Drop], rng: random.Random) -> list[ItemStack]:
     """The stacks a break gives: each drop kept with its chance."""
     return [ItemStack(d.item, d.count) for d in drops if d.chance >= 1.0 or rng.random() < d.chance]
-
-
-def block_drops(registry: BlockRegistry, state: int, rng: random.Random) -> list[ItemStack]:
-    """What breaking one block in `state` gives in survival.
-
-    The block's ``get_drops(registry, state, rng)`` decides when it has one (its result is
-    checked); else its ``drops`` (``None``: its own item).
-    """
-    block = registry.block_of(state)
-    if block.get_drops is not None:
-        stacks = list(block.get_drops(registry, state, rng))
-        for stack in stacks:
-            if not isinstance(stack, ItemStack):
-                raise ValueError(
-                    f"get_drops of {block.name!r} must return ItemStacks, got {stack!r}"
-                )
-        return stacks
-    if block.drops is None:
-        return [ItemStack(block.name, 1)]
-    return roll_drops(block.drops, rng)
 
 
 class Inventory:

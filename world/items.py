@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from world.block_type import MISSING_TILE, check_tiles
+from world.block_tiles import MISSING_TILE, check_tiles
 from world.inventory import STACK_MAX
 
 __all__ = ["ITEM_CALLBACK_ARGUMENTS", "Item"]

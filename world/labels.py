@@ -20,10 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from world.block_data import shown_text
 from world.shapes import FACINGS, Box, check_shape, rotate
 
-__all__ = ["LABEL_GAP", "Label", "LabelPlace", "label_place", "label_text"]
+__all__ = ["LABEL_GAP", "Label", "LabelPlace", "label_place", "label_text", "shown_text"]
 
 LABEL_GAP: Final = 1 / 256
 """How far in front of its face a label is drawn (blocks): clear of the face's depth."""
@@ -58,6 +57,15 @@ class Label:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
                 raise ValueError(f"{name} of a Label must be an integer 1..64, got {value!r}")
+
+
+def shown_text(value: object, limit: int) -> str:
+    """A data value as text to show: a str, int or float as text, cut to ``limit`` characters
+    (before anything splits it: a value may be 16 KiB of one line or of empty lines), without
+    surrounding blanks; "" for anything else (bytes, a bool, None)."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return ""
+    return str(value)[:limit].strip()
 
 
 class LabelPlace(NamedTuple):

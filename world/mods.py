@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 import pluggy
@@ -31,13 +31,12 @@ import pluggy
 from world import hooks
 from world.blocks import BlockRegistry
 from world.hooks import HOOK_NAMES, PROJECT
+from world.mod_calls import Implementation, ModError
 from world.registration import BASE, BaseGame
 
 __all__ = [
     "MOD_NAME",
-    "Implementation",
     "Mod",
-    "ModError",
     "Mods",
     "describe_mod",
 ]
@@ -70,28 +69,6 @@ class Mod:
     depends: tuple[str, ...] = ()
     optional_depends: tuple[str, ...] = ()
     description: str = ""
-
-
-@dataclass(frozen=True)
-class ModError:
-    """A mod's failure: which mod, where (``"import"``, ``"load"`` or a hook name), and what."""
-
-    mod: str
-    where: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"mod {self.mod!r} failed in {self.where}: {self.message}"
-
-
-@dataclass(frozen=True)
-class Implementation:
-    """One mod's implementation of one hook; ``argnames`` are the arguments it asks for."""
-
-    mod: str
-    hook: str
-    function: Callable[..., object]
-    argnames: tuple[str, ...]
 
 
 class Mods:

@@ -5,28 +5,21 @@ A mod declares an `Ore` with ``registry.register_ore(Ore(...))`` in its ``regist
 ``block``, replacing only the blocks named in ``in_``, with vein centres in ``y_range`` (world y,
 inclusive). Veins stay inside their chunk, so no chunk depends on a neighbour being generated;
 every draw comes from `chunk_rng` (the world seed, the chunk, the ore), so a chunk's ores are the
-same whatever order chunks are generated in. `world.worldgen` applies them after the terrain.
+same whatever order chunks are generated in. `world.worldgen.place_ores` applies them after the
+terrain.
 """
 
 from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import NDArray
 
-from world.chunk_layout import CHUNK
-
-if TYPE_CHECKING:
-    from world.blocks import BlockRegistry
-
-__all__ = ["MAX_VEINS", "MAX_VEIN_SIZE", "Ore", "chunk_rng", "place_ores"]
+__all__ = ["MAX_VEINS", "MAX_VEIN_SIZE", "Ore", "chunk_rng"]
 
 MAX_VEINS = 64.0
 MAX_VEIN_SIZE = 64
-_WX, _WY, _WZ = CHUNK
 
 
 def chunk_rng(seed: int, key: tuple[int, int, int], salt: str) -> np.random.Generator:
@@ -76,44 +69,3 @@ class Ore:
             raise ValueError(
                 f"y_range of ore {self.block!r} must be (low, high) integers, low <= high"
             )
-
-
-def place_ores(
-    blocks: NDArray[np.uint16],
-    key: tuple[int, int, int],
-    seed: int,
-    registry: BlockRegistry,
-    ores: tuple[Ore, ...],
-) -> None:
-    """Scatter every ore's veins through one chunk's blocks, in place (numpy, per ore)."""
-    cube = blocks.reshape(CHUNK)
-    y0 = key[1] * _WY
-    for number, ore in enumerate(ores):
-        lo, hi = max(ore.y_range[0], y0), min(ore.y_range[1], y0 + _WY - 1)
-        if lo > hi:
-            continue
-        rng = chunk_rng(seed, key, f"ore {number} {ore.block}")
-        whole = int(ore.veins_per_chunk)
-        veins = whole + int(rng.random() < ore.veins_per_chunk - whole)
-        if veins == 0:
-            continue
-        ore_id = registry.id(ore.block)
-        host = np.zeros(len(registry), dtype=bool)
-        host[[registry.id(name) for name in ore.in_]] = True
-        centres = np.stack(
-            [
-                rng.integers(0, _WX, veins),
-                rng.integers(lo - y0, hi - y0 + 1, veins),
-                rng.integers(0, _WZ, veins),
-            ],
-            axis=1,
-        )
-        # A blob around each centre: `size` voxels at normally spread offsets (σ grows as the
-        # cube root of the size, so big veins spread wider and stay lumpy).
-        spread = 0.55 * ore.size ** (1.0 / 3.0)
-        offsets = np.rint(rng.normal(0.0, spread, (veins, ore.size, 3))).astype(np.int64)
-        cells = (centres[:, None, :] + offsets).reshape(-1, 3)
-        inside = (cells >= 0).all(axis=1) & (cells < np.array(CHUNK)).all(axis=1)
-        x, y, z = cells[inside].T
-        target = host[cube[x, y, z]]
-        cube[x[target], y[target], z[target]] = ore_id

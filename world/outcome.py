@@ -13,18 +13,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from world import validate
+from world.body import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH
 from world.changes import Changes
 from world.containers import Container
 from world.geometry import Int3, Vec3
-from world.physics import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH  # the player's box, defined once
 from world.text_prompt import TextPrompt
 
 __all__ = [
-    "EYE_HEIGHT",
     "MAX_TELL",
     "NOTHING_TARGETED",
-    "PLAYER_HEIGHT",
-    "PLAYER_WIDTH",
     "REACH_CREATIVE",
     "REACH_SURVIVAL",
     "Actor",

@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from world.body import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH
 from world.chunks import World
 from world.collision import EPS, MAX_BOX, collision_region, move_aabb, move_stepping
 from world.swimming import (
@@ -71,7 +72,6 @@ __all__ = [
     "AIR_ACCEL",
     "DIVE_SPEED",
     "EPS",
-    "EYE_HEIGHT",
     "FLUID_JUMP_THRESHOLD",
     "FLY_SPEED",
     "FLY_VERTICAL_SPEED",
@@ -81,8 +81,6 @@ __all__ = [
     "JUMP_SPEED",
     "MAX_BOX",
     "MAX_FRAME_DT",
-    "PLAYER_HEIGHT",
-    "PLAYER_WIDTH",
     "SPRINT_SPEED",
     "STEP_HEIGHT",
     "SWIM_UP_SPEED",
@@ -107,9 +105,6 @@ __all__ = [
 
 Vec3 = tuple[float, float, float]
 
-PLAYER_WIDTH = 0.6
-PLAYER_HEIGHT = 1.8  # taller than one block and shorter than two: no 1-block gaps, 2-block ok
-EYE_HEIGHT = 1.62
 GRAVITY = 32.0  # blocks/s²: Minecraft's 0.08 blocks/tick² at 20 ticks/s
 TERMINAL_SPEED = 78.4  # blocks/s: where Minecraft's per-tick air drag balances gravity
 JUMP_HEIGHT = 1.25  # clears one block with room to spare, as in Minecraft

@@ -30,7 +30,7 @@ from world.blocks import AIR
 from world.builtin_rules import break_seconds, held_tool, may_break, may_place, place_refusal
 from world.geometry import Int3
 from world.outcome import Outcome, denied
-from world.placement import PlaceContext
+from world.place_context import PlaceContext
 
 if TYPE_CHECKING:
     from world.blocks import BlockType

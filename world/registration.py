@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from world.abm import Abm
 from world.base_recipes import BASE_RECIPES
 from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType, register_base_blocks
-from world.crafting import Recipe
 from world.hooks import hookimpl
 from world.items import Item
 from world.ores import Ore
+from world.recipes import Recipe
 
 if TYPE_CHECKING:
     from world.mods import Mods
@@ -101,7 +101,7 @@ class BlockRegistrar:
         self._abms.append(replace(abm, mod=self.mod))
 
     def register_craft(self, recipe: Recipe) -> None:
-        """Add a crafting recipe (`world.crafting.Recipe`), for any item, kept with the mod's
+        """Add a crafting recipe (`world.recipes.Recipe`), for any item, kept with the mod's
         blocks; recipes are tried in registration order."""
         if not isinstance(recipe, Recipe):
             raise TypeError(f"recipe must be a Recipe, got {type(recipe).__name__}")

@@ -55,7 +55,8 @@ from world.changes import Changes
 from world.chunks import World
 from world.geometry import Int3
 from world.hook_guard import HOOK_TIME_LIMIT, HookGuard
-from world.mods import Implementation, ModError, Mods, logger
+from world.mod_calls import Implementation, ModError
+from world.mods import Mods, logger
 from world.neighbors import MAX_PENDING, NeighborQueue
 from world.outcome import NO_CHANGES, NOTHING_TARGETED, Actor, Outcome, denied
 from world.random_ticks import RANDOM_TICK_SPEED, SIMULATION_DISTANCE

@@ -38,8 +38,8 @@ from world.changes import Change, ChangeLog
 from world.chunks import CHUNK, ChunkDiff, ChunkKey, chunk_index
 from world.geometry import FACE_NORMALS, Int3
 from world.hooks import CALLING, Policy
+from world.mod_calls import Implementation
 from world.mod_world import ModWorld
-from world.mods import Implementation
 from world.neighbors import NeighborQueue, Undo
 from world.placement import update_neighbor_shapes
 
@@ -48,7 +48,8 @@ if TYPE_CHECKING:
     from world.chunks import World
     from world.hook_guard import HookGuard
     from world.items import Item
-    from world.mods import ModError, Mods
+    from world.mod_calls import ModError
+    from world.mods import Mods
     from world.outcome import Actor
 
 __all__ = ["MAX_UPDATES", "START", "Called", "Transaction"]

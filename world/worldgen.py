@@ -36,80 +36,15 @@ from numpy.typing import NDArray
 
 from world.blocks import BlockRegistry
 from world.chunk_layout import CHUNK, CHUNK_VOLUME, ChunkGenerator
+from world.generated import GeneratedChunk
 from world.generators import make_generator
 from world.hook_guard import HookGuard
 from world.mods import Mods
-from world.ores import Ore, chunk_rng, place_ores
+from world.ores import Ore, chunk_rng
 
-__all__ = ["GeneratedChunk", "WorldgenGenerator", "mod_hooks", "worldgen_factory"]
+__all__ = ["WorldgenGenerator", "mod_hooks", "place_ores", "worldgen_factory"]
 
 _WX, _WY, _WZ = CHUNK
-
-
-class GeneratedChunk:
-    """A chunk just generated, as ``on_generated`` sees it: edit `blocks` in place.
-
-    The arrays are a working copy, this call's own: `WorldgenGenerator` (and `mod_hooks`, per
-    mod) copies them into the chunk only once the callback has returned without error, and then
-    seals the object: reading `blocks` or `view` afterwards raises ``RuntimeError``, and the copy
-    turns read-only, so a mod that keeps the object can never write into the world later. (A
-    numpy view the mod took *during* the call keeps its own write flag; it writes only to the
-    detached copy.)
-
-    Attributes
-    ----------
-    key : tuple of int
-        Chunk coordinates.
-    blocks : ndarray of uint16, shape (CHUNK_VOLUME,)
-        The chunk's blocks (state ids), local (x, y, z) at ``x*256 + y*16 + z``; `view` is the
-        same memory as a (16, 16, 16) array indexed ``[x, y, z]``.
-    registry : BlockRegistry
-    seed : int
-        The world seed.
-    rng : numpy.random.Generator
-        This chunk's generator for the current mod (`chunk_rng` salted with the mod's name).
-    """
-
-    def __init__(
-        self,
-        key: tuple[int, int, int],
-        blocks: NDArray[np.uint16],
-        registry: BlockRegistry,
-        seed: int,
-        rng: np.random.Generator | None = None,
-    ) -> None:
-        self.key = key
-        self._blocks: NDArray[np.uint16] | None = blocks
-        self.registry = registry
-        self.seed = seed
-        self.rng = np.random.default_rng() if rng is None else rng
-
-    @property
-    def origin(self) -> tuple[int, int, int]:
-        """World coordinates of the chunk's (0, 0, 0) voxel."""
-        cx, cy, cz = self.key
-        return (cx * _WX, cy * _WY, cz * _WZ)
-
-    @property
-    def blocks(self) -> NDArray[np.uint16]:
-        """The blocks, flat; ``RuntimeError`` once sealed."""
-        if self._blocks is None:
-            raise RuntimeError(
-                f"chunk {self.key} was sealed when on_generated returned: keep no chunk for "
-                "later, a generated chunk can only be changed during the call"
-            )
-        return self._blocks
-
-    @property
-    def view(self) -> NDArray[np.uint16]:
-        """The blocks as a (16, 16, 16) array ``[x, y, z]`` sharing `blocks`' memory."""
-        return self.blocks.reshape(CHUNK)
-
-    def seal(self) -> None:
-        """End the call: the arrays go read-only and `blocks` and `view` raise from now on."""
-        if self._blocks is not None:
-            self._blocks.flags.writeable = False
-            self._blocks = None
 
 
 class WorldgenGenerator:
@@ -223,3 +158,44 @@ def worldgen_factory(
         return WorldgenGenerator(base, registry, registry.ores, on_generated)
 
     return make
+
+
+def place_ores(
+    blocks: NDArray[np.uint16],
+    key: tuple[int, int, int],
+    seed: int,
+    registry: BlockRegistry,
+    ores: tuple[Ore, ...],
+) -> None:
+    """Scatter every ore's veins through one chunk's blocks, in place (numpy, per ore)."""
+    cube = blocks.reshape(CHUNK)
+    y0 = key[1] * _WY
+    for number, ore in enumerate(ores):
+        lo, hi = max(ore.y_range[0], y0), min(ore.y_range[1], y0 + _WY - 1)
+        if lo > hi:
+            continue
+        rng = chunk_rng(seed, key, f"ore {number} {ore.block}")
+        whole = int(ore.veins_per_chunk)
+        veins = whole + int(rng.random() < ore.veins_per_chunk - whole)
+        if veins == 0:
+            continue
+        ore_id = registry.id(ore.block)
+        host = np.zeros(len(registry), dtype=bool)
+        host[[registry.id(name) for name in ore.in_]] = True
+        centres = np.stack(
+            [
+                rng.integers(0, _WX, veins),
+                rng.integers(lo - y0, hi - y0 + 1, veins),
+                rng.integers(0, _WZ, veins),
+            ],
+            axis=1,
+        )
+        # A blob around each centre: `size` voxels at normally spread offsets (σ grows as the
+        # cube root of the size, so big veins spread wider and stay lumpy).
+        spread = 0.55 * ore.size ** (1.0 / 3.0)
+        offsets = np.rint(rng.normal(0.0, spread, (veins, ore.size, 3))).astype(np.int64)
+        cells = (centres[:, None, :] + offsets).reshape(-1, 3)
+        inside = (cells >= 0).all(axis=1) & (cells < np.array(CHUNK)).all(axis=1)
+        x, y, z = cells[inside].T
+        target = host[cube[x, y, z]]
+        cube[x[target], y[target], z[target]] = ore_id

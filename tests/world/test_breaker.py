@@ -11,8 +11,9 @@ from world.chunks import World
 from world.geometry import Int3
 from world.hook_guard import HookTimeout
 from world.hooks import hookimpl
+from world.mod_calls import ModError
 from world.mod_loader import load_mods
-from world.mods import ModError, Mods
+from world.mods import Mods
 from world.outcome import Actor
 from world.ray import Hit
 from world.rules import Rules

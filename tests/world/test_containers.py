@@ -274,3 +274,9 @@ def test_moves_and_replacements_in_any_order_never_lose_or_make_an_item(
             pocket += lying(world).get("base:log", 0)
             world.dropped.clear()
         assert count() == 200, (kind, slot, n)
+
+
+def test_slots_text_is_bounded_by_what_one_voxel_holds() -> None:
+    from world.containers import MAX_SLOTS_TEXT
+
+    assert MAX_SLOTS_TEXT == MAX_DATA_BYTES

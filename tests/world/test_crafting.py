@@ -10,10 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from world.blocks import BlockRegistry
-from world.crafting import GRID, GRID_CELLS, Recipe, craft, match
+from world.crafting import craft, match
 from world.hooks import hookimpl
 from world.inventory import ItemStack
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
+from world.recipes import GRID, GRID_CELLS, Recipe
 from world.registration import make_registry
 
 

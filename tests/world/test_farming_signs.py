@@ -6,9 +6,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from world.chunks import World
+from world.drops import block_drops
 from world.generators import make_generator
 from world.geometry import Int3
-from world.inventory import block_drops
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.outcome import Actor
 from world.ray import Hit

@@ -18,8 +18,8 @@ from world.chunks import World
 from world.geometry import Int3
 from world.hook_guard import HOOK_TIME_LIMIT, POLL, HookGuard, HookTimeout
 from world.hooks import hookimpl
+from world.mod_calls import Implementation
 from world.mod_loader import load_mods
-from world.mods import Implementation
 from world.outcome import Actor
 from world.ray import Hit
 from world.rules import Rules
@@ -335,7 +335,7 @@ def test_after_a_stop_the_interpreter_still_profiles_calls() -> None:
     script = """
 import sys, time
 from world.hook_guard import HookGuard
-from world.mods import Implementation
+from world.mod_calls import Implementation
 
 def spin():
     end = time.perf_counter() + 1.0

@@ -12,7 +12,8 @@ from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
 from world.outcome import Actor
-from world.placement import PlaceContext, facing_of, fence_links, still_attached, supports
+from world.place_context import PlaceContext, facing_of
+from world.placement import fence_links, still_attached, supports
 from world.ray import Hit
 from world.registration import make_registry
 from world.rules import Rules, break_block, place_block, use_block

@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world.blocks import BASE_BLOCKS, default_registry
+from world.body import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH
 from world.changes import Change
 from world.chunks import World
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
-from world.outcome import EYE_HEIGHT, NOTHING_TARGETED, PLAYER_HEIGHT, PLAYER_WIDTH, Actor, Outcome
+from world.outcome import NOTHING_TARGETED, Actor, Outcome
 from world.ray import Hit
 from world.rules import Rules, break_block, break_time, pick_block, place_block, use_block
 
