@@ -41,7 +41,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from bench.common import print_table
-from world.chunks import World
+from world import World
+from world.base import GAME
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
@@ -188,9 +189,11 @@ class Figures:
 
 def measure() -> Figures:
     """Every figure, on the machine as it is now."""
-    inside_mods = load_mods([], entry_points=False, plugins={"bulk": (writer := BulkWriter())})
+    inside_mods = load_mods(
+        [], entry_points=False, plugins={"bulk": (writer := BulkWriter())}, game=GAME
+    )
     loop_writer = BulkWriter(loop=True)
-    loop_mods = load_mods([], entry_points=False, plugins={"bulk": loop_writer})
+    loop_mods = load_mods([], entry_points=False, plugins={"bulk": loop_writer}, game=GAME)
     time_outside(inside_mods)  # warm-up: first calls, allocator
     time_inside(inside_mods, writer)
     outside, hook, action = [], [], []

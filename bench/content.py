@@ -23,6 +23,7 @@ from PIL import Image
 from bench.common import median_seconds, print_table
 from game.atlas_build import build_atlas_image
 from world.atlas import TILE_PX
+from world.base import GAME
 from world.mod_loader import load_mods
 from world.registration import make_registry
 
@@ -55,7 +56,7 @@ def write_mod(folder: Path, name: str, n: int, size: int) -> None:
 
 
 def atlas_ms(folder: Path) -> float:
-    mods = load_mods([folder], entry_points=False)
+    mods = load_mods([folder], entry_points=False, game=GAME)
     registry = make_registry(mods)
     assert not [e for e in mods.errors if e.where == "textures"], mods.errors
     return median_seconds(lambda: build_atlas_image(registry, mods), REPEAT) * 1000
@@ -72,7 +73,8 @@ def picker_figures() -> tuple[float, float, float]:
     from game.engine import gl_finisher, start
     from game.inventory_screen import InventoryScreen
     from world.atlas import ATLAS_PATH
-    from world.blocks import BlockType, default_registry
+    from world.base import default_registry
+    from world.blocks import BlockType
     from world.inventory import Inventory
     from world.shapes import slab, stairs
 

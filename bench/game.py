@@ -60,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from bench.common import print_table
+from world.base import GAME
 
 FRAMES = 300
 WARMUP = 30
@@ -343,7 +344,8 @@ def _flight_world(view_distance: int) -> Path:
     partial.unlink(missing_ok=True)
     with WorldStore.create(partial, seed=DEFAULT_SEED, generator=DEFAULT_GENERATOR) as store:
         world = store.load(
-            make_registry(load_mods((DEFAULT_MODS_DIR,))), generator_factory=make_generator
+            make_registry(load_mods((DEFAULT_MODS_DIR,), game=GAME)),
+            generator_factory=make_generator,
         )
         low, high = world.build_height
         for cx in range(-reach, columns - reach):

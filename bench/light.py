@@ -27,9 +27,9 @@ import statistics
 import time
 
 from bench.common import print_table
+from world import World
+from world.base import default_registry
 from world.block_type import BlockType
-from world.blocks import BlockRegistry, register_base_blocks
-from world.chunks import World
 from world.generators import make_generator
 from world.light import Light
 from world.terrain import surface_height
@@ -42,8 +42,7 @@ EDITS = 100
 
 
 def setup() -> tuple[World, Light, list[tuple[int, int, int]]]:
-    registry = BlockRegistry()
-    register_base_blocks(registry)
+    registry = default_registry()
     registry.register(BlockType("bench:lamp", light=15, tiles=("base:lamp",)))
     world = World(registry, make_generator("terrain", SEED, registry))
     light = Light(world)
@@ -59,8 +58,7 @@ def setup() -> tuple[World, Light, list[tuple[int, int, int]]]:
 def streaming_order_ms() -> list[float]:
     """Each `Light.add_chunks([key])` over a 9 × 9 × 12 block of loaded chunks around the
     spawn, nearest first, as `game.chunk_view` lights them (their neighbours loaded first)."""
-    registry = BlockRegistry()
-    register_base_blocks(registry)
+    registry = default_registry()
     world = World(registry, make_generator("terrain", SEED, registry))
     keys = [(cx, cy, cz) for cx in range(-4, 5) for cz in range(-4, 5) for cy in range(-4, 8)]
     for key in keys:

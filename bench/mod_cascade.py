@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from bench.common import print_table
-from world.blocks import default_registry
-from world.chunks import World
+from world import World
+from world.base import GAME, default_registry
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
@@ -52,7 +52,7 @@ def start_cascade(side: int = SIDE, max_pending: int = MAX_PENDING) -> Rules:
     """A world holding a ``side``³ checkerboard of ping and pong blocks, the cascade started by
     breaking a stone beside it; the rules (queue capped at ``max_pending``), with the ping-pong
     mod loaded."""
-    mods = load_mods([], entry_points=False, plugins={"pingpong": PingPong()})
+    mods = load_mods([], entry_points=False, plugins={"pingpong": PingPong()}, game=GAME)
     world = World(default_registry())
     ping, pong = world.registry.id(PING), world.registry.id(PONG)
     for x in range(side):

@@ -27,8 +27,9 @@ from numpy.typing import NDArray
 
 from bench.common import median_seconds, print_table
 from world import World
+from world.base import default_registry
 from world.block_type import BlockType
-from world.blocks import BlockRegistry, default_registry
+from world.blocks import BlockRegistry
 from world.chunks import Chunk
 from world.ray import raycast, raycast_many
 from world.shapes import FACINGS, door, fence, slab, stairs, torch

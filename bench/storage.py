@@ -20,7 +20,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bench.common import print_table
-from world.blocks import BlockRegistry, default_registry
+from world.base import default_registry
+from world.blocks import BlockRegistry
 from world.chunks import CHUNK, CHUNK_VOLUME, ChunkGenerator, ChunkKey
 from world.storage import GeneratorFactory, WorldStore
 

@@ -31,7 +31,8 @@ import numpy as np
 
 from bench.common import median_seconds, print_table
 from world import World
-from world.blocks import BlockRegistry, default_registry
+from world.base import default_registry
+from world.blocks import BlockRegistry
 from world.generators import TerrainGenerator
 from world.light import Light
 from world.mesher import mesh_chunk

@@ -38,16 +38,18 @@ from typing import Any
 import numpy as np
 
 from bench.common import median_seconds, print_table
+from world import World
 from world.abm import Abm
+from world.base import GAME
 from world.block_ticks import BLOCK_TICK_BUDGET
 from world.blocks import BlockType
-from world.chunks import World
 from world.geometry import Int3
 from world.hook_guard import HookGuard
 from world.hooks import hookimpl
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mod_world import ModWorld
-from world.registration import BlockRegistrar, make_registry
+from world.registrar import BlockRegistrar
+from world.registration import make_registry
 from world.rules import Rules
 from world.terrain import clear_cache, surface_height
 from world.worldgen import mod_hooks, worldgen_factory
@@ -88,7 +90,7 @@ def loaded_world(radius: float | None = None, bench: BenchMod | None = None) -> 
     10 × 10 square of columns, or the columns within ``radius`` of column (0, 0); ``bench``
     loads the bench's own mod beside the example mods."""
     plugins = {} if bench is None else {"bench": bench}
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins=plugins)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins=plugins, game=GAME)
     registry = make_registry(mods)
     factory = worldgen_factory(mod_hooks(mods, HookGuard(mods.record)))
     world = World(registry, factory("terrain", SEED, registry))
@@ -176,7 +178,7 @@ def main() -> None:
     flooded, flood_calls, flood_drawing = budgeted_ms(flood_rules, 100)
     acted = flood.acted / 100
 
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, game=GAME)
     registry = make_registry(mods)
     with_ores = worldgen_factory()("terrain", SEED, registry)
     bare = with_ores.base  # type: ignore[attr-defined]

@@ -15,30 +15,30 @@ The game's own commands (``/help`` lists every command, the mods' included):
 - ``/give <item> [count]``: into the inventory (count 1..6400, at most what fits)
 - ``/seed``: the world's seed
 - ``/mods [enable <mod>]``: the loaded mods and the hooks switched off for failing again and
-  again (`world.breaker`); ``enable`` turns a mod's back on (`world.commands.mods_command`)
+  again (`world.breaker`); ``enable`` turns a mod's back on (`world.breaker.mods_command`)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from dataclasses import dataclass
+from typing import Final
 
 from game.daylight import NAMED_TIMES, parse_time
 from game.player import PLAYER_NAME
+from world.breaker import Breaker, mods_command
 from world.commands import (
     MAX_CHAT,
     ChatCommand,
     Commands,
     coordinate,
-    make_commands,
-    mods_command,
 )
+from world.geometry import Vec3
+from world.mods import Mods
+from world.registration import make_commands
 from world.text_prompt import TextPrompt
 
-if TYPE_CHECKING:
-    from game.play import Game
-
-__all__ = ["CHAT_PROMPT", "HISTORY", "MAX_GIVE", "Chat"]
+__all__ = ["CHAT_PROMPT", "HISTORY", "MAX_GIVE", "Chat", "ChatSeat"]
 
 CHAT_PROMPT: Final = "base:chat"
 MAX_GIVE: Final = 6400  # a hundred stacks: more than the inventory holds
@@ -53,11 +53,30 @@ _GAME_MODES: Final = {
 }
 
 
+@dataclass(frozen=True)
+class ChatSeat:
+    """What the chat acts on, as callbacks the game hands it (the chat never reaches into the
+    game: it is given these and the loaded mods)."""
+
+    show: Callable[[str], object]  # lines in the HUD's message area
+    submit: Callable[[TextPrompt, str], object]  # a mod's command, run as the player's action
+    feet: Callable[[], Vec3]
+    teleport: Callable[[Vec3], object]
+    time_of_day: Callable[[], tuple[float, str]]  # (tick, clock text)
+    set_time: Callable[[int], object]
+    set_creative: Callable[[bool], object]
+    items: Callable[[], list[str]]  # what a player can hold (the creative picker's items)
+    give: Callable[[str, int], int]  # into the inventory: what did not fit
+    seed: Callable[[], int]
+    breaker: Callable[[], Breaker]  # the rules' circuit breaker
+
+
 class Chat:
     """The chat of one game: its commands, and what a sent line does."""
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    def __init__(self, seat: ChatSeat, mods: Mods) -> None:
+        self.seat = seat
+        self.mods = mods
         times = "|".join(NAMED_TIMES)
         builtin = [  # each runs with the rest of the line, and returns the lines to show
             ChatCommand(
@@ -74,9 +93,7 @@ class Chat:
             ),
             ChatCommand("gamemode", self._game_mode, "<creative|survival>", "change the game mode"),
             ChatCommand("give", self._give, "<item> [count]", "put items into the inventory"),
-            ChatCommand(
-                "seed", lambda _: [f"Seed: {game.session.world_seed}"], "", "tell the world's seed"
-            ),
+            ChatCommand("seed", lambda _: [f"Seed: {seat.seed()}"], "", "tell the world's seed"),
             ChatCommand(
                 "mods",
                 self._mods,
@@ -85,7 +102,7 @@ class Chat:
             ),
         ]
         self._own: dict[str, Callable[[str], list[str]]] = {c.name: c.on_run for c in builtin}
-        self.commands: Commands = make_commands(game.mods, builtin)
+        self.commands: Commands = make_commands(mods, builtin)
         self.history: list[str] = []  # the lines sent, oldest first (at most `HISTORY`)
         self._recalled = 0  # how far back Up went in the history (0: the line being typed)
 
@@ -130,7 +147,7 @@ class Chat:
                 return self._show(own(rest))
             except ValueError as exc:
                 return self._show([f"{exc}. Usage: {command.usage}"])
-        self.game.submit_text(self.commands.prompt(command), rest)
+        self.seat.submit(self.commands.prompt(command), rest)
         return []
 
     def _help(self, text: str) -> list[str]:
@@ -138,43 +155,45 @@ class Chat:
         return self.commands.help(text)
 
     def _mods(self, text: str) -> list[str]:
-        """``/mods``: `world.commands.mods_command` on this world's rules."""
-        return mods_command(text, self.game.mods.names, self.game.rules.breaker)
+        """``/mods``: `world.breaker.mods_command` on this world's rules."""
+        return mods_command(text, self.mods.names, self.seat.breaker())
 
     def _show(self, lines: list[str]) -> list[str]:
         if lines:
-            self.game.hud.flash("\n".join(lines))
+            self.seat.show("\n".join(lines))
         return lines
 
     def _teleport(self, text: str) -> list[str]:
         words = text.split()
         if len(words) != 3:
             raise ValueError("give three coordinates")
-        feet = self.game.player.body.pos
+        feet = self.seat.feet()
         x, y, z = (coordinate(word, here) for word, here in zip(words, feet, strict=True))
         to = (x, y, z)
-        self.game.player.teleport(to)
+        self.seat.teleport(to)
         return [f"Teleported to {to[0]:.2f}, {to[1]:.2f}, {to[2]:.2f}"]
 
     def _time(self, text: str) -> list[str]:
         verb, _, value = text.partition(" ")
         if verb == "query" and not value:
-            return [f"The time is {int(self.game.day.tick)} ({self.game.day.clock_text})"]
+            tick, clock = self.seat.time_of_day()
+            return [f"The time is {int(tick)} ({clock})"]
         if verb != "set" or not value.strip():
             raise ValueError("say set <time> or query")
-        self.game.set_time(parse_time(value))
-        return [f"Set the time to {int(self.game.day.tick)} ({self.game.day.clock_text})"]
+        self.seat.set_time(parse_time(value))
+        tick, clock = self.seat.time_of_day()
+        return [f"Set the time to {int(tick)} ({clock})"]
 
     def _game_mode(self, text: str) -> list[str]:
         mode = _GAME_MODES.get(text.strip().lower())
         if mode is None:
             raise ValueError(f"no game mode {text.strip()!r}")
-        self.game.player.set_creative(mode)  # survival ends a flight
+        self.seat.set_creative(mode)  # survival ends a flight
         return [f"Game mode: {'creative' if mode else 'survival'}"]
 
     def _item_named(self, word: str) -> str:
         """What a player can hold: the creative picker's items (no air, water, placeholders)."""
-        return _find_item([item.item for item in self.game.inventory_screen.items], word.lower())
+        return _find_item(self.seat.items(), word.lower())
 
     def _give(self, text: str) -> list[str]:
         words = text.split()
@@ -187,8 +206,7 @@ class Chat:
             raise ValueError(f"count must be a whole number, got {words[1]!r}") from None
         if not 1 <= count <= MAX_GIVE:
             raise ValueError(f"count must be 1..{MAX_GIVE}, got {count}")
-        left = self.game.hotbar.inventory.add(item, count)
-        self.game.hud.refresh_hotbar()
+        left = self.seat.give(item, count)
         given = count - left
         full = f" ({left} did not fit)" if left else ""
         return [f"Gave {given} {item}{full}"]

@@ -42,7 +42,7 @@ from ursina import (
 from ursina import time as utime
 
 from game.atlas_build import atlas_texture, build_atlas_image
-from game.chat import CHAT_PROMPT, Chat
+from game.chat import CHAT_PROMPT, Chat, ChatSeat
 from game.chunk_view import ChunkView
 from game.controls import Act, Aim, Controls, Intent, Pointer
 from game.crack import CrackOverlay
@@ -64,6 +64,7 @@ from game.session import Session
 from game.sky_bodies import SkyBodies
 from game.text_screen import TextScreen
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
+from world.base import GAME
 from world.block_data import INFOTEXT, infotext
 from world.blocks import AIR, BlockRegistry
 from world.changes import Change
@@ -128,7 +129,7 @@ class Game:
         self.pointer: Pointer = WindowPointer(application.base.win)  # what looking reads
         self.session = Session.unsaved(options) if session is None else session
         mods_dirs = (DEFAULT_MODS_DIR, *options.mods)
-        self.mods: Mods = load_mods(mods_dirs)
+        self.mods: Mods = load_mods(mods_dirs, game=GAME)
         registry = make_registry(self.mods)
         self._worldgen_guard = HookGuard(self.mods.record)  # mods' on_generated hooks
         self.world = self.session.load_world(
@@ -177,7 +178,7 @@ class Game:
         self.traced = TracedCells(registry, self.origin)
         self.inventory_screen = InventoryScreen(registry, self.hotbar.inventory, self.atlas_pixels)
         self.text_screen = TextScreen()  # what a mod's actor.ask_text opens (a sign's editor)
-        self.chat = Chat(self)  # T: the chat line and its commands, the game's and the mods'
+        self.chat = Chat(self._chat_seat(), self.mods)  # T: the chat line and its commands
         self._chat_opening: str | None = None  # the chat opens next frame, with this text
         self._waiting = 0  # items lying in the world that the inventory had no room for
         self._container_block = 0  # the block whose inventory is open (`open_container`)
@@ -284,6 +285,28 @@ class Game:
             set_sky(sky)
         self.chunks.set_daylight(self.day.daylight)
         self.sky_bodies.update(self.day.tick)
+
+    def _chat_seat(self) -> ChatSeat:
+        """What the chat acts on: the game's callbacks."""
+
+        def give(item: str, count: int) -> int:
+            left = self.hotbar.inventory.add(item, count)
+            self.hud.refresh_hotbar()
+            return left
+
+        return ChatSeat(
+            show=self.hud.flash,
+            submit=self.submit_text,
+            feet=lambda: self.player.body.pos,
+            teleport=self.player.teleport,
+            time_of_day=lambda: (self.day.tick, self.day.clock_text()),
+            set_time=self.set_time,
+            set_creative=self.player.set_creative,
+            items=lambda: [item.item for item in self.inventory_screen.items],
+            give=give,
+            seed=lambda: self.session.world_seed,
+            breaker=lambda: self.rules.breaker,
+        )
 
     def set_time(self, tick: int) -> None:
         """Make it that time of day (0..23999 ticks, `game.daylight`): a script's ``time``."""

@@ -60,6 +60,7 @@ from game.hotbar import SLOTS, Hotbar
 from game.options import DEFAULT_SEED, Options
 from game.player import Player
 from world import save_lock
+from world.base import GAME_PATH
 from world.blocks import BlockRegistry
 from world.chunk_worker import WorkerRecipe, registry_fingerprint
 from world.chunks import World
@@ -245,6 +246,7 @@ class Session:
             generator=_FLAT if self.flat else DEFAULT_GENERATOR,
             seed=self.seed,
             fingerprint=registry_fingerprint(registry),
+            game=GAME_PATH,
         )
 
     def spawn(self) -> Body:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from world.geometry import Int3
     from world.mod_world import ModWorld
     from world.place_context import PlaceContext
-    from world.registration import BlockRegistrar
+    from world.registrar import BlockRegistrar
 
 description = "farmland and wheat that grows near water"
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from world.geometry import Int3
     from world.mod_world import ModWorld
     from world.outcome import Actor
-    from world.registration import BlockRegistrar
+    from world.registrar import BlockRegistrar
 
 description = "furnaces that smelt sand into glass and cobblestone into stone"
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from world.blocks import BlockType
     from world.geometry import Int3
     from world.mod_world import ModWorld
-    from world.registration import BlockRegistrar
+    from world.registrar import BlockRegistrar
 
 description = "right click switches lamps on and off"
 

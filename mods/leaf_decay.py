@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from world.geometry import Int3
     from world.mod_world import ModWorld
     from world.outcome import Actor
-    from world.registration import BlockRegistrar
+    from world.registrar import BlockRegistrar
 
 description = "leaves far from any log decay"
 

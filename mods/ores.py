@@ -17,7 +17,7 @@ from world.ores import Ore
 from world.recipes import Recipe
 
 if TYPE_CHECKING:
-    from world.registration import BlockRegistrar
+    from world.registrar import BlockRegistrar
 
 description = "coal and iron ore veins in new terrain"
 

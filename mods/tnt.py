@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from world.geometry import Int3
     from world.mod_world import ModWorld
     from world.outcome import Actor
-    from world.registration import BlockRegistrar
+    from world.registrar import BlockRegistrar
 
 description = "TNT explodes when used or broken"
 

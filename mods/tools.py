@@ -18,7 +18,7 @@ from world.items import Item
 from world.recipes import Recipe
 
 if TYPE_CHECKING:
-    from world.registration import BlockRegistrar
+    from world.registrar import BlockRegistrar
 
 description = "pickaxes, axes and shovels that dig faster"
 

@@ -7,7 +7,8 @@ two concepts.
 Imports are read with `ast`: every ``import`` and ``from … import`` anywhere in a module (inside
 functions too: a deferred import hides a cycle, it does not remove it), with relative imports
 resolved, and ``importlib.import_module("literal")`` calls. Imports under ``if TYPE_CHECKING:``
-are left out: they are annotations only and never run.
+count as well (STYLE rule 13): a name used in an annotation lives at or below the code that uses
+it, so the mod-facing names sit low and the machinery above them.
 
 Importing ``a.b.c`` also runs the packages ``a`` and ``a.b``; those count as edges, except a
 module's own enclosing packages (they are already being imported when the module runs).
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,24 +61,6 @@ def find_modules(
     return modules
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _run_time_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node of ``tree`` except those under ``if TYPE_CHECKING:`` (its ``else`` runs)."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            stack.extend(node.orelse)
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-
-
 @dataclass(frozen=True)
 class Import:
     """One import statement: ``import target`` (``names`` empty) or ``from target import names``."""
@@ -101,10 +83,11 @@ def _imported_module_name(node: ast.AST) -> str | None:
 
 
 def imports_of(module: Module) -> list[Import]:
-    """The imports that run with the module: statements anywhere, and ``import_module("x")``."""
+    """The module's imports: statements anywhere (inside functions and under ``if TYPE_CHECKING:``
+    too), and ``import_module("x")`` calls."""
     tree = ast.parse(module.path.read_text(encoding="utf-8"), filename=str(module.path))
     found: list[Import] = []
-    for node in _run_time_nodes(tree):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [Import(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -300,13 +283,25 @@ def test_the_checker_finds_a_cycle_through_import_module(tmp_path: Path) -> None
     assert cycles_in(tmp_path) == ["pkg.a -> pkg.b -> pkg.a"]
 
 
-def test_the_checker_ignores_type_checking_imports_and_package_reexports(tmp_path: Path) -> None:
+def test_the_checker_counts_a_cycle_closed_by_a_type_checking_import(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from pkg.b import B\nelse:\n    import json\n",
+            "pkg/b.py": "from pkg.a import A\n",
+        },
+    )
+    assert cycles_in(tmp_path) == ["pkg.a -> pkg.b -> pkg.a"]
+
+
+def test_the_checker_ignores_package_reexports(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
         {
             "pkg/__init__.py": "from pkg.a import A\nfrom pkg.sub import B\n",
-            "pkg/a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-            "    from pkg.b import B\nelse:\n    import json\n",
+            "pkg/a.py": "import json\n",
             "pkg/b.py": "from pkg.a import A\nfrom pkg.sub.c import C\n",
             "pkg/sub/__init__.py": "from .c import C as B\n",
             "pkg/sub/c.py": "from .. import a\nfrom . import d\n",

@@ -1,9 +1,17 @@
-"""Blockpick's pure core: voxel storage, blocks, raycast, rules. Never imports the engine."""
+"""Blockpick's pure core: voxel storage, blocks, raycast, rules. Never imports the engine.
+
+The top of the package: the public names outside code and mods use, and the one place where the
+engine meets the base game's content (`world.base`): ``World()`` is a world of the base game's
+blocks. Everything below takes its registry explicitly (`world.chunks.World`).
+"""
 
 from __future__ import annotations
 
-from world.blocks import AIR, BlockRegistry, BlockType, default_registry
-from world.chunks import CHUNK, Chunk, World
+from world.base import default_registry
+from world.blocks import AIR, BlockRegistry, BlockType
+from world.chunk_layout import DEFAULT_BUILD_HEIGHT, ChunkSource
+from world.chunks import CHUNK, Chunk
+from world.chunks import World as VoxelWorld
 from world.geometry import FACE_NORMALS, Int3, Vec3
 from world.ray import (
     MAX_REACH,
@@ -38,3 +46,18 @@ __all__ = [
     "segment_voxels",
     "traverse",
 ]
+
+
+class World(VoxelWorld):
+    """A voxel world (`world.chunks.World`) of the base game's blocks unless given a registry:
+    ``World()``, the contract's entry point (`world.base.default_registry`)."""
+
+    def __init__(
+        self,
+        registry: BlockRegistry | None = None,
+        generator: ChunkSource | None = None,
+        build_height: tuple[int, int] = DEFAULT_BUILD_HEIGHT,
+    ) -> None:
+        super().__init__(
+            default_registry() if registry is None else registry, generator, build_height
+        )

@@ -28,7 +28,6 @@ from numpy.typing import NDArray
 
 from world.abm import Abm
 from world.atlas import ATLAS_TILES
-from world.base_blocks import BASE_BLOCKS, register_base_blocks
 from world.block_type import (
     AIR,
     AIR_TYPE,
@@ -61,7 +60,6 @@ from world.shapes import COLLISION_TOP, FULL, Shape, check_shape
 
 __all__ = [
     "AIR",
-    "BASE_BLOCKS",
     "DRAW_BOXES",
     "DRAW_CUBE",
     "DRAW_KINDS",
@@ -78,8 +76,6 @@ __all__ = [
     "PropValue",
     "Props",
     "Registers",
-    "default_registry",
-    "register_base_blocks",
 ]
 
 
@@ -441,10 +437,3 @@ class BlockRegistry:
             return self._tile_ids[tile]
         except KeyError:
             raise ValueError(f"unknown tile name {tile!r}") from None
-
-
-def default_registry() -> BlockRegistry:
-    """A new registry holding air and the base game's blocks."""
-    registry = BlockRegistry()
-    register_base_blocks(registry)
-    return registry

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ __all__ = [
     "Breaker",
     "HookDisabled",
     "Report",
+    "mods_command",
 ]
 
 TRIP_TIMEOUTS = 3  # watchdog stops within the window that switch a hook off (module notes)
@@ -176,3 +177,32 @@ class Breaker:
         for pair in [pair for pair in self._failures if pair[0] == mod]:
             del self._failures[pair]
         return hooks
+
+
+def mods_command(text: str, names: Iterable[str], breaker: Breaker) -> list[str]:
+    """``/mods``'s answer: the loaded mods (``names``, in load order) and the hooks ``breaker``
+    switched off; ``/mods enable <mod>`` (``text`` ``"enable <mod>"``) turns that mod's back on.
+
+    Raises
+    ------
+    ValueError
+        When ``text`` is neither empty nor ``enable <mod>``, or names no loaded mod.
+    """
+    loaded = list(names)
+    words = text.split()
+    if not words:
+        lines = [f"Mods: {', '.join(loaded)}"]
+        off = breaker.disabled
+        if not off:
+            return [*lines, "Every hook is on"]
+        listed = ", ".join(f"{hook} of {mod}" for mod, hook in off)
+        return [*lines, f"Switched off: {listed}", "/mods enable <mod> turns a mod's back on"]
+    if words[0].lower() != "enable" or len(words) != 2:
+        raise ValueError("say /mods, or /mods enable <mod>")
+    mod = words[1].lower()
+    if mod not in loaded:
+        raise ValueError(f"no mod {mod!r} is loaded")
+    hooks = breaker.enable(mod)
+    if not hooks:
+        return [f"Nothing of mod {mod!r} was switched off"]
+    return [f"Mod {mod!r} is on again: {', '.join(hooks)}"]

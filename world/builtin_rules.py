@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "break_seconds",
-    "check_actor",
     "check_hit",
     "held_tool",
     "may_break",
@@ -43,13 +42,6 @@ __all__ = [
 ]
 
 _FACES = frozenset((*FACE_NORMALS, Int3(0, 0, 0)))
-
-
-def check_actor(actor: object) -> Actor:
-    """``actor`` when it is an `Actor`; ``TypeError`` naming it otherwise."""
-    if not isinstance(actor, Actor):
-        raise TypeError(f"actor must be an Actor, got {type(actor).__name__}")
-    return actor
 
 
 def check_hit(hit: object) -> tuple[Int3, Int3] | None:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import logging
 import os
 import pickle
@@ -100,6 +101,10 @@ class WorkerRecipe:
     fingerprint : str
         `registry_fingerprint` of the game's registry: a worker whose registry differs (a mod
         registering blocks differently in another interpreter) is not used.
+    game : str
+        Where the game's content plugins are, ``"module:attribute"`` (the base game's:
+        ``"world.base:GAME"``), imported by the worker to load them first as the game did;
+        ``""`` for none. Data, not an import: the worker, as the engine, knows no content.
     """
 
     mods_dirs: tuple[str, ...]
@@ -108,6 +113,7 @@ class WorkerRecipe:
     generator: str | None
     seed: int
     fingerprint: str
+    game: str = ""
 
 
 def registry_fingerprint(registry: BlockRegistry) -> str:
@@ -296,7 +302,7 @@ def _build(recipe: WorkerRecipe) -> tuple[Any, Mods, BlockRegistry]:
     from world.storage import WorldStore
     from world.worldgen import mod_hooks, worldgen_factory
 
-    mods = load_mods(recipe.mods_dirs, entry_points=recipe.entry_points)
+    mods = load_mods(recipe.mods_dirs, entry_points=recipe.entry_points, game=_game(recipe.game))
     registry = make_registry(mods)
     factory = worldgen_factory(mod_hooks(mods, HookGuard(mods.record)))
     if recipe.save is not None:
@@ -305,6 +311,15 @@ def _build(recipe: WorkerRecipe) -> tuple[Any, Mods, BlockRegistry]:
     if recipe.generator is None:
         return None, mods, registry
     return factory(recipe.generator, recipe.seed, registry), mods, registry
+
+
+def _game(path: str) -> tuple[tuple[str, object], ...]:
+    """The game's content plugins named by a recipe's ``game`` (``"module:attribute"``)."""
+    if not path:
+        return ()
+    module, _, attribute = path.partition(":")
+    plugins = getattr(importlib.import_module(module), attribute)
+    return tuple((str(name), plugin) for name, plugin in plugins)
 
 
 def read_batch(source: Any, keys: list[ChunkKey]) -> dict[ChunkKey, Blocks]:

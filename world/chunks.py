@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from world.block_data import BlockData, Value, VoxelData
-from world.blocks import AIR, BlockRegistry, default_registry
+from world.blocks import AIR, BlockRegistry
 from world.chunk_layout import (
     CHUNK,
     CHUNK_MASK,
@@ -123,8 +123,9 @@ class World:
 
     Parameters
     ----------
-    registry : BlockRegistry, optional
-        Block types; the base game's default registry when omitted.
+    registry : BlockRegistry
+        Block types (the store knows no content: ``world.World()`` is the one that defaults to
+        the base game's, `world.base.default_registry`).
     generator : callable, optional
         ``generator(cx, cy, cz) -> blocks or None`` fills a chunk the first time it is read.
     build_height : (int, int)
@@ -133,14 +134,16 @@ class World:
 
     def __init__(
         self,
-        registry: BlockRegistry | None = None,
+        registry: BlockRegistry,
         generator: ChunkSource | None = None,
         build_height: tuple[int, int] = DEFAULT_BUILD_HEIGHT,
     ) -> None:
         low, high = build_height
         if not low < high:
             raise ValueError(f"build_height must be (low, high), low < high, got {build_height}")
-        self.registry = registry if registry is not None else default_registry()
+        if not isinstance(registry, BlockRegistry):
+            raise ValueError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
+        self.registry = registry
         self.generator = generator
         self.build_height = (int(low), int(high))
         self.chunks: dict[ChunkKey, Chunk] = {}

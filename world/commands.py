@@ -15,8 +15,8 @@ Names are one namespace for every mod and the game's own commands (``/help``, ``
 Minecraft and Luanti: a name taken already is refused at registration, naming both owners. A
 name is 1 to 32 lower-case letters, digits and underscores; the player may type it in any case.
 
-`mods_command` is the game's ``/mods``: the loaded mods, the hooks the rules' circuit breaker
-switched off (`world.breaker`), and ``/mods enable <mod>`` to turn a mod's back on.
+A run's commands are gathered by `world.registration.make_commands`; the game's ``/mods``
+answer is `world.breaker.mods_command`.
 """
 
 from __future__ import annotations
@@ -25,14 +25,10 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from world.text_prompt import TextPrompt
 from world.validate import WORLD_LIMIT
-
-if TYPE_CHECKING:
-    from world.breaker import Breaker
-    from world.mods import Mods
 
 __all__ = [
     "COMMAND_NAME",
@@ -41,8 +37,6 @@ __all__ = [
     "CommandRegistrar",
     "Commands",
     "coordinate",
-    "make_commands",
-    "mods_command",
 ]
 
 COMMAND_NAME: Final = re.compile(r"^[a-z0-9_]{1,32}$")
@@ -207,49 +201,3 @@ def coordinate(word: str, here: float, *, whole: bool = False) -> float:
     if not math.isfinite(value) or not -WORLD_LIMIT <= value <= WORLD_LIMIT:
         raise ValueError(f"{word!r} is outside the world (|coordinate| <= {WORLD_LIMIT})")
     return value
-
-
-def make_commands(mods: Mods, builtin: Iterable[ChatCommand] = ()) -> Commands:
-    """The commands of a run: ``builtin`` (the game's), then each loaded mod's, in load order.
-
-    A mod whose ``register_commands`` raises (a taken name, say) adds no command; the error is
-    logged and recorded with its name, and the mod stays loaded.
-    """
-    commands = Commands(builtin)
-    for impl in mods.hook_impls("register_commands"):
-        if impl.mod not in mods:
-            continue
-        registrar = commands.registrar(impl.mod)
-        _, error = mods.run(impl, {"commands": registrar})
-        if error is None:
-            registrar.commit()
-    return commands
-
-
-def mods_command(text: str, names: Iterable[str], breaker: Breaker) -> list[str]:
-    """``/mods``'s answer: the loaded mods (``names``, in load order) and the hooks ``breaker``
-    switched off; ``/mods enable <mod>`` (``text`` ``"enable <mod>"``) turns that mod's back on.
-
-    Raises
-    ------
-    ValueError
-        When ``text`` is neither empty nor ``enable <mod>``, or names no loaded mod.
-    """
-    loaded = list(names)
-    words = text.split()
-    if not words:
-        lines = [f"Mods: {', '.join(loaded)}"]
-        off = breaker.disabled
-        if not off:
-            return [*lines, "Every hook is on"]
-        listed = ", ".join(f"{hook} of {mod}" for mod, hook in off)
-        return [*lines, f"Switched off: {listed}", "/mods enable <mod> turns a mod's back on"]
-    if words[0].lower() != "enable" or len(words) != 2:
-        raise ValueError("say /mods, or /mods enable <mod>")
-    mod = words[1].lower()
-    if mod not in loaded:
-        raise ValueError(f"no mod {mod!r} is loaded")
-    hooks = breaker.enable(mod)
-    if not hooks:
-        return [f"Nothing of mod {mod!r} was switched off"]
-    return [f"Mod {mod!r} is on again: {', '.join(hooks)}"]

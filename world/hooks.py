@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from world.mod_world import ModWorld
     from world.outcome import Actor
     from world.place_context import PlaceContext
-    from world.registration import BlockRegistrar
+    from world.registrar import BlockRegistrar
 
 __all__ = [
     "CALLING",

@@ -31,7 +31,6 @@ from pathlib import Path
 from types import ModuleType
 
 from world.mods import MOD_NAME, Mod, Mods, describe_mod
-from world.registration import BASE
 from world.shipped import example_mods_dir
 
 __all__ = ["DEFAULT_MODS_DIR", "ENTRY_POINT_GROUP", "MODULE_PREFIX", "load_mods"]
@@ -127,6 +126,7 @@ def load_mods(
     *,
     entry_points: bool = True,
     plugins: Mapping[str, object] | None = None,
+    game: Iterable[tuple[str, object]] = (),
 ) -> Mods:
     """Find, import and register mods (see the module notes for sources and order).
 
@@ -140,18 +140,21 @@ def load_mods(
         Also load the installed ``blockpick.mods`` entry points.
     plugins : mapping of str to object, optional
         More mods, by name.
+    game : iterable of (str, object)
+        The game's own content plugins, loaded first in this order (the base game's:
+        `world.base.GAME`); the loader itself knows no content.
 
     Returns
     -------
     Mods
         Never raises for a mod's fault: failures are in ``mods.errors``.
     """
-    mods = Mods()
+    mods = Mods(game)
     found: dict[str, Mod] = {}
     failed: set[str] = set()
 
     def offer(name: str, source: str, load: Callable[[], object]) -> None:
-        if name in found or name == BASE:
+        if name in found or name in mods.game:
             where = found[name].source if name in found else "built in"
             mods.record(
                 name,
@@ -175,7 +178,7 @@ def load_mods(
             failed.add(name)
             return
         try:
-            found[name] = describe_mod(name, plugin, source)
+            found[name] = describe_mod(name, plugin, source, mods.game)
         except (ValueError, TypeError) as exc:
             mods.record(name, "load", exc, traceback=False)
             failed.add(name)

@@ -13,25 +13,78 @@ Every argument a mod passes is checked here (`world.validate`), with a message n
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world import pipeline, validate
+import world.validate as validate
 from world.block_data import Value, VoxelData
 from world.blocks import BlockRegistry
-from world.builtin_rules import check_actor, may_break, may_place
 from world.geometry import Int3
-from world.outcome import Actor, Outcome
+from world.outcome import Actor, Outcome, check_actor
 from world.ray import Hit, RayBatch, raycast, raycast_many
 from world.validate import voxel
 
 if TYPE_CHECKING:
+    from world.chunks import World
     from world.mod_storage import ModStore
-    from world.transaction import Transaction
 
-__all__ = ["ModWorld"]
+__all__ = ["ModWorld", "Session"]
+
+
+class _Declared(Protocol):
+    """A loaded mod as a view reads it (`world.mods.Mod`)."""
+
+    @property
+    def plugin(self) -> object: ...
+
+    @property
+    def depends(self) -> tuple[str, ...]: ...
+
+    @property
+    def optional_depends(self) -> tuple[str, ...]: ...
+
+
+class _Loaded(Protocol):
+    """The loaded mods as a view reads them (`world.mods.Mods`)."""
+
+    def __contains__(self, name: object) -> bool: ...
+
+    def __getitem__(self, name: str) -> _Declared: ...
+
+
+class Session(Protocol):
+    """The action or tick a view belongs to, as the view needs it: what
+    `world.transaction.Transaction` gives (the view never names the actions' machinery; the
+    transaction hands it the checks and nested actions the rules gave the transaction)."""
+
+    @property
+    def world(self) -> World: ...
+
+    @property
+    def mods(self) -> _Loaded | None: ...
+
+    @property
+    def mod(self) -> str | None: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def read_only(self) -> str | None: ...
+
+    def set(self, pos: Int3, block_id: int) -> None: ...
+
+    def set_many(self, coords: NDArray[np.int64], ids: NDArray[np.int64]) -> None: ...
+
+    def may_break(self, pos: Int3, actor: Actor) -> Outcome | None: ...
+
+    def may_place(self, pos: Int3, block_id: int, actor: Actor) -> Outcome | None: ...
+
+    def dig(self, pos: Int3, actor: Actor) -> Outcome: ...
+
+    def place(self, pos: Int3, block_id: int, actor: Actor) -> Outcome: ...
 
 
 class ModWorld:
@@ -48,7 +101,7 @@ class ModWorld:
 
     __slots__ = ("_tx",)
 
-    def __init__(self, tx: Transaction) -> None:
+    def __init__(self, tx: Session) -> None:
         self._tx = tx
 
     @property
@@ -205,7 +258,7 @@ class ModWorld:
         """Would `break_block` let ``actor`` break ``pos``? Built-in rules and ``can_break``."""
         where = validate.position(pos, "pos")
         check_actor(actor)
-        denied = may_break(self._tx, where, actor)
+        denied = self._tx.may_break(where, actor)
         return Outcome(True, pos=where) if denied is None else denied
 
     def may_place(self, pos: Sequence[int], block: str | int, actor: Actor) -> Outcome:
@@ -213,7 +266,7 @@ class ModWorld:
         where = validate.position(pos, "pos")
         check_actor(actor)
         block_id = self.registry.resolve(block)
-        denied = may_place(self._tx, where, block_id, actor)
+        denied = self._tx.may_place(where, block_id, actor)
         return Outcome(True, pos=where) if denied is None else denied
 
     def dig(self, pos: Sequence[int], actor: Actor) -> Outcome:
@@ -233,7 +286,7 @@ class ModWorld:
         self._writable()
         where = validate.position(pos, "pos")
         check_actor(actor)
-        return pipeline.dig(self._tx, where, actor)
+        return self._tx.dig(where, actor)
 
     def place(self, pos: Sequence[int], block: str | int, actor: Actor) -> Outcome:
         """Put ``block`` (a name, state key or state id) at ``pos`` itself as ``actor`` would: the
@@ -245,7 +298,7 @@ class ModWorld:
         self._writable()
         where = validate.position(pos, "pos")
         check_actor(actor)
-        return pipeline.place(self._tx, where, self.registry.resolve(block), actor)
+        return self._tx.place(where, self.registry.resolve(block), actor)
 
     def raycast(
         self,

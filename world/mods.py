@@ -3,8 +3,9 @@
 A mod is a plugin named ``[a-z0-9_]+`` whose hook functions (see `world.hooks`) are marked with
 ``@hookimpl``. `world.mod_loader.load_mods` finds and imports them and adds them to a `Mods` in
 dependency order; `world.registration.make_registry` builds the block registry from them; a
-`world.rules.Rules` calls their hooks. The base game is the plugin ``base``
-(`world.registration.BaseGame`), always first.
+`world.rules.Rules` calls their hooks. A game's own content plugins (the base game,
+`world.base.GAME`) are handed to `Mods` first, before any mod: their names are reserved and a
+mod's ``depends`` on them is always met. The host knows no content: it is given the game's.
 
 Errors never stop the game. A mod that names an unknown hook or argument (pluggy's validation),
 defines a hook function without ``@hookimpl``, uses a hook wrapper or misses a dependency is not
@@ -23,7 +24,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 import pluggy
@@ -32,7 +33,6 @@ from world import hooks
 from world.blocks import BlockRegistry
 from world.hooks import HOOK_NAMES, PROJECT
 from world.mod_calls import Implementation, ModError
-from world.registration import BASE, BaseGame
 
 __all__ = [
     "MOD_NAME",
@@ -74,7 +74,8 @@ class Mod:
 class Mods:
     """The loaded mods, in load order, with their plugin manager and their errors.
 
-    Build one with `world.mod_loader.load_mods`; it starts with the base game only. The game
+    Build one with `world.mod_loader.load_mods`; it starts with the game's content plugins
+    (``game``: name and plugin pairs, in order; none for an engine with no game). The game
     keeps one for the whole run, builds its block registry with
     `world.registration.make_registry` and hands it to the `world.rules.Rules` of its world.
 
@@ -88,7 +89,7 @@ class Mods:
         The registry `make_registry` built last.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, game: Iterable[tuple[str, object]] = ()) -> None:
         self.plugin_manager = pluggy.PluginManager(PROJECT)
         self.plugin_manager.add_hookspecs(hooks)
         self.errors: list[ModError] = []
@@ -96,15 +97,18 @@ class Mods:
         self._mods: dict[str, Mod] = {}
         self._impls: dict[str, tuple[Implementation, ...]] = {}
         self._seen: set[tuple[str, str, str]] = set()
-        base = BaseGame()
-        self.plugin_manager.register(base, name=BASE)
-        self._mods[BASE] = Mod(BASE, base, "built in", description=BaseGame.description)
+        for name, plugin in game:  # the game's own content: loaded first, names reserved
+            if not isinstance(name, str) or not MOD_NAME.match(name) or name in self._mods:
+                raise ValueError(f"game holds {name!r}, which is not a new plugin name")
+            self.plugin_manager.register(plugin, name=name)
+            self._mods[name] = Mod(name, plugin, "built in", description=_description(plugin))
+        self.game: tuple[str, ...] = tuple(self._mods)
 
     # -- the loaded mods ---------------------------------------------------------------------
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Names of the loaded mods in load order, ``"base"`` first."""
+        """Names of the loaded mods in load order, the game's content first."""
         return tuple(self._mods)
 
     def __contains__(self, name: object) -> bool:
@@ -136,7 +140,7 @@ class Mods:
             None when it was refused (the error is logged and kept in `errors`).
         """
         try:
-            mod = describe_mod(name, plugin, source)
+            mod = describe_mod(name, plugin, source, self.game)
             if name in self._mods:
                 raise ValueError(f"a mod named {name!r} is already loaded ({self[name].source})")
             missing = [dep for dep in mod.depends if dep not in self._mods]
@@ -266,20 +270,32 @@ def _names(value: object, what: str) -> tuple[str, ...]:
     return names
 
 
-def describe_mod(name: str, plugin: object, source: str) -> Mod:
-    """A `Mod` from a plugin's metadata; ``ValueError`` or ``TypeError`` for a bad name or field."""
+def describe_mod(name: str, plugin: object, source: str, game: Container[str] = ()) -> Mod:
+    """A `Mod` from a plugin's metadata; ``ValueError`` or ``TypeError`` for a bad name or field.
+
+    ``game`` names the game's content plugins: no mod may take one of their names, and a mod's
+    ``depends`` on one is dropped (it is always loaded first).
+    """
     if not MOD_NAME.match(name):
         raise ValueError(
             f"{name!r} is not a mod name: use lower-case letters, digits and underscores"
         )
-    if name == BASE:
-        raise ValueError(f"the mod name {BASE!r} is the base game's")
+    if name in game:
+        raise ValueError(f"the mod name {name!r} is the game's own")
     depends = _names(getattr(plugin, "depends", ()), "depends")
     optional = _names(getattr(plugin, "optional_depends", ()), "optional_depends")
+    description = _description(plugin)
+    return Mod(
+        name, plugin, source, tuple(d for d in depends if d not in game), optional, description
+    )
+
+
+def _description(plugin: object) -> str:
+    """A plugin's ``description``, else its docstring's first line."""
     description = getattr(plugin, "description", None)
     if description is None:
         doc = getattr(plugin, "__doc__", None) or ""
         description = doc.strip().split("\n")[0]
     if not isinstance(description, str):
         raise TypeError(f"description must be a string, got {description!r}")
-    return Mod(name, plugin, source, tuple(d for d in depends if d != BASE), optional, description)
+    return description

@@ -26,6 +26,7 @@ __all__ = [
     "REACH_SURVIVAL",
     "Actor",
     "Outcome",
+    "check_actor",
 ]
 
 NOTHING_TARGETED = "nothing targeted"
@@ -243,3 +244,10 @@ class Outcome:
 def denied(reason: str, pos: Int3 | None = None, mod: str | None = None) -> Outcome:
     """A denial with the reason shown to the player (and the mod that denied, if one did)."""
     return Outcome(False, reason, pos=pos, denied_by=mod)
+
+
+def check_actor(actor: object) -> Actor:
+    """``actor`` when it is an `Actor`; ``TypeError`` naming it otherwise."""
+    if not isinstance(actor, Actor):
+        raise TypeError(f"actor must be an Actor, got {type(actor).__name__}")
+    return actor

@@ -1,150 +1,26 @@
-"""Block registration: how the base game and every mod add their blocks to a new registry.
+"""A run's registrations: its block registry (every loaded mod's ``register_blocks``) and its
+chat commands (every mod's ``register_commands``), in load order.
 
-`make_registry` builds the registry of a run: air, then each loaded mod's blocks (the base game,
-the plugin ``base``, first), every mod through its ``register_blocks`` hook and a
-`BlockRegistrar` that accepts only the mod's own names and adds its blocks together when the hook
-returns. The base game's blocks are `world.blocks.BASE_BLOCKS`, registered by `BaseGame` through
-the same hook as any mod's, with `world.blocks.register_base_blocks` (the one loop that adds
-them, also used by `world.blocks.default_registry`).
+`make_registry` builds the registry of a run: air, then each loaded mod's blocks (the game's
+content, `world.base`, first: the game loads it first), every mod through its
+``register_blocks`` hook and a `world.registrar.BlockRegistrar` that accepts only the mod's own
+names and adds its blocks together when the hook returns. `make_commands` does the same for
+chat commands, through each mod's `world.commands.CommandRegistrar`.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from world.abm import Abm
-from world.base_recipes import BASE_RECIPES
-from world.blocks import MAX_BLOCKS, BlockRegistry, BlockType, register_base_blocks
-from world.hooks import hookimpl
-from world.items import Item
-from world.ores import Ore
-from world.recipes import Recipe
+from world.blocks import BlockRegistry
+from world.commands import ChatCommand, Commands
+from world.registrar import BlockRegistrar
 
 if TYPE_CHECKING:
     from world.mods import Mods
 
-__all__ = ["BASE", "BaseGame", "BlockRegistrar", "make_registry"]
-
-BASE = "base"
-"""The base game's plugin name, the prefix of its block names."""
-
-
-class BlockRegistrar:
-    """What ``register_blocks`` receives: a mod's window onto the block registry being built.
-
-    It accepts only blocks named ``"<mod>:..."`` and holds them until the mod's hook returns, so a
-    mod that raises adds no block. Lookups (``in``, ``[name]``) see every block registered so far,
-    this mod's included.
-    """
-
-    def __init__(self, registry: BlockRegistry, mod: str) -> None:
-        self._registry = registry
-        self._pending: list[BlockType] = []
-        self._ores: list[Ore] = []
-        self._abms: list[Abm] = []
-        self._items: list[Item] = []
-        self._recipes: list[Recipe] = []
-        self.mod = mod
-
-    def register(self, block: BlockType) -> int:
-        """Add a block type; returns the id it will have.
-
-        Raises
-        ------
-        ValueError
-            When the name does not start with ``"<mod>:"``, is taken, or the registry is full.
-        """
-        if not isinstance(block, BlockType):
-            raise TypeError(f"block must be a BlockType, got {type(block).__name__}")
-        self._check_own(block.name, "blocks")
-        if block.name in self or any(item.name == block.name for item in self._items):
-            raise ValueError(f"block {block.name!r} is already registered")
-        block_id = len(self._registry) + len(self._pending)
-        if block_id >= MAX_BLOCKS:
-            raise ValueError(f"cannot register {block.name!r}: all {MAX_BLOCKS} ids are used")
-        self._pending.append(block)
-        return block_id
-
-    def _check_own(self, name: str, what: str) -> None:
-        if not name.startswith(f"{self.mod}:"):
-            raise ValueError(
-                f"mod {self.mod!r} may only register {what} named '{self.mod}:...', not {name!r}"
-            )
-
-    def register_item(self, item: Item) -> None:
-        """Add an item that is not a block (`world.items.Item`), named ``"<mod>:..."``.
-
-        Raises
-        ------
-        ValueError
-            When the name does not start with ``"<mod>:"`` or is a block's or item's already.
-        """
-        if not isinstance(item, Item):
-            raise TypeError(f"item must be an Item, got {type(item).__name__}")
-        self._check_own(item.name, "items")
-        taken = item.name in self or item.name in self._registry.items
-        if taken or any(other.name == item.name for other in self._items):
-            raise ValueError(f"item {item.name!r}: the name is already registered")
-        self._items.append(item)
-
-    def register_ore(self, ore: Ore) -> None:
-        """Scatter an ore through new terrain (`world.ores.Ore`); kept with the mod's blocks."""
-        if not isinstance(ore, Ore):
-            raise TypeError(f"ore must be an Ore, got {type(ore).__name__}")
-        self._ores.append(ore)
-
-    def register_abm(self, abm: Abm) -> None:
-        """Act on random ticks of some blocks, this mod's or others' (`world.abm.Abm`)."""
-        if not isinstance(abm, Abm):
-            raise TypeError(f"abm must be an Abm, got {type(abm).__name__}")
-        self._abms.append(replace(abm, mod=self.mod))
-
-    def register_craft(self, recipe: Recipe) -> None:
-        """Add a crafting recipe (`world.recipes.Recipe`), for any item, kept with the mod's
-        blocks; recipes are tried in registration order."""
-        if not isinstance(recipe, Recipe):
-            raise TypeError(f"recipe must be a Recipe, got {type(recipe).__name__}")
-        self._recipes.append(replace(recipe, mod=self.mod))
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._registry or any(b.name == name for b in self._pending)
-
-    def __getitem__(self, name: str) -> BlockType:
-        for block in self._pending:
-            if block.name == name:
-                return block
-        return self._registry[name]
-
-    @property
-    def names(self) -> list[str]:
-        """Every block name registered so far, in id order."""
-        return self._registry.names + [b.name for b in self._pending]
-
-    def commit(self) -> None:
-        """Register the held blocks in the real registry (cannot fail: all were checked)."""
-        for block in self._pending:
-            self._registry.register(block)
-        for ore in self._ores:
-            self._registry.register_ore(ore)
-        for abm in self._abms:
-            self._registry.register_abm(abm)
-        for item in self._items:
-            self._registry.register_item(item)
-        self._registry.recipes = (*self._registry.recipes, *self._recipes)
-        self._pending.clear()
-
-
-class BaseGame:
-    """Blockpick's own blocks (stone, dirt, grass, ...), registered like any mod's."""
-
-    description = "the base game's blocks"
-
-    @hookimpl
-    def register_blocks(self, registry: BlockRegistrar) -> None:
-        register_base_blocks(registry)
-        for recipe in BASE_RECIPES:
-            registry.register_craft(recipe)
+__all__ = ["make_commands", "make_registry"]
 
 
 def make_registry(mods: Mods) -> BlockRegistry:
@@ -166,3 +42,20 @@ def make_registry(mods: Mods) -> BlockRegistry:
             mods.disable(impl.mod, "disabled: its register_blocks failed")
     mods.registry = registry
     return registry
+
+
+def make_commands(mods: Mods, builtin: Iterable[ChatCommand] = ()) -> Commands:
+    """The commands of a run: ``builtin`` (the game's), then each loaded mod's, in load order.
+
+    A mod whose ``register_commands`` raises (a taken name, say) adds no command; the error is
+    logged and recorded with its name, and the mod stays loaded.
+    """
+    commands = Commands(builtin)
+    for impl in mods.hook_impls("register_commands"):
+        if impl.mod not in mods:
+            continue
+        registrar = commands.registrar(impl.mod)
+        _, error = mods.run(impl, {"commands": registrar})
+        if error is None:
+            registrar.commit()
+    return commands

@@ -50,7 +50,7 @@ from world.block_callbacks import BlockTables, implementation
 from world.block_ticks import BLOCK_TICK_BUDGET, BlockTicks
 from world.blocks import AIR
 from world.breaker import Breaker
-from world.builtin_rules import break_seconds, check_actor, check_hit, held_tool
+from world.builtin_rules import break_seconds, check_hit, held_tool, may_break, may_place
 from world.changes import Changes
 from world.chunks import World
 from world.geometry import Int3
@@ -58,7 +58,7 @@ from world.hook_guard import HOOK_TIME_LIMIT, HookGuard
 from world.mod_calls import Implementation, ModError
 from world.mods import Mods, logger
 from world.neighbors import MAX_PENDING, NeighborQueue
-from world.outcome import NO_CHANGES, NOTHING_TARGETED, Actor, Outcome, denied
+from world.outcome import NO_CHANGES, NOTHING_TARGETED, Actor, Outcome, check_actor, denied
 from world.random_ticks import RANDOM_TICK_SPEED, SIMULATION_DISTANCE
 from world.ray import Hit
 from world.text_prompt import PROMPT_ARGUMENTS, TextPrompt
@@ -423,7 +423,7 @@ class Rules:
         """A transaction on this world; an action's gets a fresh queue, merged when it is done."""
         if queue is None:
             queue = NeighborQueue(self._pending.cap, self._overflow)
-        return Transaction(self._world, self._mods, self._guard, queue, self._callbacks)
+        return Transaction(self._world, self._mods, self._guard, queue, self._callbacks, _PIPELINE)
 
     def _finish(
         self,
@@ -444,6 +444,19 @@ class Rules:
             self._pending.merge(tx.queue)
         changes = tx.changes.all()
         return Outcome(True, pos=pos, changes=changes, break_time=break_time, used=used)
+
+
+class _Pipeline:
+    """The checks and nested actions a hook's view runs (`world.transaction.Actions`): the
+    built-in rules' and the pipeline's, handed to every transaction the rules open."""
+
+    may_break = staticmethod(may_break)
+    may_place = staticmethod(may_place)
+    dig = staticmethod(pipeline.dig)
+    place = staticmethod(pipeline.place)
+
+
+_PIPELINE = _Pipeline()
 
 
 def _log_error(mod: str, where: str, exc: BaseException, *, traceback: bool = True) -> ModError:

@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from world import validate
-from world.block_data import MAX_DATA_BYTES
+from world.block_data import MAX_DATA_BYTES, BlockData
 from world.blocks import BlockRegistry
 from world.chunks import CHUNK_VOLUME, ChunkKey
 from world.geometry import Int3
@@ -256,6 +256,16 @@ class SaveFile:
         except (TypeError, ValueError, RecursionError) as exc:
             raise self._damaged(f"damaged metadata: the dropped stacks: {exc}") from None
         return dropped
+
+    def _load_block_data(self, key: ChunkKey, data: BlockData) -> None:
+        """A saved chunk's per-voxel data and timers into the world, as its blocks load."""
+        rows = self._read_block_data(key)
+        if rows is None:
+            return
+        try:
+            data.restore_chunk(key, rows)
+        except ValueError as exc:
+            raise self._damaged(f"the block data of chunk {key} is damaged: {exc}") from None
 
     def _world_time(self) -> float:
         """The saved world time (timers count it), 0 in a file from before it was saved."""

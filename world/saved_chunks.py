@@ -21,7 +21,7 @@ from world.blocks import BlockRegistry
 from world.chunks import ChunkKey, ChunkSource
 
 if TYPE_CHECKING:
-    from world.storage import WorldStore
+    from world.save_file import SaveFile
 
 __all__ = ["SavedChunks"]
 
@@ -31,7 +31,7 @@ class SavedChunks:
 
     def __init__(
         self,
-        store: WorldStore,
+        store: SaveFile,
         registry: BlockRegistry,
         base: ChunkSource | None,
         name: str | None,

@@ -56,9 +56,8 @@ from pathlib import Path
 
 import numpy as np
 
-from world.block_data import BlockData
 from world.blocks import BlockRegistry
-from world.chunks import DEFAULT_BUILD_HEIGHT, ChunkKey, ChunkSource, World
+from world.chunks import DEFAULT_BUILD_HEIGHT, ChunkSource, World
 from world.save_codec import (
     ModRow,
     chunk_key,
@@ -223,16 +222,6 @@ class WorldStore(SaveFile):
         world.dropped = self._dropped()
         saved.block_data = world.block_data
         return world
-
-    def _load_block_data(self, key: ChunkKey, data: BlockData) -> None:
-        """A saved chunk's per-voxel data and timers into the world, as its blocks load."""
-        rows = self._read_block_data(key)
-        if rows is None:
-            return
-        try:
-            data.restore_chunk(key, rows)
-        except ValueError as exc:
-            raise self._damaged(f"the block data of chunk {key} is damaged: {exc}") from None
 
     def save(
         self,

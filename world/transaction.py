@@ -27,7 +27,7 @@ without mods (the base blocks use them).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,9 +50,9 @@ if TYPE_CHECKING:
     from world.items import Item
     from world.mod_calls import ModError
     from world.mods import Mods
-    from world.outcome import Actor
+    from world.outcome import Actor, Outcome
 
-__all__ = ["MAX_UPDATES", "START", "Called", "Transaction"]
+__all__ = ["MAX_UPDATES", "START", "Actions", "Called", "Transaction"]
 
 # Updates (changed voxels) settled per action or tick: a radius-3 explosion chained 16 times
 # changes about 2,000 voxels; past this a runaway of callbacks stops instead of hanging the game.
@@ -65,6 +65,22 @@ _EXPECTED = {
     Policy.VETO: "None, True, False or a reason",
     Policy.UNTIL_HANDLED: "True, False or None",
 }
+
+
+class Actions(Protocol):
+    """The checks and nested actions a transaction runs for its view, each given the
+    transaction: the rules hand in the pipeline's (`world.pipeline`, `world.builtin_rules`), so
+    that neither the transaction nor the view imports the machinery built on them."""
+
+    def may_break(self, tx: Transaction, pos: Int3, actor: Actor) -> Outcome | None: ...
+
+    def may_place(
+        self, tx: Transaction, pos: Int3, block_id: int, actor: Actor
+    ) -> Outcome | None: ...
+
+    def dig(self, tx: Transaction, pos: Int3, actor: Actor) -> Outcome: ...
+
+    def place(self, tx: Transaction, pos: Int3, block_id: int, actor: Actor) -> Outcome: ...
 
 
 class Called(NamedTuple):
@@ -100,6 +116,9 @@ class Transaction:
         mod implements ``on_neighbor_changed``.
     callbacks : dict, optional
         A cache of blocks' callbacks as implementations, kept by the rules across transactions.
+    actions : Actions, optional
+        The checks and nested actions a hook's view asks for (`may_break`, `dig`, ...), given by
+        the rules (`world.rules`: the pipeline's); without them a view can only read and write.
     """
 
     def __init__(
@@ -109,8 +128,10 @@ class Transaction:
         guard: HookGuard,
         queue: NeighborQueue | None,
         callbacks: dict[object, Implementation | BlockTables | str] | None = None,
+        actions: Actions | None = None,
     ) -> None:
         self.world = world
+        self.actions = actions
         self.mods = mods
         self.guard = guard
         # Nobody listens without an on_neighbor_changed: nothing is queued (a bulk write's
@@ -122,7 +143,6 @@ class Transaction:
         )
         self.changes = ChangeLog()
         self._undo: list[Undo | None] = []
-        self._start = 0  # the world journal's mark when this transaction began
         # Updates still to settle: (pos, old, new, actor); settled up to _next.
         self._events: list[tuple[Int3, int, int, Actor | None]] = []
         self._next = 0
@@ -262,6 +282,29 @@ class Transaction:
         del self._undo[n_undo:]
         del self._events[n_events:]
         self._next = min(self._next, n_events)
+
+    # -- what a view asks for: the rules' checks and nested actions ----------------------------
+
+    def _actions(self) -> Actions:
+        if self.actions is None:
+            raise RuntimeError("this transaction was given no actions: it only reads and writes")
+        return self.actions
+
+    def may_break(self, pos: Int3, actor: Actor) -> Outcome | None:
+        """Would ``actor`` be let break ``pos``? A denial, or None (`Actions.may_break`)."""
+        return self._actions().may_break(self, pos, actor)
+
+    def may_place(self, pos: Int3, block_id: int, actor: Actor) -> Outcome | None:
+        """Would ``actor`` be let place ``block_id`` at ``pos``? A denial, or None."""
+        return self._actions().may_place(self, pos, block_id, actor)
+
+    def dig(self, pos: Int3, actor: Actor) -> Outcome:
+        """Break ``pos`` as ``actor``, a nested action of this one (`Actions.dig`)."""
+        return self._actions().dig(self, pos, actor)
+
+    def place(self, pos: Int3, block_id: int, actor: Actor) -> Outcome:
+        """Place ``block_id`` at ``pos`` as ``actor``, a nested action of this one."""
+        return self._actions().place(self, pos, block_id, actor)
 
     # -- settling -----------------------------------------------------------------------------
 

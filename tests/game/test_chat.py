@@ -64,7 +64,7 @@ def test_the_game_s_commands_teleport_set_the_time_change_the_mode_and_give(
     replay(game, "chat /time_set_midnight")
     assert game.day.tick == pytest.approx(18000, abs=2)
     replay(game, "chat /time_query")
-    assert "The time is 18000" in _shown(game)
+    assert "The time is 18000 (00:00)" in _shown(game)  # the clock as text
 
     replay(game, "chat /gamemode_survival")
     assert not game.player.creative and not game.player.body.flying  # survival ends a flight

@@ -8,8 +8,8 @@ import pytest
 from panda3d.core import CullFaceAttrib, NodePath, TransparencyAttrib
 
 from game.chunk_parts import ChunkPart, blended_state, chunk_parts, eye_band, facing_groups
-from world.blocks import default_registry
-from world.chunks import World
+from world import World
+from world.base import default_registry
 from world.mesh_pack import OTHER, VERTEX_ROW, drawn_mesh
 from world.mesher import mesh_inputs
 

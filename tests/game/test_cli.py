@@ -17,7 +17,8 @@ from game.hud import HOTBAR_Y, SLOT_GAP, SLOT_SIZE
 from game.scene import SKY
 from tests.game.runs import blockpick
 from world.atlas import ATLAS_PATH, tile_pixel_box
-from world.blocks import AIR, default_registry
+from world.base import default_registry
+from world.blocks import AIR
 from world.generators import make_generator
 from world.storage import WorldStore
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from world.atlas import CRACK_TILES, tile_uv_rect
-from world.blocks import default_registry
+from world.base import default_registry
 from world.mods import Mods
 
 

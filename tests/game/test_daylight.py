@@ -20,8 +20,8 @@ from game.daylight import (
     parse_time,
     sky_colour,
 )
+from world import World
 from world.changes import Change
-from world.chunks import World
 from world.geometry import Int3
 
 Replay = Callable[[Any, str], None]

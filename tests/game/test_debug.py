@@ -193,8 +193,8 @@ def test_f4_without_a_target_traces_to_the_reach(make_game: Make, replay: Replay
 def test_f4_draws_the_selection_box_the_ray_hit(app: Any) -> None:
     from game.debug import TracedCells, hit_box
     from game.render_origin import RenderOrigin
+    from world.base import default_registry
     from world.block_type import BlockType
-    from world.blocks import default_registry
     from world.shapes import stairs
 
     registry = default_registry()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from game.hotbar import DEFAULT_BLOCKS, SLOTS, Hotbar
-from world.blocks import default_registry
+from world.base import default_registry
 from world.inventory import ItemStack
 
 

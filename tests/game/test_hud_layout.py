@@ -25,7 +25,7 @@ from game.hud_layout import (
     top_left,
 )
 from world.atlas import ATLAS_PATH, tile_pixel_box
-from world.blocks import default_registry
+from world.base import default_registry
 
 from .conftest import SIZE
 

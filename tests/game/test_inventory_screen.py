@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from world.atlas import ATLAS_PATH
-from world.blocks import BlockType, default_registry
+from world.base import default_registry
+from world.blocks import BlockType
 from world.inventory import Inventory, ItemStack
 from world.shapes import slab
 

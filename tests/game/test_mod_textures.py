@@ -13,9 +13,10 @@ import pytest
 from PIL import Image
 
 from game.atlas_build import MAX_TILE_FILE_BYTES, build_atlas_image, read_tile
+from world import World
 from world.atlas import ATLAS_PATH, ATLAS_TILES, TILE_PX, tile_pixel_box
+from world.base import GAME
 from world.block_type import BlockType
-from world.chunks import World
 from world.mesher import mesh_chunk
 from world.mod_loader import load_mods
 from world.registration import make_registry
@@ -59,7 +60,7 @@ def gem_mods(tmp_path: Path) -> Path:
 
 
 def test_a_mod_block_is_drawn_from_the_mods_own_png_tiles(gem_mods: Path) -> None:
-    mods = load_mods([gem_mods], entry_points=False)
+    mods = load_mods([gem_mods], entry_points=False, game=GAME)
     registry = make_registry(mods)
     atlas = build_atlas_image(registry, mods)
     ruby = registry.id("gems:ruby")
@@ -91,7 +92,7 @@ def test_a_mod_block_is_drawn_from_the_mods_own_png_tiles(gem_mods: Path) -> Non
 def test_a_bad_or_missing_png_is_reported_by_mod_and_file_and_keeps_the_checker(
     gem_mods: Path,
 ) -> None:
-    mods = load_mods([gem_mods], entry_points=False)
+    mods = load_mods([gem_mods], entry_points=False, game=GAME)
     registry = make_registry(mods)
     atlas = build_atlas_image(registry, mods)
     errors = [str(e) for e in mods.errors if e.mod == "gems"]
@@ -146,7 +147,7 @@ def atlas_with_bomb(gem_mods: Path, data: bytes) -> tuple[list[str], bool, int]:
     """Build the atlas with ``data`` as gems_bomb.png: the mod's texture errors, whether the
     bomb's cell kept the checker, and the most memory Python held meanwhile (bytes)."""
     (gem_mods / "gems" / "textures" / "gems_bomb.png").write_bytes(data)
-    mods = load_mods([gem_mods], entry_points=False)
+    mods = load_mods([gem_mods], entry_points=False, game=GAME)
     registry = make_registry(mods)
     tracemalloc.start()
     try:

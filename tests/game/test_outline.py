@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from world.base import default_registry
 from world.block_type import BlockType
-from world.blocks import BlockRegistry, default_registry
+from world.blocks import BlockRegistry
 from world.geometry import Int3
 from world.ray import Hit
 from world.shapes import FACINGS, FULL, Box, slab, stairs

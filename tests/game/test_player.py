@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from game.player import HeldInput, Player
-from world.blocks import default_registry
-from world.chunks import World
+from world import World
+from world.base import default_registry
 from world.physics import Body
 
 

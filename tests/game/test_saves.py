@@ -17,7 +17,8 @@ from PIL import Image
 
 from game.options import Options
 from game.session import AUTOSAVE_SECONDS, Session
-from world.blocks import AIR, default_registry
+from world.base import default_registry
+from world.blocks import AIR
 from world.generators import make_generator
 from world.savedirs import create_world, world_path
 from world.storage import SaveError, WorldStore

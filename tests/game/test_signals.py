@@ -16,7 +16,8 @@ import pytest
 
 from game.signals import STOP_SIGNALS, StopSignals
 from tests.game.runs import ROOT, game_env
-from world.blocks import AIR, default_registry
+from world.base import default_registry
+from world.blocks import AIR
 from world.generators import make_generator
 from world.storage import WorldStore
 

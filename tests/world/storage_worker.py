@@ -22,7 +22,8 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import NDArray
 
-from world.blocks import BlockRegistry, default_registry
+from world.base import default_registry
+from world.blocks import BlockRegistry
 from world.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
 from world.geometry import Int3
 from world.storage import PlayerState, SaveError, WorldLocked, WorldStore

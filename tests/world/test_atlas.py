@@ -19,7 +19,7 @@ from world.atlas import (
     tile_uv_rect,
     tile_uv_rects,
 )
-from world.blocks import default_registry
+from world.base import default_registry
 
 REG = default_registry()
 

@@ -7,8 +7,9 @@ import logging
 
 import pytest
 
+from world import World
+from world.base import GAME
 from world.blocks import BlockType
-from world.chunks import World
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
@@ -47,7 +48,7 @@ class Gadgets:
 
 
 def game(*plugins, **named):
-    mods = load_mods([], entry_points=False, plugins=dict(named))
+    mods = load_mods([], entry_points=False, plugins=dict(named), game=GAME)
     assert mods.errors == []
     world = World(make_registry(mods))
     world.set_block(0, 0, 0, world.registry.id("base:stone"))
@@ -239,7 +240,9 @@ def test_a_block_callback_that_never_returns_is_stopped_by_the_watchdog():
         while True:
             pass
 
-    mods = load_mods([], entry_points=False, plugins={"gadgets": Gadgets(trap={"on_use": forever})})
+    mods = load_mods(
+        [], entry_points=False, plugins={"gadgets": Gadgets(trap={"on_use": forever})}, game=GAME
+    )
     world = World(make_registry(mods))
     world.set_block(0, 1, 0, world.registry.id("gadgets:trap"))
     rules = Rules(world, mods, hook_time_limit=0.05)
@@ -255,10 +258,9 @@ def test_a_block_callback_that_never_returns_is_stopped_by_the_watchdog():
 
 
 def test_block_callbacks_run_and_fail_cleanly_without_mods_too(caplog):
-    from world.blocks import BlockRegistry, register_base_blocks
+    from world.base import default_registry
 
-    registry = BlockRegistry()
-    register_base_blocks(registry)
+    registry = default_registry()
     registry.register(BlockType("gadgets:bomb", on_construct=boom))
     world = World(registry)
     world.set_block(0, 0, 0, registry.id("base:stone"))
@@ -272,7 +274,7 @@ def test_block_callbacks_run_and_fail_cleanly_without_mods_too(caplog):
 
 
 def protected_game(*low_high, **plugins):
-    mods = load_mods(entry_points=False, plugins=plugins)
+    mods = load_mods(entry_points=False, plugins=plugins, game=GAME)
     assert mods.errors == []
     world = World(make_registry(mods))
     mods["protection"].plugin.protect(world, "vault", *low_high, owner="admin")

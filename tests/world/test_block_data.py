@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from world import World
+from world.base import GAME
 from world.block_data import MAX_DATA_BYTES
 from world.blocks import BlockType
-from world.chunks import World
 from world.generators import make_generator
 from world.geometry import Int3
 from world.hooks import hookimpl
@@ -68,7 +69,7 @@ class Failing:
 
 def setup(*extra: tuple[str, object]) -> tuple[World, Rules, Signs]:
     signs = Signs()
-    mods = load_mods([], entry_points=False, plugins={"signs": signs, **dict(extra)})
+    mods = load_mods([], entry_points=False, plugins={"signs": signs, **dict(extra)}, game=GAME)
     world = World(make_registry(mods))
     world.set_block(0, 0, 0, world.registry.id("base:stone"))
     return world, Rules(world, mods), signs
@@ -240,7 +241,7 @@ def test_a_timer_callback_that_never_returns_is_stopped_and_undone() -> None:
 
             registry.register(BlockType("stuck:clock", on_timer=forever))  # type: ignore[attr-defined]
 
-    mods = load_mods([], entry_points=False, plugins={"stuck": Stuck()})
+    mods = load_mods([], entry_points=False, plugins={"stuck": Stuck()}, game=GAME)
     world = World(make_registry(mods))
     rules = Rules(world, mods)
     clock = world.registry.id("stuck:clock")
@@ -378,7 +379,7 @@ def test_a_hook_s_light_reads_take_integer_voxels_only() -> None:
     from world.transaction import Transaction
 
     world, _, _ = setup()
-    mods = load_mods([], entry_points=False)
+    mods = load_mods([], entry_points=False, game=GAME)
     view = Transaction(world, mods, HookGuard(mods.record), NeighborQueue()).view
     assert view.light_at(0, 0, 0) == (0, 0)  # no light kept
     for bad, name in ((math.inf, "wx"), ("5", "wx"), (1.5, "wx"), (2**40, "wx")):
@@ -397,7 +398,7 @@ def test_a_data_mapping_kept_after_its_hook_returned_cannot_write() -> None:
             kept.append(world.meta(*pos))
 
     world, _, _ = setup()
-    mods = load_mods([], entry_points=False, plugins={"keeper": Keeper()})
+    mods = load_mods([], entry_points=False, plugins={"keeper": Keeper()}, game=GAME)
     rules = Rules(world, mods)
     assert rules.place_block(hit(world, (0, 0, 0)), "base:dirt", actor())
     with pytest.raises(RuntimeError, match="over"):

@@ -8,15 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from world import World
+from world.base import default_registry
+from world.base.blocks import BASE_BLOCKS
 from world.blocks import (
-    BASE_BLOCKS,
     DRAW_BOXES,
     DRAW_CUBE,
     BlockRegistry,
     BlockType,
-    default_registry,
 )
-from world.chunks import World
 from world.generators import make_generator
 from world.shapes import FULL, Box, door, slab, stairs
 from world.storage import WorldStore

@@ -9,7 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from world.blocks import AIR, BlockRegistry, BlockType, default_registry
+from world.base import default_registry
+from world.blocks import AIR, BlockRegistry, BlockType
 
 
 def test_default_registry_order_and_properties():

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from world.blocks import BlockType, default_registry
+from world import World
+from world.base import GAME, default_registry
+from world.blocks import BlockType
 from world.breaker import TRIP_ERRORS, TRIP_TIMEOUTS, WINDOW_SECONDS, Breaker, HookDisabled
-from world.chunks import World
 from world.geometry import Int3
 from world.hook_guard import HookTimeout
 from world.hooks import hookimpl
@@ -45,7 +46,7 @@ class Recorder:
 
 
 def loaded(**plugins: object) -> Mods:
-    mods = load_mods([], entry_points=False, plugins=plugins)
+    mods = load_mods([], entry_points=False, plugins=plugins, game=GAME)
     assert mods.errors == []
     return mods
 

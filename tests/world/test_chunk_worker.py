@@ -20,8 +20,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from world import World
+from world.base import GAME, GAME_PATH
 from world.chunk_worker import Link, WorkerRecipe, registry_fingerprint
-from world.chunks import ChunkKey, World
+from world.chunks import ChunkKey
 from world.geometry import Int3
 from world.hook_guard import HookGuard
 from world.light import Light
@@ -45,7 +47,7 @@ WAIT_S = 60.0  # a fresh interpreter imports numpy and the mods: seconds on a bu
 def _open(
     path: Path, mods_dirs: tuple[Path, ...], *, read_only: bool = False
 ) -> tuple[World, Mods, WorldStore]:
-    mods = load_mods(mods_dirs)
+    mods = load_mods(mods_dirs, game=GAME)
     registry = make_registry(mods)
     store = WorldStore(path, read_only=read_only)
     factory = worldgen_factory(mod_hooks(mods, HookGuard(mods.record)))
@@ -76,6 +78,7 @@ def _recipe(world: World, path: Path, mods_dirs: tuple[Path, ...]) -> WorkerReci
         generator=None,
         seed=0,
         fingerprint=registry_fingerprint(world.registry),
+        game=GAME_PATH,
     )
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tests.world.test_validate import DTYPES, MAGNITUDES, integers_of_any_kind
 from world import CHUNK, Chunk, World
-from world.blocks import default_registry
+from world.base import default_registry
 from world.chunk_layout import chunk_layers
 from world.chunks import CHUNK_VOLUME, chunk_index, local_index
 from world.validate import CHUNK_LIMIT, WORLD_LIMIT

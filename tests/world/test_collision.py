@@ -8,8 +8,8 @@ import tracemalloc
 
 import pytest
 
-from world.blocks import default_registry
-from world.chunks import World
+from world import World
+from world.base import default_registry
 from world.collision import MAX_BOX, move_aabb
 from world.validate import WORLD_LIMIT
 

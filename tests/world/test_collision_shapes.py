@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from world import World
 from world.block_type import BlockType
 from world.blocks import BlockRegistry
-from world.chunks import World
 from world.collision import EPS, block_ids, collision_region, move_aabb
 from world.shapes import COLLISION_TOP, Box
 

@@ -7,14 +7,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from world.breaker import TRIP_ERRORS
-from world.chunks import World
-from world.commands import MAX_CHAT, ChatCommand, Commands, make_commands, mods_command
+from world import World
+from world.base import GAME
+from world.breaker import TRIP_ERRORS, mods_command
+from world.commands import MAX_CHAT, ChatCommand, Commands
 from world.hooks import hookimpl
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.mods import Mods
 from world.outcome import Actor
-from world.registration import make_registry
+from world.registration import make_commands, make_registry
 from world.rules import Rules
 
 
@@ -23,7 +24,7 @@ def _nothing() -> None:
 
 
 def _game(plugins: dict[str, object] | None = None) -> tuple[World, Rules, Mods, Commands]:
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins=plugins)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins=plugins, game=GAME)
     world = World(make_registry(mods))
     builtin = [ChatCommand("help", _nothing), ChatCommand("tp", _nothing, "<x> <y> <z>", "go")]
     return world, Rules(world, mods), mods, make_commands(mods, builtin)

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from world import World
+from world.base import GAME
 from world.block_data import MAX_DATA_BYTES
-from world.chunks import World
 from world.containers import (
     MAX_CONTAINER_SLOTS,
     Container,
@@ -80,7 +81,7 @@ def test_deeply_nested_data_is_refused_as_not_slots_and_never_breaks_the_caller(
 
 
 def test_a_chest_holding_deeply_nested_data_refuses_to_break_as_not_empty() -> None:
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, game=GAME)
     world = World(make_registry(mods))
     rules = Rules(world, mods)
     world.set_block(0, 0, 0, world.registry.id("chests:chest"))
@@ -110,7 +111,7 @@ def test_a_bad_container_is_refused_naming_what_is_wrong(
 
 
 def test_a_chest_opens_for_its_player_and_is_kept_while_it_holds_anything() -> None:
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, game=GAME)
     world = World(make_registry(mods))
     rules = Rules(world, mods)
     world.set_block(0, 0, 0, world.registry.id("chests:chest"))
@@ -128,7 +129,7 @@ def test_a_chest_opens_for_its_player_and_is_kept_while_it_holds_anything() -> N
 
 
 def test_a_chest_in_someone_else_s_area_opens_only_for_its_owner() -> None:
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, game=GAME)
     world = World(make_registry(mods))
     rules = Rules(world, mods)
     protection = mods["protection"].plugin
@@ -170,7 +171,9 @@ class Replacer:
 
 def chest_world() -> tuple[World, Rules, Replacer]:
     replacer = Replacer()
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins={"replacer": replacer})
+    mods = load_mods(
+        [DEFAULT_MODS_DIR], entry_points=False, plugins={"replacer": replacer}, game=GAME
+    )
     world = World(make_registry(mods))
     return world, Rules(world, mods), replacer
 

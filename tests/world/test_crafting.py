@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from world.base import GAME
 from world.blocks import BlockRegistry
 from world.crafting import craft, match
 from world.hooks import hookimpl
@@ -19,7 +20,7 @@ from world.registration import make_registry
 
 
 def _registry(plugins: dict[str, object] | None = None) -> BlockRegistry:
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins=plugins)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins=plugins, game=GAME)
     assert not mods.errors
     return make_registry(mods)
 

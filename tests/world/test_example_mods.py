@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from world.chunks import World
-from world.commands import make_commands
+from world import World
+from world.base import GAME
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
 from world.outcome import Actor
 from world.ray import Hit
-from world.registration import make_registry
+from world.registration import make_commands, make_registry
 from world.rules import NEIGHBOR_BUDGET, TICK_NEIGHBOR_BUDGET, Rules
 
 UP = (0, 1, 0)
@@ -28,7 +28,7 @@ UP = (0, 1, 0)
 def game():
     """The project's mods, their registry and an empty world using it (building allowed below 0,
     where the TNT tests dig)."""
-    mods = load_mods(entry_points=False)
+    mods = load_mods(entry_points=False, game=GAME)
     registry = make_registry(mods)
     assert mods.errors == []
     return mods, World(registry, build_height=(-64, 256))
@@ -464,7 +464,7 @@ def guide(tmp_path):
         "doors",
         "slabs",
     ]
-    mods = load_mods([DEFAULT_MODS_DIR, tmp_path, MOD_FROM_DOCS], entry_points=False)
+    mods = load_mods([DEFAULT_MODS_DIR, tmp_path, MOD_FROM_DOCS], entry_points=False, game=GAME)
     registry = make_registry(mods)
     assert mods.errors == []
     assert {"no_glass_theft", "quill", "farm", "sapling", "sponge", "doors", "slabs"} <= set(

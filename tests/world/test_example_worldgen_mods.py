@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.chunks import World
+from world import World
+from world.base import GAME
 from world.geometry import Int3
 from world.hook_guard import HookGuard
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
@@ -16,7 +17,7 @@ from world.worldgen import mod_hooks, worldgen_factory
 
 
 def loaded() -> tuple[World, Rules]:
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, game=GAME)
     assert not mods.errors, mods.errors
     registry = make_registry(mods)
     generator = worldgen_factory(mod_hooks(mods, HookGuard(mods.record)))("terrain", 7, registry)

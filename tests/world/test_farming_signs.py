@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from world.chunks import World
+from world import World
+from world.base import GAME
 from world.drops import block_drops
 from world.generators import make_generator
 from world.geometry import Int3
@@ -21,7 +22,7 @@ UP = Int3(0, 1, 0)
 
 
 def setup() -> tuple[World, Rules]:
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, game=GAME)
     assert not mods.errors
     world = World(make_registry(mods))
     return world, Rules(world, mods)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from world import World
-from world.blocks import default_registry
+from world.base import default_registry
 from world.generators import (
     DEFAULT_FLAT_LAYERS,
     GENERATORS,

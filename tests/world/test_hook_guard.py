@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from world.blocks import default_registry
-from world.chunks import World
+from world import World
+from world.base import GAME, default_registry
 from world.geometry import Int3
 from world.hook_guard import HOOK_TIME_LIMIT, POLL, HookGuard, HookTimeout
 from world.hooks import hookimpl
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def loaded(**plugins):
-    mods = load_mods([], entry_points=False, plugins=plugins)
+    mods = load_mods([], entry_points=False, plugins=plugins, game=GAME)
     assert mods.errors == []
     return mods
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from world.blocks import default_registry
+from world import World
+from world.base import GAME, default_registry
 from world.changes import Change
-from world.chunks import World
 from world.geometry import Int3
 from world.hooks import HOOK_NAMES, hookimpl
 from world.mod_loader import load_mods
@@ -40,7 +40,7 @@ def actor(**kwargs):
 
 
 def loaded(**plugins):
-    mods = load_mods([], entry_points=False, plugins=plugins)
+    mods = load_mods([], entry_points=False, plugins=plugins, game=GAME)
     assert mods.errors == []
     return mods
 

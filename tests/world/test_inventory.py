@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from world.blocks import BlockType, default_registry
+from world.base import default_registry
+from world.blocks import BlockType
 from world.inventory import (
     HOTBAR_SLOTS,
     INVENTORY_SLOTS,

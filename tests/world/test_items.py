@@ -8,8 +8,9 @@ from dataclasses import replace
 
 import pytest
 
+from world import World
+from world.base import GAME
 from world.blocks import BlockType
-from world.chunks import World
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.inventory import Inventory
@@ -52,7 +53,7 @@ class Tools:
 
 
 def game(**plugins: object) -> tuple[object, World, Rules]:
-    mods = load_mods([], entry_points=False, plugins=dict(plugins))
+    mods = load_mods([], entry_points=False, plugins=dict(plugins), game=GAME)
     assert mods.errors == []
     world = World(make_registry(mods))
     world.set_block(0, 0, 0, world.registry.id("base:stone"))
@@ -117,7 +118,7 @@ def test_an_item_may_not_take_a_block_s_name_or_another_mod_s_prefix(taken: str)
             registry.register(BlockType("tools:wand"))
             registry.register_item(Item(taken))
 
-    mods = load_mods([], entry_points=False, plugins={"tools": Clash()})
+    mods = load_mods([], entry_points=False, plugins={"tools": Clash()}, game=GAME)
     registry = make_registry(mods)
     assert any("tools" in str(error) for error in mods.errors)
     assert taken not in registry.items and "tools:wand" not in registry  # nothing of the mod

@@ -14,8 +14,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from world import World
+from world.base import GAME
 from world.blocks import BlockType
-from world.chunks import World
 from world.geometry import Int3
 from world.hook_guard import HookTimeout
 from world.hooks import hookimpl
@@ -82,7 +83,9 @@ WORLD_DIR = str(__import__("world").__path__[0])
 
 def setup() -> tuple[World, Rules, Writer]:
     writer = Writer()
-    mods = load_mods([], entry_points=False, plugins={"crops": Crops(), "writer": writer})
+    mods = load_mods(
+        [], entry_points=False, plugins={"crops": Crops(), "writer": writer}, game=GAME
+    )
     world = World(make_registry(mods))
     stone, crop = world.registry.id("base:stone"), world.registry.id("crops:crop")
     world.set_blocks([(x, 0, 0) for x in range(-4, 44)], stone)
@@ -147,7 +150,7 @@ def test_a_bulk_write_of_400_000_voxels_stopped_by_the_watchdog_leaves_none() ->
                 world.set_blocks(cells, "base:stone")
                 world.set_blocks(cells, "base:dirt")
 
-    mods = load_mods([], entry_points=False, plugins={"bulk": Bulk()})
+    mods = load_mods([], entry_points=False, plugins={"bulk": Bulk()}, game=GAME)
     world = World(make_registry(mods))
     world.set_block(0, 0, 0, world.registry.id("base:stone"))
     world.modified.clear()
@@ -166,7 +169,7 @@ def test_a_bulk_write_inside_a_hook_reports_its_changes_as_arrays_and_settles_no
             cells = np.stack(np.meshgrid(side, side + 10, side, indexing="ij"), -1).reshape(-1, 3)
             world.set_blocks(cells, "base:stone")
 
-    mods = load_mods([], entry_points=False, plugins={"bulk": Bulk()})
+    mods = load_mods([], entry_points=False, plugins={"bulk": Bulk()}, game=GAME)
     world = World(make_registry(mods))
     world.set_block(0, 0, 0, world.registry.id("base:stone"))
     rules = Rules(world, mods)
@@ -189,7 +192,7 @@ def test_a_transaction_cannot_open_inside_another_on_the_same_world() -> None:
             except RuntimeError as exc:
                 Nested.error = exc
 
-    mods = load_mods([], entry_points=False, plugins={"nested": Nested()})
+    mods = load_mods([], entry_points=False, plugins={"nested": Nested()}, game=GAME)
     world = World(make_registry(mods))
     world.set_block(0, 0, 0, 1)
     rules = Rules(world, mods)
@@ -222,7 +225,7 @@ def test_the_watchdog_stop_of_a_set_block_loop_leaves_no_block() -> None:
                 world.set_block(x % 200, 20 + x // 200 % 50, 0, "base:dirt")
                 x += 1
 
-    mods = load_mods([], entry_points=False, plugins={"loop": Loop()})
+    mods = load_mods([], entry_points=False, plugins={"loop": Loop()}, game=GAME)
     world = World(make_registry(mods))
     world.set_block(0, 0, 0, 1)
     world.modified.clear()

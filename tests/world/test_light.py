@@ -8,15 +8,15 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from world import World
+from world.base import GAME, default_registry
 from world.block_type import BlockType
-from world.blocks import BlockRegistry, register_base_blocks
-from world.chunks import World
+from world.blocks import BlockRegistry
 from world.light import MAX_LIGHT, Light, opacity_table, sky_stop_table
 
 
 def registry() -> BlockRegistry:
-    reg = BlockRegistry()
-    register_base_blocks(reg)
+    reg = default_registry()
     reg.register(BlockType("test:lamp", light=15, tiles=("base:lamp",)))
     reg.register(
         BlockType("test:torch", light=14, solid=False, transparent=True, tiles=("base:lamp",))
@@ -402,7 +402,7 @@ def test_hooks_read_light_at_from_the_worlds_light_and_zero_without_one() -> Non
 
     world = loaded_world([(0, 0, 0)])
     world.put_chunk((0, 1, 0), np.full(4096, 1, dtype=np.uint16))
-    mods = load_mods([], entry_points=False)
+    mods = load_mods([], entry_points=False, game=GAME)
     view = Transaction(world, mods, HookGuard(mods.record), NeighborQueue()).view
     assert view.light_at(3, 3, 3) == (0, 0)
     world.light = lit(world)  # type: ignore[attr-defined]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from world import World
 from world.atlas import tile_cells
-from world.blocks import default_registry
+from world.base import default_registry
 from world.geometry import FACE_NORMALS
 from world.light import Light
 from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, drawn_mesh, pack

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from world import World
 from world.atlas import tile_uv_rects
-from world.blocks import BlockRegistry, BlockType, default_registry, register_base_blocks
+from world.base import default_registry
+from world.blocks import BlockType
 from world.generators import FlatGenerator, TerrainGenerator
 from world.geometry import FACE_NORMALS
 from world.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, UV_INSET_PX, MeshData, mesh_chunk
@@ -434,8 +435,7 @@ def test_light_reaches_the_vertices() -> None:
     assert (values[top & inner] == (15, 0)).all()  # (the chunks beyond the edge hold no light)
 
 
-LIT_REG = BlockRegistry()
-register_base_blocks(LIT_REG)
+LIT_REG = default_registry()
 GLOW = LIT_REG.register(BlockType("test:glow", light=15, tiles=("base:lamp",)))
 CUBES = [0, 0, 0, LIT_REG.id("base:stone"), LIT_REG.id("base:glass"), GLOW]
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from world import World
 from world.atlas import tile_uv_rects
-from world.blocks import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID, default_registry
+from world.base import default_registry
+from world.blocks import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID
 from world.geometry import FACE_NORMALS
 from world.mesher import FACE_SHADE, UV_INSET_PX, MeshData, mesh_chunk
 from world.shapes import FULL

@@ -6,7 +6,8 @@ import types
 
 import pytest
 
-from world.chunks import World
+from world import World
+from world.base import GAME
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
@@ -43,7 +44,9 @@ def miner(declares: bool) -> types.SimpleNamespace:
 
 def setup(declares: bool) -> tuple[World, Rules, types.SimpleNamespace]:
     mod = miner(declares)
-    mods = load_mods([], entry_points=False, plugins={"miner": mod, "protection": protection()})
+    mods = load_mods(
+        [], entry_points=False, plugins={"miner": mod, "protection": protection()}, game=GAME
+    )
     world = World(make_registry(mods))
     stone = world.registry.id("base:stone")
     world.set_block(0, -5, 0, stone)

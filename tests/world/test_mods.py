@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from world.blocks import default_registry
+from world.base import BASE, GAME, default_registry
 from world.mod_loader import DEFAULT_MODS_DIR, ENTRY_POINT_GROUP, load_mods
 from world.mods import Mods
-from world.registration import BASE, make_registry
+from world.registration import make_registry
 
 GOOD = '''
 """A mod that does nothing much."""
@@ -64,7 +64,7 @@ def test_a_folder_of_modules_and_packages_loads_with_names_and_descriptions(tmp_
     write(tmp_path, "_private.py", "raise RuntimeError('never imported')")
     write(tmp_path, "notes.txt", "not a mod")
     write(tmp_path, "data/readme.md", "a folder without __init__.py is not a mod")
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert mods.errors == []
     assert mods.names == (BASE, "bundle", "single")
     assert mods["single"].description == "A mod that does nothing much."
@@ -76,16 +76,18 @@ def test_a_folder_of_modules_and_packages_loads_with_names_and_descriptions(tmp_
 
 def test_loading_again_gives_fresh_modules(tmp_path):
     write(tmp_path, "counter.py", GOOD + "\nstate = []\n")
-    first = load_mods([tmp_path], entry_points=False)["counter"].plugin
+    first = load_mods([tmp_path], entry_points=False, game=GAME)["counter"].plugin
     first.state.append(1)  # type: ignore[attr-defined]
-    second = load_mods([tmp_path], entry_points=False)["counter"].plugin
+    second = load_mods([tmp_path], entry_points=False, game=GAME)["counter"].plugin
     assert second is not first and second.state == []  # type: ignore[attr-defined]
 
 
 def test_the_first_mod_of_a_name_wins(tmp_path):
     write(tmp_path / "one", "same.py", GOOD)
     write(tmp_path / "two", "same.py", GOOD.replace("much", "else"))
-    mods = load_mods([tmp_path / "one", tmp_path / "two", tmp_path / "one"], entry_points=False)
+    mods = load_mods(
+        [tmp_path / "one", tmp_path / "two", tmp_path / "one"], entry_points=False, game=GAME
+    )
     assert mods["same"].source == str(tmp_path / "one" / "same.py")
     assert list(errors_of(mods)) == ["same"]
     assert "already loaded from" in errors_of(mods)["same"]
@@ -94,7 +96,7 @@ def test_the_first_mod_of_a_name_wins(tmp_path):
 def test_bad_names_and_missing_folders_are_reported(tmp_path):
     write(tmp_path, "Bad-Name.py", GOOD)
     write(tmp_path, "base.py", GOOD)
-    mods = load_mods([tmp_path, tmp_path / "nowhere"], entry_points=False)
+    mods = load_mods([tmp_path, tmp_path / "nowhere"], entry_points=False, game=GAME)
     assert mods.names == (BASE,)
     errors = errors_of(mods)
     assert "not a mod name" in errors["Bad-Name"]
@@ -112,15 +114,15 @@ def test_entry_points_are_loaded_by_name(tmp_path, monkeypatch):
     )
     write(tmp_path, "blockpick_demo_mod.py", GOOD)
     monkeypatch.syspath_prepend(str(tmp_path))
-    mods = load_mods([], entry_points=True)
+    mods = load_mods([], entry_points=True, game=GAME)
     assert "demo" in mods
     assert mods["demo"].source == "entry point blockpick_demo_mod"
     assert errors_of(mods)["broken"].startswith("import: ModuleNotFoundError")
-    assert "demo" not in load_mods([], entry_points=False)
+    assert "demo" not in load_mods([], entry_points=False, game=GAME)
 
 
 def test_the_project_mods_folder_is_the_default():
-    mods = load_mods(entry_points=False)
+    mods = load_mods(entry_points=False, game=GAME)
     assert mods.errors == []
     assert DEFAULT_MODS_DIR.name == "mods"
     assert set(mods.names) == {
@@ -151,7 +153,7 @@ def test_dependencies_decide_the_load_order(tmp_path):
     write(tmp_path, "bbb.py", GOOD + "\noptional_depends = ['zzz', 'not_installed']\n")
     write(tmp_path, "ccc.py", GOOD)
     write(tmp_path, "zzz.py", GOOD + "\ndepends = ['base']\n")
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert mods.errors == []
     assert mods.names == (BASE, "ccc", "aaa", "zzz", "bbb")
     assert mods["aaa"].depends == ("ccc",)
@@ -166,7 +168,7 @@ def test_missing_failed_and_cyclic_dependencies_are_reported(tmp_path):
     write(tmp_path, "egg.py", GOOD + "\ndepends = ['hen']\n")
     write(tmp_path, "hen.py", GOOD + "\ndepends = ['egg']\n")
     write(tmp_path, "fine.py", GOOD)
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert mods.names == (BASE, "fine")
     errors = errors_of(mods)
     assert errors["needs_ghost"] == "load: needs mod 'ghost', which is not installed"
@@ -185,7 +187,7 @@ def test_missing_failed_and_cyclic_dependencies_are_reported(tmp_path):
 )
 def test_bad_metadata_is_reported(tmp_path, line, message):
     write(tmp_path, "meta.py", GOOD + "\n" + line + "\n")
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert "meta" not in mods
     assert message in errors_of(mods)["meta"]
 
@@ -208,7 +210,7 @@ def test_a_mod_that_fails_to_import_is_logged_with_its_name(tmp_path, caplog):
     write(tmp_path, "typo.py", "def broken(:\n")
     write(tmp_path, "fine.py", GOOD)
     with caplog.at_level(logging.ERROR, logger="blockpick.mods"):
-        mods = load_mods([tmp_path], entry_points=False)
+        mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert mods.names == (BASE, "fine")
     errors = errors_of(mods)
     assert errors["crashes"] == "import: ValueError: math domain error"
@@ -234,7 +236,7 @@ def test_an_unknown_hook_name_is_rejected_at_load_time(tmp_path):
             return False
         """,
     )
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert "typo_hook" not in mods
     assert mods.hook_impls("on_break") == ()
     message = errors_of(mods)["typo_hook"]
@@ -253,7 +255,7 @@ def test_an_optional_unknown_hook_is_allowed(tmp_path):
             pass
         """,
     )
-    assert "future" in load_mods([tmp_path], entry_points=False)
+    assert "future" in load_mods([tmp_path], entry_points=False, game=GAME)
 
 
 def test_an_unknown_argument_name_is_rejected_at_load_time(tmp_path):
@@ -272,7 +274,7 @@ def test_an_unknown_argument_name_is_rejected_at_load_time(tmp_path):
             return None
         """,
     )
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert "bad_args" not in mods
     message = errors_of(mods)["bad_args"]
     assert "can_place" in message and "position" in message
@@ -282,7 +284,7 @@ def test_an_unknown_argument_name_is_rejected_at_load_time(tmp_path):
 
 def test_a_hook_function_without_the_marker_is_rejected(tmp_path):
     write(tmp_path, "unmarked.py", "def on_place(world, pos):\n    pass\n")
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert "unmarked" not in mods
     assert "decorate it with @hookimpl" in errors_of(mods)["unmarked"]
 
@@ -299,7 +301,7 @@ def test_hook_wrappers_are_rejected(tmp_path):
             return (yield)
         """,
     )
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert "wrapper" not in mods
     assert "hook wrappers are not supported" in errors_of(mods)["wrapper"]
     assert mods.plugin_manager.get_plugin("wrapper") is None
@@ -328,7 +330,7 @@ def test_make_registry_holds_base_blocks_first_then_each_mod_in_load_order(tmp_p
                 registry.register(BlockType("{name}:two", hardness=registry["base:sand"].hardness))
             """,
         )
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     registry = make_registry(mods)
     assert mods.errors == [] and mods.registry is registry
     base = default_registry().names
@@ -360,7 +362,7 @@ def test_a_failing_register_blocks_adds_nothing_and_disables_the_mod(tmp_path, b
     )
     write(tmp_path, "follower.py", GOOD + "\ndepends = ['grab']\n")
     write(tmp_path, "fine.py", GOOD)
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert mods.names == (BASE, "fine", "grab", "follower")
     registry = make_registry(mods)
     assert registry.names == default_registry().names
@@ -373,7 +375,7 @@ def test_a_failing_register_blocks_adds_nothing_and_disables_the_mod(tmp_path, b
 
 def test_mods_container_api(tmp_path):
     write(tmp_path, "solo.py", GOOD)
-    mods = load_mods([tmp_path], entry_points=False)
+    mods = load_mods([tmp_path], entry_points=False, game=GAME)
     assert "solo" in mods and "other" not in mods and len(mods) == 2
     assert [m.name for m in mods] == [BASE, "solo"]
     with pytest.raises(KeyError, match="other"):

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from world.blocks import default_registry
-from world.chunks import World
+from world import World
+from world.base import default_registry
 from world.physics import (
     EPS,
     EYE_HEIGHT,

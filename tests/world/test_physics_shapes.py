@@ -16,9 +16,9 @@ from tests.world.test_collision_shapes import (
     shapes,
     world_boxes,
 )
+from world import World
+from world.base import default_registry
 from world.block_type import BlockType
-from world.blocks import default_registry
-from world.chunks import World
 from world.physics import (
     EPS,
     JUMP_HEIGHT,

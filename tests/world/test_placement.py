@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from world.blocks import default_registry
-from world.chunks import World
+from world import World
+from world.base import GAME, default_registry
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
@@ -85,7 +85,7 @@ def test_placing_passes_the_context_to_placement_state_can_place_and_on_place(wo
         def on_place(self, context):
             seen["on_place"] = context
 
-    mods = load_mods(plugins={"spy": Spy()}, entry_points=False)
+    mods = load_mods(plugins={"spy": Spy()}, entry_points=False, game=GAME)
     world = World(make_registry(mods))
     world.set_block(0, 0, 0, STONE)
     hit = click(world, (0, 0, 0), EAST, height=0.75)
@@ -254,7 +254,7 @@ def test_a_torch_clicked_into_tall_grass_finds_the_floor_it_looks_at(world):
 
 
 def test_a_torch_drops_when_its_wall_goes(world):
-    mods = load_mods(entry_points=False)
+    mods = load_mods(entry_points=False, game=GAME)
     world = World(make_registry(mods))
     world.set_block(0, 0, 0, STONE)
     rules = Rules(world, mods)

@@ -10,9 +10,10 @@ from types import FrameType
 import numpy as np
 import pytest
 
+from world import World
 from world.abm import Abm
-from world.blocks import BlockType, default_registry
-from world.chunks import World
+from world.base import GAME, default_registry
+from world.blocks import BlockType
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
@@ -265,7 +266,7 @@ class Flood:
 def _flooded(clock: FakeClock, columns: int = 4) -> tuple[World, Rules, Flood]:
     """``columns`` × ``columns`` chunk columns, two chunks deep, all stone, under the flood."""
     flood = Flood(clock)
-    mods = load_mods([], entry_points=False, plugins={"flood": flood})
+    mods = load_mods([], entry_points=False, plugins={"flood": flood}, game=GAME)
     assert mods.errors == []
     world = World(make_registry(mods))
     stone = world.registry.id("base:stone")

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import Hit, World, raycast, raycast_many, segment_voxels, traverse
-from world.blocks import default_registry
+from world.base import default_registry
 from world.chunks import Chunk
 
 REG = default_registry()

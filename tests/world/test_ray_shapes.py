@@ -19,8 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World, raycast, raycast_many
+from world.base import default_registry
 from world.block_type import BlockType
-from world.blocks import BlockRegistry, default_registry
+from world.blocks import BlockRegistry
 from world.shapes import Box, slab, stairs
 
 Q = Fraction

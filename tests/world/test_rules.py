@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from world.blocks import BASE_BLOCKS, default_registry
+from world import World
+from world.base import GAME, default_registry
+from world.base.blocks import BASE_BLOCKS
 from world.body import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH
 from world.changes import Change
-from world.chunks import World
 from world.geometry import Int3
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
@@ -459,7 +460,7 @@ class Spy:
 
 
 def loaded(**plugins):
-    mods = load_mods([], entry_points=False, plugins=plugins)
+    mods = load_mods([], entry_points=False, plugins=plugins, game=GAME)
     assert mods.errors == []
     return mods
 

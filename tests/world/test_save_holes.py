@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from world.blocks import default_registry
-from world.chunks import World
+from world import World
+from world.base import default_registry
 from world.mod_storage import MAX_KEY
 from world.save_codec import CHUNK_KEY_RANGE, chunk_key
 from world.save_format import BLOCK_DATA_SCHEMA, MOD_STORAGE_SCHEMA, remove_stale_temporaries

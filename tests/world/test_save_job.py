@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.world.test_storage import new_store, stripes
-from world.blocks import default_registry
-from world.chunks import World
+from world import World
+from world.base import default_registry
 from world.save_job import SaveJob
 from world.storage import SaveError, WorldStore
 

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from tests.world import storage_worker
-from world.blocks import BlockType, default_registry
+from world.base import default_registry
+from world.blocks import BlockType
 from world.save_lock import lock_path
 from world.storage import SaveError, WorldLocked, WorldStore
 

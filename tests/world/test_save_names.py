@@ -8,7 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from world.blocks import BASE_BLOCKS, BlockRegistry, BlockType, default_registry
+from world.base import default_registry
+from world.base.blocks import BASE_BLOCKS
+from world.blocks import BlockRegistry, BlockType
 from world.save_format import SaveError
 from world.save_names import NameTable, register_placeholder
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from world.blocks import default_registry
+from world.base import default_registry
 from world.generators import make_generator
 from world.savedirs import (
     DATA_DIR_ENV,

@@ -25,8 +25,11 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from tests.world import storage_worker
-from world.blocks import BASE_BLOCKS, MISSING_TILE, BlockRegistry, BlockType, default_registry
-from world.chunks import CHUNK, CHUNK_VOLUME, ChunkKey, World
+from world import World
+from world.base import default_registry
+from world.base.blocks import BASE_BLOCKS
+from world.blocks import MISSING_TILE, BlockRegistry, BlockType
+from world.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
 from world.generators import make_generator
 from world.storage import (
     CHUNK_FORMAT_ZLIB,

@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from numpy.typing import NDArray
 
-from world.blocks import BlockRegistry, default_registry
-from world.chunks import CHUNK_VOLUME, World
+from world import World
+from world.base import default_registry
+from world.blocks import BlockRegistry
+from world.chunks import CHUNK_VOLUME
 from world.geometry import Int3
 from world.storage import WorldStore
 from world.streaming import ChunkStreamer

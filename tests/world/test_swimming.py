@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from world import World
+from world.base import default_registry
 from world.block_type import BlockType
-from world.blocks import default_registry
-from world.chunks import World
 from world.physics import (
     DIVE_SPEED,
     FLY_SPEED,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
-from world.blocks import default_registry
+from world.base import default_registry
 from world.chunks import CHUNK_VOLUME
 from world.generators import (
     FlatGenerator,

@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from world.chunks import World
+from world import World
+from world.base import GAME
 from world.geometry import Int3
 from world.items import Item
 from world.mod_loader import DEFAULT_MODS_DIR, load_mods
@@ -18,7 +19,7 @@ from world.rules import Rules
 
 
 def _setup() -> tuple[World, Rules]:
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False)
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, game=GAME)
     assert not mods.errors
     world = World(make_registry(mods))
     return world, Rules(world, mods)

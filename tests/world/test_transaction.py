@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from world.chunks import World
+from world import World
+from world.base import GAME
 from world.geometry import Int3
 from world.hook_guard import HookGuard
 from world.hooks import hookimpl
@@ -37,14 +38,14 @@ class Listener:
 
 
 def transaction(world, queue):
-    mods = load_mods([], entry_points=False, plugins={"listener": Listener()})
+    mods = load_mods([], entry_points=False, plugins={"listener": Listener()}, game=GAME)
     return Transaction(world, mods, HookGuard(mods.record), queue)
 
 
 def test_nothing_is_queued_when_no_mod_listens_to_neighbour_changes():
     world = World()
     queue = NeighborQueue()
-    mods = load_mods([], entry_points=False)
+    mods = load_mods([], entry_points=False, game=GAME)
     with Transaction(world, mods, HookGuard(mods.record), queue) as tx:
         tx.set(Int3(0, 0, 0), 1)
         tx.set_many(np.array([[1, 0, 0], [2, 0, 0]], dtype=np.int64), np.array([1, 2]))

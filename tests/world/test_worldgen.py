@@ -7,8 +7,9 @@ import types
 import numpy as np
 import pytest
 
+from world import World
+from world.base import GAME
 from world.blocks import BlockType
-from world.chunks import World
 from world.hook_guard import HookGuard
 from world.hooks import hookimpl
 from world.mod_loader import load_mods
@@ -37,7 +38,7 @@ def ore_mod() -> types.SimpleNamespace:
 
 
 def world_with(plugins: dict[str, object]) -> tuple[World, object]:
-    mods = load_mods([], entry_points=False, plugins=plugins)
+    mods = load_mods([], entry_points=False, plugins=plugins, game=GAME)
     registry = make_registry(mods)
     hooks = mod_hooks(mods, HookGuard(mods.record))
     generator = worldgen_factory(hooks)("terrain", SEED, registry)

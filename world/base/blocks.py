@@ -1,7 +1,6 @@
-"""The base game's blocks: `BASE_BLOCKS`, and `register_base_blocks`, the one loop that adds them.
-
-`world.blocks.default_registry` calls it on a bare registry and the base game's plugin
-(`world.registration.BaseGame`) on its registrar.
+"""The base game's blocks: `BASE_BLOCKS`, registered by the base game's plugin
+(`world.base.BaseGame`) through the same registrar as any mod's, stone first (``base:stone`` is
+id 1).
 
 Besides the plain cubes: logs with an ``axis``; stone and planks slabs (``half``: bottom, top,
 double) and stairs (``facing``, ``half``); a fence whose arms (``north`` .. ``west``) follow its
@@ -9,7 +8,7 @@ neighbours; a torch (``facing``: ``up`` on the floor, or away from its wall; lig
 collision; in the group ``"attached"``: it drops when its support goes); and a door, two blocks
 tall (``half``: lower, upper), facing the player who placed it, opened and closed by a right
 click on either half, its collision following the panel. Their placement rules are in
-`world.placement`, the door's callbacks here (`door_use`, `door_can_break`, `door_construct`,
+`world.base.placement`, the door's callbacks here (`door_use`, `door_can_break`, `door_construct`,
 `door_destruct`): they show every per-block callback at work.
 """
 
@@ -20,10 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from world import shapes
-from world.block_type import BlockType, PropValue, Registers
-from world.inventory import Drop
-from world.place_context import UP
-from world.placement import (
+from world.base.placement import (
     axis_state,
     door_state,
     fence_state,
@@ -31,6 +27,9 @@ from world.placement import (
     stairs_state,
     torch_state,
 )
+from world.block_type import BlockType, PropValue
+from world.inventory import Drop
+from world.place_context import UP
 from world.shapes import Box
 
 if TYPE_CHECKING:
@@ -44,18 +43,7 @@ __all__ = [
     "door_construct",
     "door_destruct",
     "door_use",
-    "register_base_blocks",
 ]
-
-
-def register_base_blocks(registry: Registers) -> None:
-    """Register the base game's blocks, stone first so that ``base:stone`` is id 1.
-
-    The one place the base blocks are added: `default_registry` calls it on a bare registry and
-    the base game's plugin (`world.registration.BaseGame`) on its registrar.
-    """
-    for block in BASE_BLOCKS:
-        registry.register(block)
 
 
 _LOG_TILES = {

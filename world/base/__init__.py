@@ -1,0 +1,57 @@
+"""The base game: Blockpick's own blocks, recipes and placement rules, as content.
+
+The engine (every other part of `world`) knows nothing of it: its blocks (`world.base.blocks`),
+recipes (`world.base.recipes`) and placement rules (`world.base.placement`) are registered by
+the plugin `BaseGame`, named `BASE`, through the same registrar every mod gets
+(`world.registrar.BlockRegistrar`), as Luanti's ``default`` mod is a mod of its game and
+Minecraft's vanilla blocks are registered into registries that know nothing of them.
+
+- `GAME`: the game's own plugins, which a game loads before any mod
+  (``load_mods(..., game=GAME)``, `world.mod_loader`): their names are reserved, and a mod's
+  ``depends`` on them is always met.
+- `default_registry`: a registry of the base game alone (what ``world.World()`` holds).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from world.base.blocks import BASE_BLOCKS
+from world.base.recipes import BASE_RECIPES
+from world.blocks import BlockRegistry
+from world.hooks import hookimpl
+from world.registrar import BlockRegistrar
+
+__all__ = ["BASE", "GAME", "GAME_PATH", "BaseGame", "default_registry"]
+
+BASE: Final = "base"
+"""The base game's plugin name, the prefix of its block names."""
+
+
+class BaseGame:
+    """Blockpick's own blocks (stone, dirt, grass, ...) and recipes, registered like any mod's."""
+
+    description = "the base game's blocks"
+
+    @hookimpl
+    def register_blocks(self, registry: BlockRegistrar) -> None:
+        for block in BASE_BLOCKS:  # stone first: ``base:stone`` is id 1
+            registry.register(block)
+        for recipe in BASE_RECIPES:
+            registry.register_craft(recipe)
+
+
+GAME: Final = ((BASE, BaseGame()),)
+"""The game's content plugins, loaded first, in this order (``load_mods(game=GAME)``)."""
+GAME_PATH: Final = f"{__name__}:GAME"
+"""Where `GAME` is, as a chunk worker process finds it (`world.chunk_worker.WorkerRecipe`)."""
+
+
+def default_registry() -> BlockRegistry:
+    """A new registry holding air and the base game's blocks and recipes, registered by
+    `BaseGame` through its registrar as a loaded game does."""
+    registry = BlockRegistry()
+    registrar = BlockRegistrar(registry, BASE)
+    BaseGame().register_blocks(registrar)
+    registrar.commit()
+    return registry
