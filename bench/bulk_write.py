@@ -3,13 +3,13 @@
 Figures (medians; each run on a fresh world of the base registry holding one stone at the
 origin, the block written at x 0..63, y 10..73, z 0..63):
 
-- outside: `world.chunks.World.set_blocks` of the block, all stone, straight on the world;
+- outside: `world.voxels.chunks.World.set_blocks` of the block, all stone, straight on the world;
 - inside: the same write made by a mod's ``on_place`` hook (``world.set_blocks(cells,
-  "base:stone")`` on the hook's `world.mod_world.ModWorld`) during `world.rules.Rules.place_block`:
+  "base:stone")`` on the hook's `world.mods.view.ModWorld`) during `world.rules.Rules.place_block`:
   the hook's own ``set_blocks`` call, and the whole action (the place, the hook, settling, the
   outcome's changes, committing), each as a ratio to outside (target: inside <= 2× outside);
 - stopped: a hook that loops the same write (stone, dirt, stone, ...) until the watchdog stops it
-  (`world.hook_guard`, ``hook_time_limit`` `STOP_LIMIT`): the whole action's wall time; the
+  (`world.mods.guard`, ``hook_time_limit`` `STOP_LIMIT`): the whole action's wall time; the
   rollback, from the moment the stop reached the hook's frame (a ``finally`` in the hook: it
   catches nothing) to the action's return, which is the transaction undoing the journal of
   every chunk written and reporting the mod's failure; and the overshoot, from the hook's start
@@ -44,13 +44,13 @@ from bench.common import print_table
 from world import World
 from world.base import GAME
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.mod_world import ModWorld
-from world.mods import Mods
-from world.outcome import Actor, Outcome
+from world.mods.hooks import hookimpl
+from world.mods.host import Mods
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor, Outcome
+from world.mods.registration import make_registry
+from world.mods.view import ModWorld
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
 
 SIDE = 64
@@ -60,7 +60,7 @@ CELLS = np.stack(np.meshgrid(_AXIS, _AXIS + 10, _AXIS, indexing="ij"), -1).resha
 RATIO_TARGET = 2.0  # inside <= 2× outside (issue 35)
 REPEAT = 9  # rounds of outside and inside, interleaved so that noise falls on both
 STOP_REPEAT = 5  # watchdog-stopped actions (each takes the limit and more)
-STOP_LIMIT = 0.25  # seconds: the rules' default, `world.hook_guard.HOOK_TIME_LIMIT`
+STOP_LIMIT = 0.25  # seconds: the rules' default, `world.mods.guard.HOOK_TIME_LIMIT`
 REFERENCE_LOOP = 1_000_000
 
 

@@ -22,10 +22,10 @@ from PIL import Image
 
 from bench.common import median_seconds, print_table
 from game.atlas_build import build_atlas_image
-from world.atlas import TILE_PX
 from world.base import GAME
-from world.mod_loader import load_mods
-from world.registration import make_registry
+from world.blocks.atlas import TILE_PX
+from world.mods.loader import load_mods
+from world.mods.registration import make_registry
 
 REPEAT = 15
 ATLAS_TARGET_MS = 100.0
@@ -34,8 +34,8 @@ PICKER_TARGET_MS = 100.0
 PICKER_FPS_TARGET = 30.0
 
 MOD = """
-    from world.blocks import BlockType
-    from world.hooks import hookimpl
+    from world.blocks.registry import BlockType
+    from world.mods.hooks import hookimpl
 
     @hookimpl
     def register_blocks(registry):
@@ -72,11 +72,11 @@ def picker_figures() -> tuple[float, float, float]:
     os.environ.setdefault("XDG_CACHE_HOME", tempfile.mkdtemp(prefix="bench-xdg-"))
     from game.engine import gl_finisher, start
     from game.inventory_screen import InventoryScreen
-    from world.atlas import ATLAS_PATH
     from world.base import default_registry
-    from world.blocks import BlockType
-    from world.inventory import Inventory
-    from world.shapes import slab, stairs
+    from world.blocks.atlas import ATLAS_PATH
+    from world.blocks.registry import BlockType
+    from world.blocks.shapes import slab, stairs
+    from world.items.inventory import Inventory
 
     app = start(headless=True, size=(800, 600))
     registry = default_registry()

@@ -285,8 +285,8 @@ def child_walk(view_distance: int) -> dict[str, Any]:
     from game.engine import fixed_frame_rate, freeze_startup_heap, gl_finisher, start
     from game.options import DEFAULT_SEED, Options
     from game.play import Game
-    from world.physics import WALK_SPEED
-    from world.terrain import surface_height
+    from world.gen.terrain import surface_height
+    from world.physics.movement import WALK_SPEED
 
     app = start(headless=True, size=SIZE)
     fixed_frame_rate(60)
@@ -329,11 +329,11 @@ def child_walk(view_distance: int) -> dict[str, Any]:
 def _flight_world(view_distance: int) -> Path:
     """A saved world holding every non-air chunk along the flight (made once, then reused)."""
     from game.options import DEFAULT_SEED
-    from world.generators import make_generator
-    from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-    from world.registration import make_registry
-    from world.savedirs import DEFAULT_GENERATOR
-    from world.storage import WorldStore
+    from world.gen.generators import make_generator
+    from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+    from world.mods.registration import make_registry
+    from world.save.dirs import DEFAULT_GENERATOR
+    from world.save.storage import WorldStore
 
     reach = FLIGHT_MAX_VIEW_DISTANCE + 3
     columns = math.ceil(FLIGHT_SPEED * FLIGHT_SECONDS / 16) + 2 * reach
@@ -368,8 +368,8 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
     from game.options import Options
     from game.play import Game
     from game.session import Session
-    from world.storage import WorldStore
-    from world.streaming_loader import ChunkLoader
+    from world.save.storage import WorldStore
+    from world.stream.loader import ChunkLoader
 
     path = _flight_world(view_distance)
     with tempfile.TemporaryDirectory() as scratch:

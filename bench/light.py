@@ -1,4 +1,5 @@
-"""Light (`world.light`): lighting a newly generated chunk, and relighting after a lamp edit.
+"""Light (`world.light.lighting`): lighting a newly generated chunk, and relighting after a lamp
+edit.
 
 Figures (medians):
 
@@ -29,10 +30,10 @@ import time
 from bench.common import print_table
 from world import World
 from world.base import default_registry
-from world.block_type import BlockType
-from world.generators import make_generator
-from world.light import Light
-from world.terrain import surface_height
+from world.blocks.block_type import BlockType
+from world.gen.generators import make_generator
+from world.gen.terrain import surface_height
+from world.light.lighting import Light
 
 SEED = 1
 CHUNK_TARGET_MS = 2.0

@@ -19,13 +19,13 @@ from pathlib import Path
 
 from bench.common import print_table
 from world import World
+from world.actions.neighbors import MAX_PENDING
 from world.base import GAME, default_registry
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.mod_world import ModWorld
-from world.neighbors import MAX_PENDING
-from world.outcome import Actor
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor
+from world.mods.view import ModWorld
 from world.ray import Hit
 from world.rules import Rules
 

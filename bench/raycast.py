@@ -7,7 +7,7 @@ ground of 8×8 chunk columns, in uniformly random directions, as a player's view
   timed against a plain dict-based DDA (`dict_dda`, written here: a dict of solid voxels, the
   textbook accumulating loop, no validation and no exactness) in the same run;
 - a *shaped world*: the same ground with half its blocks (all of the top layer's and a random
-  half of the rest) replaced by slabs, stairs, fences, torches and doors (`world.shapes`), so
+  half of the rest) replaced by slabs, stairs, fences, torches and doors (`world.blocks.shapes`), so
   eye-height rays meet selection boxes, for `raycast` and `raycast_many`.
 
 Run: ``python -m bench.raycast``.
@@ -28,11 +28,11 @@ from numpy.typing import NDArray
 from bench.common import median_seconds, print_table
 from world import World
 from world.base import default_registry
-from world.block_type import BlockType
-from world.blocks import BlockRegistry
-from world.chunks import Chunk
+from world.blocks.block_type import BlockType
+from world.blocks.registry import BlockRegistry
+from world.blocks.shapes import FACINGS, door, fence, slab, stairs, torch
 from world.ray import raycast, raycast_many
-from world.shapes import FACINGS, door, fence, slab, stairs, torch
+from world.voxels.chunks import Chunk
 
 EYE = 1.62
 SCALAR_RAYS = 10_000

@@ -1,6 +1,6 @@
-"""Bench for world.storage: saving edited chunks, opening a world, bytes per saved chunk.
+"""Bench for world.save.storage: saving edited chunks, opening a world, bytes per saved chunk.
 
-Run ``.venv/bin/python -m bench.storage``. The world is the seeded terrain of `world.terrain`
+Run ``.venv/bin/python -m bench.storage``. The world is the seeded terrain of `world.gen.terrain`
 (a synthetic layered terrain, said so in the output, when that module is missing). The 8×8×8
 chunks around the player's spawn are all saved first, so "open + load" reads 512 rows and
 generates nothing. Files live in a temporary folder on the same disk as the system's temp dir;
@@ -21,9 +21,9 @@ from numpy.typing import NDArray
 
 from bench.common import print_table
 from world.base import default_registry
-from world.blocks import BlockRegistry
-from world.chunks import CHUNK, CHUNK_VOLUME, ChunkGenerator, ChunkKey
-from world.storage import GeneratorFactory, WorldStore
+from world.blocks.registry import BlockRegistry
+from world.save.storage import GeneratorFactory, WorldStore
+from world.voxels.chunks import CHUNK, CHUNK_VOLUME, ChunkGenerator, ChunkKey
 
 SEED = 20240601
 REPEAT = 15
@@ -34,7 +34,8 @@ RADIUS = 4  # 8 chunks per axis around the player's chunk
 
 
 class SyntheticTerrain:
-    """Stand-in when world.terrain is missing: bedrock, stone, dirt, grass on a sine height map."""
+    """Stand-in when world.gen.terrain is missing: bedrock, stone, dirt, grass on a sine height
+    map."""
 
     name = "synthetic"
 
@@ -62,14 +63,14 @@ class SyntheticTerrain:
 def terrain_factory() -> tuple[str, GeneratorFactory, str]:
     """The generator name, its factory, and a line saying which terrain the figures are for."""
     try:
-        from world.generators import make_generator
+        from world.gen.generators import make_generator
     except ImportError:
 
         def synthetic(name: str, seed: int, registry: BlockRegistry) -> ChunkGenerator:
             return SyntheticTerrain(seed, registry)
 
-        return "synthetic", synthetic, "synthetic layered terrain (world.terrain is missing)"
-    return "terrain", make_generator, "world.terrain generated terrain"
+        return "synthetic", synthetic, "synthetic layered terrain (world.gen.terrain is missing)"
+    return "terrain", make_generator, "world.gen.terrain generated terrain"
 
 
 def spawn_chunk(generator: ChunkGenerator) -> ChunkKey:

@@ -7,7 +7,7 @@ Figures (medians over 200 chunks unless said otherwise):
   chunks of a column reuse its cached height map);
 - mesh one chunk of generated terrain (its neighbours already generated, so only meshing is
   timed), and the faces and vertices in such a mesh;
-- the same with smooth light, and with faces merged and vertices shared (`world.mesher_merge`,
+- the same with smooth light, and with faces merged and vertices shared (`world.mesh.merge`,
   what the game draws), and the vertices of both;
 - mesh one chunk of generated terrain where a quarter of the voxels (chosen at random, ground
   and air alike) were replaced by random slab, stairs and fence states (the shaped blocks'
@@ -32,11 +32,11 @@ import numpy as np
 from bench.common import median_seconds, print_table
 from world import World
 from world.base import default_registry
-from world.blocks import BlockRegistry
-from world.generators import TerrainGenerator
-from world.light import Light
-from world.mesher import mesh_chunk
-from world.terrain import clear_cache, generate_chunk, surface_height
+from world.blocks.registry import BlockRegistry
+from world.gen.generators import TerrainGenerator
+from world.gen.terrain import clear_cache, generate_chunk, surface_height
+from world.light.lighting import Light
+from world.mesh.mesher import mesh_chunk
 
 SEED = 1
 SAMPLES = 200

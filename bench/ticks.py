@@ -14,12 +14,12 @@ Figures (medians):
 - one game tick with 1,000,000 running timers that are not due (target: as fast as a tick
   without them, <= 1 ms: a running timer costs nothing until it is due);
 - the ticks after all of them fell due at once: each runs a share of them within the block
-  work's budget (`world.block_ticks.BLOCK_TICK_BUDGET`, 2 ms), the rest waiting, in order;
+  work's budget (`world.ticks.block_ticks.BLOCK_TICK_BUDGET`, 2 ms), the rest waiting, in order;
 - an ABM flood: an ABM on stone with chance 1 over the loaded terrain (every loaded chunk
   ticked): the ABM calls a tick against that same budget, and how many fit in it;
 - generating one chunk of terrain with the `ores` mod's coal and iron veins, against without.
 
-The budget is for the timers', random ticks' and ABMs' calls (`world.block_ticks`): what those
+The budget is for the timers', random ticks' and ABMs' calls (`world.ticks.block_ticks`): what those
 take a tick is timed apart (inside `BlockTicks.run`, less drawing the picks) and held to it, one
 call over at most. The tick's other work comes on top and is reported: the mods' ``on_tick``,
 the neighbour notifications, and drawing the picks (bounded by the simulated area, not by the
@@ -39,20 +39,20 @@ import numpy as np
 
 from bench.common import median_seconds, print_table
 from world import World
-from world.abm import Abm
 from world.base import GAME
-from world.block_ticks import BLOCK_TICK_BUDGET
-from world.blocks import BlockType
+from world.blocks.abm import Abm
+from world.blocks.registry import BlockType
+from world.gen.terrain import clear_cache, surface_height
+from world.gen.worldgen import mod_hooks, worldgen_factory
 from world.geometry import Int3
-from world.hook_guard import HookGuard
-from world.hooks import hookimpl
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.mod_world import ModWorld
-from world.registrar import BlockRegistrar
-from world.registration import make_registry
+from world.mods.guard import HookGuard
+from world.mods.hooks import hookimpl
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.registrar import BlockRegistrar
+from world.mods.registration import make_registry
+from world.mods.view import ModWorld
 from world.rules import Rules
-from world.terrain import clear_cache, surface_height
-from world.worldgen import mod_hooks, worldgen_factory
+from world.ticks.block_ticks import BLOCK_TICK_BUDGET
 
 SEED = 1
 TICK_TARGET_MS = 1.0

@@ -1,9 +1,9 @@
 """The block atlas a run draws with: the base atlas, plus every loaded mod's own PNG tiles.
 
 `build_atlas_image` starts from the committed base atlas (``assets/atlas.png``: its tiles keep
-their cells) and copies each mod tile that `world.mod_textures.find_tile_files` found into the
+their cells) and copies each mod tile that `world.mods.textures.find_tile_files` found into the
 cell the registry numbered it (numpy slices, one per tile: no per-pixel Python). A missing,
-unreadable or wrongly sized PNG is recorded against its mod (`world.mods.Mods.record`, shown to
+unreadable or wrongly sized PNG is recorded against its mod (`world.mods.host.Mods.record`, shown to
 the player like any mod error) and its cell keeps the magenta "missing" checker. 32×32 tiles are
 averaged down 2×2 to the atlas's 16×16.
 
@@ -35,10 +35,10 @@ from panda3d.core import SamplerState
 from panda3d.core import Texture as PandaTexture
 from PIL import Image
 
-from world.atlas import ATLAS_PATH, ATLAS_PX, TILE_PX, tile_pixel_box
-from world.blocks import BlockRegistry
-from world.mod_textures import find_tile_files
-from world.mods import Mods
+from world.blocks.atlas import ATLAS_PATH, ATLAS_PX, TILE_PX, tile_pixel_box
+from world.blocks.registry import BlockRegistry
+from world.mods.host import Mods
+from world.mods.textures import find_tile_files
 
 __all__ = [
     "MAX_TILE_FILE_BYTES",
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 TEXTURE_ERROR = "textures"
-"""The `world.mods.ModError.where` of a mod's texture problems."""
+"""The `world.mods.host.ModError.where` of a mod's texture problems."""
 
 MAX_TILE_FILE_BYTES: Final = 1 << 20
 """The largest tile file read: far above any real 16×16 or 32×32 PNG, with its metadata."""

@@ -1,7 +1,7 @@
 """The chat line: ``T`` (or ``/``, with the slash typed) opens it; Enter sends what is typed;
 Up and Down go through the lines sent before (the last `HISTORY`), as in Minecraft.
 
-A line that starts with ``/`` runs a command (`world.commands`): the game's own below, as
+A line that starts with ``/`` runs a command (`world.mods.commands`): the game's own below, as
 Minecraft's, or a mod's, run as the player's action through the rules. Any other line is said
 aloud: in a single-player game it is shown as ``<name> text``, as Minecraft's chat shows it.
 Answers and errors are shown in the HUD's message lines (`game.hud.Hud.flash`).
@@ -15,7 +15,7 @@ The game's own commands (``/help`` lists every command, the mods' included):
 - ``/give <item> [count]``: into the inventory (count 1..6400, at most what fits)
 - ``/seed``: the world's seed
 - ``/mods [enable <mod>]``: the loaded mods and the hooks switched off for failing again and
-  again (`world.breaker`); ``enable`` turns a mod's back on (`world.breaker.mods_command`)
+  again (`world.mods.breaker`); ``enable`` turns a mod's back on (`world.mods.breaker.mods_command`)
 """
 
 from __future__ import annotations
@@ -26,17 +26,17 @@ from typing import Final
 
 from game.daylight import NAMED_TIMES, parse_time
 from game.player import PLAYER_NAME
-from world.breaker import Breaker, mods_command
-from world.commands import (
+from world.geometry import Vec3
+from world.mods.breaker import Breaker, mods_command
+from world.mods.commands import (
     MAX_CHAT,
     ChatCommand,
     Commands,
     coordinate,
 )
-from world.geometry import Vec3
-from world.mods import Mods
-from world.registration import make_commands
-from world.text_prompt import TextPrompt
+from world.mods.host import Mods
+from world.mods.registration import make_commands
+from world.mods.text_prompt import TextPrompt
 
 __all__ = ["CHAT_PROMPT", "HISTORY", "MAX_GIVE", "Chat", "ChatSeat"]
 
@@ -151,11 +151,11 @@ class Chat:
         return []
 
     def _help(self, text: str) -> list[str]:
-        """``/help``: `world.commands.Commands.help`."""
+        """``/help``: `world.mods.commands.Commands.help`."""
         return self.commands.help(text)
 
     def _mods(self, text: str) -> list[str]:
-        """``/mods``: `world.breaker.mods_command` on this world's rules."""
+        """``/mods``: `world.mods.breaker.mods_command` on this world's rules."""
         return mods_command(text, self.mods.names, self.seat.breaker())
 
     def _show(self, lines: list[str]) -> list[str]:

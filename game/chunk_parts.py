@@ -1,8 +1,8 @@
 """A drawn chunk's nodes: one geom for each way of drawing, each one primitive.
 
-`world.mesh_pack` packs a chunk's mesh as one vertex buffer whose triangles are listed by face
+`world.mesh.pack` packs a chunk's mesh as one vertex buffer whose triangles are listed by face
 direction: +x, -x, +y, -y, +z, -z and `OTHER` (plants, each triangle both ways round:
-`world.mesh_pack.drawn_mesh`). Here that buffer is drawn by at most two nodes, each one geom
+`world.mesh.pack.drawn_mesh`). Here that buffer is drawn by at most two nodes, each one geom
 over the shared buffer:
 
 - ``solid``: every face but liquids'. No transparency state at all: the chunk shader drops
@@ -71,9 +71,9 @@ from panda3d.core import (
 )
 
 from game.geometry import indexed, interleaved_format, vertex_data
-from world.chunk_layout import chunk_layers
-from world.chunks import CHUNK
-from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh
+from world.mesh.pack import OTHER, VERTEX_ROW, PackedMesh
+from world.voxels.chunks import CHUNK
+from world.voxels.layout import chunk_layers
 
 __all__ = [
     "Band",
@@ -254,7 +254,7 @@ def chunk_parts(
     """A chunk's mesh drawn under ``root`` with the chunk's corner at ``corner`` of ``root``'s
     frame (its vertices moved there): its solid and liquid parts (module notes), each drawing
     every direction group it has until `ChunkPart.show` says otherwise."""
-    vdata = vertex_data("chunk", _FORMAT, mesh.rows)  # packed rows (`world.mesh_pack`)
+    vdata = vertex_data("chunk", _FORMAT, mesh.rows)  # packed rows (`world.mesh.pack`)
     if any(corner):
         rows = np.frombuffer(memoryview(vdata.modifyArray(0)), dtype=VERTEX_ROW)
         rows["pos"] += np.array(corner, np.float32)

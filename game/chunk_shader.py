@@ -4,12 +4,12 @@ GLSL 1.30, which Mesa's software renderer (llvmpipe) runs. Per vertex (`game.chu
 layout): the position; a colour whose red is the mesher's shade (face direction times ambient
 occlusion), green the sky light and blue the block light (each level 0..15 stored as
 ``level * 17``, so the channel reads ``level / 15``); the texture coordinates in tile units
-(`world.mesher.MeshData.tile_uvs`) and, in the vertex column ``tile``, the tile's corner in the
+(`world.mesh.mesher.MeshData.tile_uvs`) and, in the vertex column ``tile``, the tile's corner in the
 atlas (``tile_origin``). The
 fragment samples ``tile_origin + (inset + fract(tile_uvs) * (1 - 2 inset)) * tile size`` (the
-tile's uv inset put back), so a quad spanning several blocks (`world.mesher_merge`) repeats its
+tile's uv inset put back), so a quad spanning several blocks (`world.mesh.merge`) repeats its
 tile texel for texel as one-block quads draw it. Every face is drawn one-sided (a plant both
-ways round: `world.mesh_pack.drawn_mesh`).
+ways round: `world.mesh.pack.drawn_mesh`).
 
 Light, as Minecraft's: the brighter of the sky light scaled by the time of day (the ``daylight``
 uniform, 0..1, set once for every chunk by `game.chunk_view.ChunkView.set_daylight`) and the
@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from panda3d.core import Shader
 
-from world.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
-from world.mesher_shapes import UV_INSET_PX
+from world.blocks.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
+from world.mesh.shapes import UV_INSET_PX
 
 __all__ = ["MIN_BRIGHTNESS", "brightness", "chunk_shader"]
 

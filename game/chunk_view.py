@@ -1,6 +1,6 @@
 """Drawing the world: one scene node per chunk mesh, around the player, remeshed when dirty.
 
-`world.mesher` turns a chunk into flat numpy arrays and `world.mesh_pack` packs them as drawn;
+`world.mesh.mesher` turns a chunk into flat numpy arrays and `world.mesh.pack` packs them as drawn;
 here they become one vertex buffer per chunk (position, RGBA8 colour, tile uv, tile corner
 interleaved, 32 bytes a vertex, copied straight from numpy), under the node of the chunk's cube
 of 4×4×4 chunks, placed at the cube's corner in ursina's scene (relative to the render origin,
@@ -13,11 +13,11 @@ and block light (`MeshData.light`), and one ``daylight`` input on the parent of 
 destroy, 15 times a bare node, and streaming makes and drops hundreds of them as the player
 walks.
 
-Where meshes are made: by the chunk worker process (`world.chunk_worker`) when the game has one
-and it has room (`world.streaming_loader.MESHES_IN_FLIGHT`): the frame sends copies of the
-chunk's padded blocks and light (`world.mesher.mesh_padded`) and draws the packed answer in a
+Where meshes are made: by the chunk worker process (`world.stream.worker`) when the game has one
+and it has room (`world.stream.loader.MESHES_IN_FLIGHT`): the frame sends copies of the
+chunk's padded blocks and light (`world.mesh.mesher.mesh_padded`) and draws the packed answer in a
 later frame, so a streamed chunk costs the frame about 0.3 ms rather than the 1.1-2 ms of its
-mesh. The answer comes with the liquids' faces split off (`world.mesh_pack.drawn_mesh`), so
+mesh. The answer comes with the liquids' faces split off (`world.mesh.pack.drawn_mesh`), so
 building its nodes (`game.chunk_parts`) takes 0.12 ms a chunk at view distance 8 (0.71 ms when
 the frame split them). An edit (a dirty chunk, its light) is meshed in the frame, so it shows
 in the next one, and makes any answer still on its way stale (dropped); so does dropping the
@@ -32,7 +32,7 @@ chunk or leaves its band; a way of drawing a chunk not made yet draws more meanw
 `_FIT_BUDGET_S` of a frame makes them, nearest first. ursina's own ``Mesh`` builds one geom per
 mesh with its own vertex data, which is why the geoms are built with Panda3D's API.
 
-Light (`world.light.Light`, when given): a chunk meshed is queued to be lit with its 26
+Light (`world.light.lighting.Light`, when given): a chunk meshed is queued to be lit with its 26
 neighbours; chunks are lit nearest the camera first, with the others waiting in the same 2×2
 columns in one relight, in the frame time the streaming leaves (or one job a frame when it had
 nothing to do), so lighting never holds up drawing:
@@ -44,10 +44,10 @@ lights and meshes everything in view before the first frame: the worker process 
 the main thread lights, then takes part of the meshing, and `load_all` waits for its meshes
 (the start's Game() 3.0-4.5 s against 3.3-5.5 s at view distance 8, alternating runs).
 
-Which chunks: `world.streaming.ChunkStreamer` decides. Chunk columns within ``view_distance`` of
-the player's column (a circle, as Minecraft's render distance) are loaded off the main thread, by
+Which chunks: `world.stream.streamer.ChunkStreamer` decides. Chunk columns within ``view_distance``
+of the player's column (a circle, as Minecraft's render distance) are loaded off the main thread, by
 a worker process when the game gives a recipe for one, else a thread (saved rows read in batches,
-the rest generated: `world.streaming_loader`, `world.chunk_worker`) and meshed nearest and
+the rest generated: `world.stream.loader`, `world.stream.worker`) and meshed nearest and
 in-front-of-the-camera first, one chunk per job, under a per-frame time budget; columns beyond it
 lose their nodes, and beyond ``view_distance + 1.5`` the world forgets them, handing chunks with
 unsaved edits to ``on_save`` first. Time spent on chunks in a frame (recentring, remeshing, jobs)
@@ -77,13 +77,13 @@ from game.chunk_parts import (
 )
 from game.chunk_shader import chunk_shader
 from game.render_origin import RenderOrigin
-from world.chunk_layout import chunk_layers
-from world.chunk_worker import WorkerRecipe
-from world.chunks import CHUNK, ChunkKey, World
-from world.light import Light
-from world.mesh_pack import PackedMesh, drawn_mesh
-from world.mesher import PaddedLight, mesh_inputs
-from world.streaming import ChunkStreamer
+from world.light.lighting import Light
+from world.mesh.mesher import PaddedLight, mesh_inputs
+from world.mesh.pack import PackedMesh, drawn_mesh
+from world.stream.streamer import ChunkStreamer
+from world.stream.worker import WorkerRecipe
+from world.voxels.chunks import CHUNK, ChunkKey, World
+from world.voxels.layout import chunk_layers
 
 __all__ = ["ChunkView"]
 
@@ -351,7 +351,7 @@ class ChunkView:
         seconds (loading; lighting and meshing what was loaded follow, part of the meshing in
         the worker process, whose meshes are waited for)."""
         # The start-up view is loaded: the worker process starts now and streams what follows
-        # (`world.chunk_worker`), the thread loading meanwhile.
+        # (`world.stream.worker`), the thread loading meanwhile.
         if self.light is None:
             self.update(eye, limit_s, wait=True)
             self.streamer.loader.start_worker()

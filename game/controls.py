@@ -9,7 +9,7 @@ with `Intent`s, which the game carries out (through `world.rules` for the action
 `MouseLook` turns the captured pointer's positions into look motion (see its docstring): the
 first position after a capture or any change of the window counts for nothing.
 
-It owns the timing of held buttons: breaking progress (`world.breaking.BreakProgress`, which
+It owns the timing of held buttons: breaking progress (`world.actions.breaking.BreakProgress`, which
 also gives the crack's stage), the repeat of a held right button, the double tap of space
 that toggles flying; and which buttons were pressed as actions: a press that captured the
 mouse or closed the pause menu is not one, so holding it on does not start breaking.
@@ -25,7 +25,7 @@ from typing import Protocol
 
 from game.hotbar import SLOTS
 from game.player import HeldInput
-from world.breaking import BreakProgress
+from world.actions.breaking import BreakProgress
 from world.geometry import Int3
 
 __all__ = [

@@ -1,11 +1,11 @@
 """The crack drawn over the block being broken: ten stages from the block atlas, alpha-blended.
 
 A cube slightly larger than the block (`SCALE`, so it never fights the block's own faces for
-depth) textured with one of the atlas tiles `world.atlas.CRACK_TILES` on all six faces; on a
+depth) textured with one of the atlas tiles `world.blocks.atlas.CRACK_TILES` on all six faces; on a
 shaped block (slab, stairs...) each of its selection boxes, with the part of the tile its faces
 cover. The ten stage meshes are built once (a shape's when first shown) and the one showing is
 switched, so a stage change costs nothing.
-Which stage shows is `world.breaking.BreakProgress.stage`; this module only draws it, placed
+Which stage shows is `world.actions.breaking.BreakProgress.stage`; this module only draws it, placed
 through the render origin (`game.render_origin`) as the chunks are.
 """
 
@@ -19,9 +19,9 @@ from panda3d.core import TransparencyAttrib
 from ursina import Entity, Mesh, destroy
 
 from game.render_origin import RenderOrigin
-from world.atlas import CRACK_TILES, tile_uv_rect
-from world.blocks import BlockRegistry
-from world.shapes import FULL, Box, Shape
+from world.blocks.atlas import CRACK_TILES, tile_uv_rect
+from world.blocks.registry import BlockRegistry
+from world.blocks.shapes import FULL, Box, Shape
 
 __all__ = ["SCALE", "CrackOverlay"]
 

@@ -2,8 +2,8 @@
 
 A day is `DAY_SECONDS` of world time (20 minutes, Minecraft's; `--day-length`), counted in
 Minecraft's 24,000 ticks: tick 0 is sunrise (6:00), 6000 noon, 12000 sunset (18:00), 18000
-midnight. The time of day is the world's time (`world.block_data.BlockData.clock`: it runs while
-the game runs, not while paused, and is saved with the world) plus an offset in ticks that the
+midnight. The time of day is the world's time (`world.voxels.block_data.BlockData.clock`: it runs
+while the game runs, not while paused, and is saved with the world) plus an offset in ticks that the
 ``time`` script command sets (`DayClock.set_tick`), kept in the base game's mod storage so it is
 saved too. A new world starts at tick 1000, in the morning (Minecraft's "day").
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from world.chunks import World
+from world.voxels.chunks import World
 
 __all__ = [
     "DAY_SECONDS",

@@ -5,7 +5,8 @@ counts, mode, mods), asked for through a callable, with its own frame rate count
 its text `REFRESH_SECONDS` apart while shown: rebuilding a text every frame would cost more
 than the numbers are worth. `debug_text` is the whole text for a snapshot, readable in tests.
 
-Facing names are Minecraft's and `world.shapes.FACINGS`': north is -z, east +x, south +z and west
+Facing names are Minecraft's and `world.blocks.shapes.FACINGS`': north is -z, east +x, south +z and
+west
 -x, so yaw 0 (looking along +z) faces south, yaw 90 (+x) east, yaw 180 north and yaw 270 west. The
 pitch is Minecraft's too, everywhere (F3, scripts, `game.player`, saves): + looks down, 90 straight
 down, -90 straight up. One difference remains: ursina's world is left-handed (with +z ahead, +x
@@ -41,11 +42,11 @@ from game.geometry import indexed, interleaved_format, vertex_data
 from game.hud import WindowRoot
 from game.hud_layout import DEBUG_WIDTH, fit_scale, top_left
 from game.render_origin import RenderOrigin
-from world.blocks import BlockRegistry
-from world.chunks import CHUNK_SHIFT
+from world.blocks.registry import BlockRegistry
+from world.blocks.shapes import FULL, Box
 from world.geometry import Int3, Vec3
 from world.ray import Hit, traverse
-from world.shapes import FULL, Box
+from world.voxels.chunks import CHUNK_SHIFT
 
 __all__ = [
     "REFRESH_SECONDS",

@@ -98,7 +98,7 @@ def _without_noise() -> Iterator[None]:
 
 def start(*, headless: bool, size: tuple[int, int], title: str = "Blockpick") -> Ursina:
     """Create the one ursina app: a window, or an offscreen buffer when ``headless``."""
-    # The chunk loader thread (`world.streaming_loader`) holds the GIL between its numpy and
+    # The chunk loader thread (`world.stream.loader`) holds the GIL between its numpy and
     # zlib calls; the main thread waiting up to the default 5 ms for it, several times a frame,
     # made 37 ms frames (11 frames over 16 ms in a 60 s flight); at 0.5 ms the worst was 14 ms.
     sys.setswitchinterval(SWITCH_INTERVAL_S)

@@ -1,6 +1,6 @@
 """The hotbar: the first nine slots of the player's inventory, and the selected one (no drawing).
 
-Slots hold item stacks (`world.inventory`); an item is named like the block it places, so the
+Slots hold item stacks (`world.items.inventory`); an item is named like the block it places, so the
 hotbar shows each slot as that block's default state id (`Hotbar.slots`). In creative mode blocks
 are infinite: placing takes nothing and a middle click puts a full stack of the picked block in
 the hotbar (Minecraft's pick block). In survival placing takes one item from the selected stack,
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from world.blocks import BlockRegistry
-from world.inventory import HOTBAR_SLOTS, STACK_MAX, Inventory, ItemStack
+from world.blocks.registry import BlockRegistry
+from world.items.inventory import HOTBAR_SLOTS, STACK_MAX, Inventory, ItemStack
 
 __all__ = ["DEFAULT_BLOCKS", "SLOTS", "Hotbar"]
 

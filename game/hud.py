@@ -5,7 +5,7 @@ Everything is parented to ``camera.ui``, whose units are screen heights: y runs 
 to 0.5 (top), x over ±aspect/2. Each piece is anchored to the window (`game.hud_layout`): the
 crosshair at the centre, the hotbar at the bottom centre, scaled down to fit a narrow or portrait
 window, the message line just above it, the info text at the top centre (the ``infotext`` of the
-block pointed at, `world.block_data.INFOTEXT`: Luanti shows it at the top left, in its chat's
+block pointed at, `world.voxels.block_data.INFOTEXT`: Luanti shows it at the top left, in its chat's
 corner; here the top left is F3's); `WindowRoot` lays them out again whenever the window's aspect
 ratio changes. An icon is the +x side tile of its block, as the mesher draws it, copied out of the
 atlas onto the hotbar's own small texture with a border of its edge texels (`_sheet_pixels`):
@@ -39,8 +39,8 @@ from game.hud_layout import (
     fit_scale,
     hotbar_layout,
 )
-from world.atlas import TILE_PX, tile_pixel_box
-from world.blocks import BlockRegistry
+from world.blocks.atlas import TILE_PX, tile_pixel_box
+from world.blocks.registry import BlockRegistry
 
 __all__ = [
     "ERROR_SECONDS",

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from world.atlas import TILE_PX, TILES_PER_ROW
-from world.blocks import DRAW_NONE, DRAW_PLANT, BlockRegistry
-from world.shapes import FULL, Box
+from world.blocks.atlas import TILE_PX, TILES_PER_ROW
+from world.blocks.registry import DRAW_NONE, DRAW_PLANT, BlockRegistry
+from world.blocks.shapes import FULL, Box
 
 __all__ = ["ICON_PX", "block_icon", "icon_sheet"]
 

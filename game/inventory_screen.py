@@ -5,16 +5,18 @@ each mod's in load order, nine to a row, five rows to a page, with a search line
 by name or description; Backspace deletes); clicking an item puts a stack of 64 in the selected
 hotbar slot. Survival: the 27 inventory slots above the 9 hotbar slots, item counts on the icons;
 clicking a slot picks its stack up, clicking another puts it there (merging or swapping, as
-`world.inventory.Inventory.move`). Above them, a 3×3 crafting grid (Luanti's inventory has one;
-Minecraft's a 2×2 and a crafting table) and its output cell: stacks are put in the grid as in any
-slot, and each click of the output crafts once (`world.crafting.craft`), taking one item from
-each filled cell and adding the output to the inventory. A craft is refused when the output and
+`world.items.inventory.Inventory.move`). Above them, a 3×3 crafting grid (Luanti's inventory has
+one; Minecraft's a 2×2 and a crafting table) and its output cell: stacks are put in the grid as in
+any slot, and each click of the output crafts once (`world.items.crafting.craft`), taking one item
+from each filled cell and adding the output to the inventory. A craft is refused when the output and
 the grid's remaining stacks would not all fit in the inventory, so that closing the screen, which
 puts the grid's stacks back into the inventory, never loses an item. The grid belongs to the
-inventory (`world.inventory.Inventory.crafting`): a save made while stacks lie in it keeps them.
+inventory (`world.items.inventory.Inventory.crafting`): a save made while stacks lie in it keeps
+them.
 
-A block's inventory (a chest: `world.containers`) opens in the grid's place (`open_container`):
-its slots, rows of nine, above the player's; each move in or out of it is handed to
+A block's inventory (a chest: `world.items.containers`) opens in the grid's place
+(`open_container`): its slots, rows of nine, above the player's; each move in or out of it is handed
+to
 ``on_change`` (the game writes the block's data).
 
 Drawing is one mesh of quads for the slot backgrounds and one for the icons, textured with one
@@ -36,12 +38,12 @@ from game.atlas_build import atlas_texture
 from game.hud import WindowRoot
 from game.hud_layout import SLOT_GAP, SLOT_SIZE, fit_scale
 from game.icons import icon_sheet
-from world.blocks import BlockRegistry
-from world.containers import Container
-from world.crafting import craft
-from world.inventory import HOTBAR_SLOTS, INVENTORY_SLOTS, Inventory, ItemStack
-from world.recipes import GRID, GRID_CELLS
-from world.save_format import PLACEHOLDER_GROUP
+from world.blocks.registry import BlockRegistry
+from world.items.containers import Container
+from world.items.crafting import craft
+from world.items.inventory import HOTBAR_SLOTS, INVENTORY_SLOTS, Inventory, ItemStack
+from world.items.recipes import GRID, GRID_CELLS
+from world.save.format import PLACEHOLDER_GROUP
 
 __all__ = [
     "COLUMNS",
@@ -77,7 +79,7 @@ class CatalogItem:
 
 def catalog(registry: BlockRegistry) -> list[CatalogItem]:
     """Every block a player can hold, grouped by mod in registration order (base first), then
-    the items that are not blocks (`world.items`), in registration order.
+    the items that are not blocks (`world.items.item`), in registration order.
 
     Air, liquids and placeholders of missing mods are left out (Minecraft's creative inventory
     has no water block either).

@@ -1,13 +1,13 @@
-"""Labels drawn on blocks (`world.labels`): a sign's text on its board.
+"""Labels drawn on blocks (`world.blocks.labels`): a sign's text on its board.
 
 The chunk view tells this view which chunks it drew and dropped (`LabelView.chunk_shown`,
 `LabelView.chunk_dropped`); each drawn chunk is scanned once (a table lookup of its block ids) for
-the states whose block type has a `world.labels.Label`. Every frame (`LabelView.update`) the
+the states whose block type has a `world.blocks.labels.Label`. Every frame (`LabelView.update`) the
 labels within `LABEL_DISTANCE` blocks of the eye, nearest chunks first and at most `MAX_LABELS`,
 read their voxel's data value and draw it as text: a Panda3D text node placed through the render
-origin, `world.labels.LABEL_GAP` in front of the label's face, facing the way the block faces.
-A label whose text did not change costs one data lookup a frame; a world without labels costs a
-dictionary test.
+origin, `world.blocks.labels.LABEL_GAP` in front of the label's face, facing the way the block
+faces. A label whose text did not change costs one data lookup a frame; a world without labels costs
+a dictionary test.
 
 Minecraft draws sign text up to a distance and not from behind (the text's back faces are
 culled here too); it is black, as Minecraft's default sign text.
@@ -26,11 +26,11 @@ from panda3d.core import NodePath, TextFont, TextNode
 from ursina import Text, application, scene
 
 from game.render_origin import RenderOrigin
-from world.chunk_layout import chunk_index, voxel_at
-from world.chunks import CHUNK, ChunkKey, World
+from world.blocks.labels import Label, LabelPlace, label_place, label_text
+from world.blocks.shapes import FACINGS
 from world.geometry import Int3
-from world.labels import Label, LabelPlace, label_place, label_text
-from world.shapes import FACINGS
+from world.voxels.chunks import CHUNK, ChunkKey, World
+from world.voxels.layout import chunk_index, voxel_at
 
 __all__ = ["LABEL_DISTANCE", "MAX_LABELS", "LabelView"]
 

@@ -5,7 +5,7 @@ World options (the rules are `game.session`'s, described in docs/controls.md):
 ``--new``), ``--new`` makes a new one, ``--seed`` and ``--flat`` shape a
 new world only, ``--read-only`` plays a save without writing it. ``--creative`` / ``--survival``
 override the mode the world was saved in. ``--seed`` takes any text, as Minecraft's seed field
-does: an integer as given, a word hashed to one (`world.savedirs.parse_seed`). Every option is
+does: an integer as given, a word hashed to one (`world.save.dirs.parse_seed`). Every option is
 checked here, or before the engine starts (`game.runner`), and a bad one ends the run with a
 message naming it and exit status 2 (argparse's usage error); ``--mods`` must name folders.
 """
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from world.savedirs import parse_seed
-from world.streaming import MAX_VIEW_DISTANCE, MIN_VIEW_DISTANCE
+from world.save.dirs import parse_seed
+from world.stream.streamer import MAX_VIEW_DISTANCE, MIN_VIEW_DISTANCE
 
 __all__ = ["DEFAULT_SEED", "DEFAULT_VIEW_DISTANCE", "Options", "parse_args"]
 

@@ -16,9 +16,9 @@ from panda3d.core import NodePath, TransparencyAttrib
 from ursina import Entity, Mesh, destroy
 
 from game.render_origin import RenderOrigin
-from world.blocks import BlockRegistry
+from world.blocks.registry import BlockRegistry
+from world.blocks.shapes import FULL, Box, Shape
 from world.ray import Hit
-from world.shapes import FULL, Box, Shape
 
 __all__ = ["MARGIN", "BlockOutline", "outline_segments"]
 

@@ -20,8 +20,8 @@ from numpy.typing import NDArray
 from ursina import Entity, color, destroy, scene
 
 from game.render_origin import RenderOrigin
-from world.atlas import tile_pixel_box
-from world.blocks import BlockRegistry
+from world.blocks.atlas import tile_pixel_box
+from world.blocks.registry import BlockRegistry
 
 __all__ = ["GRAVITY", "MAX_PARTICLES", "PER_BLOCK", "BreakParticles"]
 

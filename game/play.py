@@ -65,22 +65,22 @@ from game.sky_bodies import SkyBodies
 from game.text_screen import TextScreen
 from game.user_settings import Settings, changed_fields, load_settings, remember, with_command_line
 from world.base import GAME
-from world.block_data import INFOTEXT, infotext
-from world.blocks import AIR, BlockRegistry
-from world.changes import Change
-from world.containers import Container, decode_slots, encode_slots
-from world.drops import block_drops
-from world.hook_guard import HookGuard
-from world.inventory import ItemStack
-from world.light import Light
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.mods import Mods
-from world.outcome import NOTHING_TARGETED, Actor, Outcome
+from world.blocks.drops import block_drops
+from world.blocks.registry import AIR, BlockRegistry
+from world.gen.worldgen import mod_hooks, worldgen_factory
+from world.items.containers import Container, decode_slots, encode_slots
+from world.items.inventory import ItemStack
+from world.light.lighting import Light
+from world.mods.guard import HookGuard
+from world.mods.host import Mods
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.outcome import NOTHING_TARGETED, Actor, Outcome
+from world.mods.registration import make_registry
+from world.mods.text_prompt import TextPrompt
 from world.ray import Hit, raycast
-from world.registration import make_registry
 from world.rules import Rules
-from world.text_prompt import TextPrompt
-from world.worldgen import mod_hooks, worldgen_factory
+from world.voxels.block_data import INFOTEXT, infotext
+from world.voxels.changes import Change
 
 __all__ = ["Game"]
 
@@ -136,8 +136,8 @@ class Game:
             registry, worldgen_factory(mod_hooks(self.mods, self._worldgen_guard))
         )
         self.rules = Rules(self.world, self.mods)
-        # Sky and block light (world.light), lit as chunks are drawn, relit after every change;
-        # hooks read it through the world (`ModWorld.light_at`).
+        # Sky and block light (world.light.lighting), lit as chunks are drawn, relit after every
+        # change; hooks read it through the world (`ModWorld.light_at`).
         self.light = Light(self.world)
         self.world.light = self.light
         self.day = DayClock(self.world, options.day_minutes * 60.0)  # game.daylight
@@ -161,7 +161,7 @@ class Game:
             on_save=lambda keys: self.save(),
             origin=self.origin,
             light=self.light,
-            # Chunks load in a worker process (world.chunk_worker): the frame keeps its GIL.
+            # Chunks load in a worker process (world.stream.worker): the frame keeps its GIL.
             worker=self.session.chunk_worker(mods_dirs, registry),
             on_mod_error=self._worker_mod_error,
             on_shown=self.labels.chunk_shown,
@@ -315,7 +315,7 @@ class Game:
 
     def _retarget(self) -> None:
         """Raycast the view for the targeted block, move the outline and show the block's
-        ``infotext`` (`world.block_data.INFOTEXT`) unless a menu or a screen is open."""
+        ``infotext`` (`world.voxels.block_data.INFOTEXT`) unless a menu or a screen is open."""
         target = raycast(self.world, self.player.eye, self.player.direction, self.reach)
         self.target = target
         self.outline.show(target)
@@ -438,7 +438,7 @@ class Game:
 
     def _actor(self) -> Actor:
         """The player as the rules see them, with the look and the sneak key the placement reads
-        (`world.placement.PlaceContext`: facing, sneak-placing against a usable block)."""
+        (`world.actions.placement.PlaceContext`: facing, sneak-placing against a usable block)."""
         actor = self.player.actor(self.hotbar.current)
         return replace(
             actor,

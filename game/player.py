@@ -1,4 +1,4 @@
-"""The player: a `world.physics` body, a facing, a game mode, and the actor the rules see.
+"""The player: a `world.physics.movement` body, a facing, a game mode, and the actor the rules see.
 
 Pure: nothing here imports the engine (the game moves the camera to `Player.eye` every frame),
 so saves (`game.session`), scripts and tests use a player without a window.
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from world import physics
-from world.body import EYE_HEIGHT
-from world.chunks import World
 from world.geometry import Vec3
-from world.outcome import Actor
-from world.physics import Body, FixedStep, look_direction, with_flying
+from world.mods.outcome import Actor
+from world.physics import movement as physics
+from world.physics.body import EYE_HEIGHT
+from world.physics.movement import Body, FixedStep, look_direction, with_flying
+from world.voxels.chunks import World
 
 __all__ = ["PLAYER_NAME", "HeldInput", "Player"]
 

@@ -23,8 +23,8 @@ import math
 from collections.abc import Sequence
 from typing import Protocol
 
-from world.chunks import CHUNK
 from world.geometry import Int3, Vec3
+from world.voxels.chunks import CHUNK
 
 __all__ = ["REBASE_DISTANCE", "Placeable", "RenderOrigin"]
 

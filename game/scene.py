@@ -14,9 +14,9 @@ from collections.abc import Callable
 from ursina import Entity, camera, color, destroy, scene, window
 
 from game.render_origin import RenderOrigin
-from world.chunks import World
 from world.geometry import Vec3
 from world.validate import WORLD_LIMIT
+from world.voxels.chunks import World
 
 __all__ = [
     "SKY",

@@ -9,7 +9,7 @@ Which world `Session.open` plays (from the command line):
 - ``--world NAME|PATH``: that world when its file exists, else a new world there (as ``--new``).
   A path without ``.sqlite`` gets it; a path into a folder that does not exist is refused
   unless ``--new`` is given (`world_file`), so a typo never makes a stray folder and world.
-- neither: the most recently played world in the data folder (`world.savedirs`, which honours
+- neither: the most recently played world in the data folder (`world.save.dirs`, which honours
   ``$BLOCKPICK_DATA_DIR``), else a new "New World". Files whose metadata cannot be read (so
   nothing says when they were played) are named in the terminal and skipped; the chosen world,
   if its check finds damage, is refused like any other.
@@ -18,23 +18,23 @@ Which world `Session.open` plays (from the command line):
   unsaved world (`Session.unsaved`) from ``--seed`` (default `DEFAULT_SEED`), so pictures and
   replays are reproducible and never touch the player's saves.
 
-A save that cannot be opened (not a world, a newer version, damaged — `world.storage.SaveError`;
-every chunk row is checked up front by `WorldStore.verify` on a read-only connection) is
-refused: `Session.open` raises, the game says why in the terminal and on screen and exits with
-status 1, and the file is never written. So is a world another game is playing (one writer per
-world, `world.save_lock.WorldLocked`): the message names it and points to ``--read-only``. A
-new world that cannot be made (its file exists, its folder is read-only) raises
+A save that cannot be opened (not a world, a newer version, damaged —
+`world.save.storage.SaveError`; every chunk row is checked up front by `WorldStore.verify` on a
+read-only connection) is refused: `Session.open` raises, the game says why in the terminal and on
+screen and exits with status 1, and the file is never written. So is a world another game is playing
+(one writer per world, `world.save.lock.WorldLocked`): the message names it and points to
+``--read-only``. A new world that cannot be made (its file exists, its folder is read-only) raises
 `NewWorldError`, a usage error (exit status 2).
 ``--read-only`` plays a readable world without ever writing it (a file you may not change, a
 world another game is playing, or a look around without risk); edits then live only in memory.
 
-Saving writes the edited chunks, the player (`world.storage.PlayerState`: feet position, yaw,
+Saving writes the edited chunks, the player (`world.save.storage.PlayerState`: feet position, yaw,
 pitch, hotbar block names, selected slot, flying) and the mode, in one transaction
 (`WorldStore.save`): every `AUTOSAVE_SECONDS` of game time, when chunks with edits leave the
 view (streaming hands them over before forgetting them), and when the game ends (`close`). A
 save that fails is reported and its edits stay in memory, marked, for the next save.
 
-The autosave is copied in the frame and written on a saving thread (`world.save_job`), taken in
+The autosave is copied in the frame and written on a saving thread (`world.save.job`), taken in
 by a later frame: SQLite's commit waits for the disk (``synchronous=FULL``, so a save survives a
 power cut), 2-7 ms here and more on a spinning disk, and in the frame that was a hitch every
 30 s (the worst frame of a sprint-flight at view distance 8, 16.8 ms). Every other save waits
@@ -59,17 +59,13 @@ from typing import Any
 from game.hotbar import SLOTS, Hotbar
 from game.options import DEFAULT_SEED, Options
 from game.player import Player
-from world import save_lock
 from world.base import GAME_PATH
-from world.blocks import BlockRegistry
-from world.chunk_worker import WorkerRecipe, registry_fingerprint
-from world.chunks import World
-from world.generators import FlatGenerator, make_generator
-from world.inventory import STACK_MAX, Inventory, ItemStack
-from world.physics import Body
-from world.save_format import GeneratorFactory
-from world.save_job import SaveJob
-from world.savedirs import (
+from world.blocks.registry import BlockRegistry
+from world.gen.generators import FlatGenerator, make_generator
+from world.items.inventory import STACK_MAX, Inventory, ItemStack
+from world.physics.movement import Body
+from world.save import lock as save_lock
+from world.save.dirs import (
     DEFAULT_GENERATOR,
     WORLD_SUFFIX,
     create_world,
@@ -78,13 +74,17 @@ from world.savedirs import (
     resolve_world,
     worlds_dir,
 )
-from world.storage import PlayerState, SaveError, WorldStore
+from world.save.format import GeneratorFactory
+from world.save.job import SaveJob
+from world.save.storage import PlayerState, SaveError, WorldStore
+from world.stream.worker import WorkerRecipe, registry_fingerprint
+from world.voxels.chunks import World
 
 __all__ = ["AUTOSAVE_SECONDS", "SCREENSHOTS", "NewWorldError", "Session", "world_file"]
 
 AUTOSAVE_SECONDS = 30.0  # game time between autosaves
 SCREENSHOTS = "screenshots"  # folder in the data folder
-_FLAT = FlatGenerator.name  # `world.generators.make_generator`'s name for the flat world
+_FLAT = FlatGenerator.name  # `world.gen.generators.make_generator`'s name for the flat world
 
 Spawner = Callable[[], tuple[int, int, int]]
 
@@ -211,7 +211,7 @@ class Session:
     ) -> World:
         """The world, over the save (chunks read lazily) or freshly generated.
 
-        ``factory`` builds the generator (`world.worldgen.worldgen_factory` adds the mods' ores
+        ``factory`` builds the generator (`world.gen.worldgen.worldgen_factory` adds the mods' ores
         and ``on_generated`` hooks).
         """
         if self.store is None:
@@ -233,7 +233,7 @@ class Session:
     def chunk_worker(
         self, mods_dirs: Iterable[str | os.PathLike[str]], registry: BlockRegistry
     ) -> WorkerRecipe | None:
-        """How a worker process builds this world's chunks again (`world.chunk_worker`), for
+        """How a worker process builds this world's chunks again (`world.stream.worker`), for
         the world `load_world` made with the mods of ``mods_dirs`` (and the installed entry
         points) and ``registry``; None where a second reader of a save is not safe (no file
         locks: the reader could not tell that the game writes)."""
@@ -348,7 +348,7 @@ class Session:
 
     def _collect_autosave(self, *, wait: bool) -> None:
         """Take in the autosave on the saving thread once written (``wait``: wait for it):
-        unmark what it wrote (`world.save_job.SaveJob.settle`), or report why it failed."""
+        unmark what it wrote (`world.save.job.SaveJob.settle`), or report why it failed."""
         if self._writing is None or not (wait or self._writing[0].done()):
             return
         (future, job), self._writing = self._writing, None
@@ -399,7 +399,7 @@ class NewWorldError(SaveError):
 def world_file(options: Options, data_dir: Path | None = None) -> Path:
     """The file ``--world NAME|PATH`` names (``options.world`` must be given).
 
-    A name is a file in the data folder's worlds (`world.savedirs.resolve_world`). A path gets
+    A name is a file in the data folder's worlds (`world.save.dirs.resolve_world`). A path gets
     the ``.sqlite`` suffix when it lacks one (unless a file of exactly that name exists: a save
     made before this rule); its folder must exist unless ``--new`` asks for a new world (which
     makes the folder). Raises `ValueError` naming ``--world``: a usage error.
@@ -452,7 +452,7 @@ def _is_dir(path: Path) -> bool:
 def _create(path: Path | None, **how: Any) -> WorldStore:
     """A new world at ``path`` (None: the next free "New World"); `NewWorldError` if it cannot be.
 
-    ``how`` is `world.savedirs.create_world`'s keywords.
+    ``how`` is `world.save.dirs.create_world`'s keywords.
     """
     if path is not None and _is_dir(path.parent) and not os.access(path.parent, os.W_OK | os.X_OK):
         raise NewWorldError(path, f"cannot create the world file: {path.parent} is not writable")

@@ -3,7 +3,7 @@
 A panel over the view with the prompt's title and its text, a cursor at the end. Typed
 characters are added (Panda3D's ``keystroke`` events: the character the keyboard layout and
 Shift give), a full line wraps to the next, Backspace deletes, Enter confirms and Escape cancels.
-The text keeps to the prompt's size (`world.text_prompt.TextPrompt.clean`). The screen only
+The text keeps to the prompt's size (`world.mods.text_prompt.TextPrompt.clean`). The screen only
 edits text: the game hands the confirmed text to the rules (`world.rules.Rules.submit_text`).
 """
 
@@ -13,7 +13,7 @@ from ursina import Entity, Text, color, destroy
 
 from game.hud import WindowRoot
 from game.hud_layout import fit_scale
-from world.text_prompt import TextPrompt
+from world.mods.text_prompt import TextPrompt
 
 __all__ = ["TextScreen"]
 

@@ -2,7 +2,7 @@
 
 Contract
 --------
-- The file is ``settings.json`` in the per-user data folder (`world.savedirs.default_data_dir`,
+- The file is ``settings.json`` in the per-user data folder (`world.save.dirs.default_data_dir`,
   which honours ``$BLOCKPICK_DATA_DIR``), a JSON object with the fields of `Settings`.
 - `load_settings` never fails: a missing file gives the defaults; a damaged file, a field of
   the wrong type or out of range gives that field's default (logged as a warning, logger
@@ -32,8 +32,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from game.options import DEFAULT_FOV, DEFAULT_VIEW_DISTANCE, Options
-from world.savedirs import default_data_dir
-from world.streaming import MAX_VIEW_DISTANCE, MIN_VIEW_DISTANCE
+from world.save.dirs import default_data_dir
+from world.stream.streamer import MAX_VIEW_DISTANCE, MIN_VIEW_DISTANCE
 
 __all__ = [
     "FOV_RANGE",

@@ -1,31 +1,31 @@
 """Chests: 27 slots of storage in a block (Minecraft's chest, Luanti's ``default:chest``).
 
-Right-clicking a chest opens it above the player's inventory (`world.containers`: its slots are
-kept in the chest's own data, saved with the world). A chest holding anything cannot be broken,
+Right-clicking a chest opens it above the player's inventory (`world.items.containers`: its slots
+are kept in the chest's own data, saved with the world). A chest holding anything cannot be broken,
 as Luanti's: empty it first. Should another mod replace it anyway, its stacks drop into the world
-and come to the player (`world.block_type.BlockType.containers`): nothing is ever lost with the
-block. Eight planks round an empty middle make one.
+and come to the player (`world.blocks.block_type.BlockType.containers`): nothing is ever lost with
+the block. Eight planks round an empty middle make one.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from world.blocks import BlockType
-from world.containers import Container, unless_empty
-from world.hooks import hookimpl
-from world.recipes import Recipe
+from world.blocks.registry import BlockType
+from world.items.containers import Container, unless_empty
+from world.items.recipes import Recipe
+from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.geometry import Int3
-    from world.mod_world import ModWorld
-    from world.outcome import Actor
-    from world.registrar import BlockRegistrar
+    from world.mods.outcome import Actor
+    from world.mods.registrar import BlockRegistrar
+    from world.mods.view import ModWorld
 
 description = "chests that keep 27 stacks"
 
 CHEST = "chests:chest"
-SLOTS = "inventory"  # the data key of its slots (`world.containers.Container.key`)
+SLOTS = "inventory"  # the data key of its slots (`world.items.containers.Container.key`)
 
 
 def open_chest(world: ModWorld, pos: Int3, actor: Actor) -> bool:

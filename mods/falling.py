@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from world.hooks import hookimpl
+from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
-    from world.blocks import BlockType
+    from world.blocks.registry import BlockType
     from world.geometry import Int3
-    from world.mod_world import ModWorld
+    from world.mods.view import ModWorld
 
 description = "sand and gravel fall when the block under them is removed"
 

@@ -3,7 +3,7 @@
 Right-click grass or dirt holding the hoe (``farming:hoe``, an item that is not a block: a tool,
 one per stack) to till it into farmland, as in Minecraft; right-click the farmland holding wheat
 seeds (the ``farming:wheat`` item) to plant. Wheat has 8 stages (``age`` 0..7) and
-grows one stage on a random tick (`world.random_ticks`) when water lies within 4 blocks of its
+grows one stage on a random tick (`world.ticks.random_ticks`) when water lies within 4 blocks of its
 farmland, as Minecraft's hydrated farmland. Ripe wheat drops two seeds, unripe one
 (``get_drops``). It can only be planted on farmland, and pops off when the farmland goes.
 """
@@ -13,19 +13,19 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from world.blocks import BlockType
-from world.hooks import hookimpl
-from world.inventory import ItemStack
-from world.items import Item
-from world.recipes import Recipe
-from world.shapes import Box
+from world.blocks.registry import BlockType
+from world.blocks.shapes import Box
+from world.items.inventory import ItemStack
+from world.items.item import Item
+from world.items.recipes import Recipe
+from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
-    from world.blocks import BlockRegistry, Props
+    from world.blocks.registry import BlockRegistry, Props
     from world.geometry import Int3
-    from world.mod_world import ModWorld
-    from world.place_context import PlaceContext
-    from world.registrar import BlockRegistrar
+    from world.mods.context import PlaceContext
+    from world.mods.registrar import BlockRegistrar
+    from world.mods.view import ModWorld
 
 description = "farmland and wheat that grows near water"
 

@@ -1,11 +1,11 @@
 """Furnaces: smelt sand into glass and cobblestone into stone, burning fuel (Minecraft's and
 Luanti's furnace), built from the modding API alone: a block inventory, a timer and info text.
 
-A furnace has three slots (`world.containers`, opened with a right click): what to smelt, the
+A furnace has three slots (`world.items.containers`, opened with a right click): what to smelt, the
 fuel, and what came out. Its timer (`world.start_timer`) runs once a second while there is work:
 a fuel item is burnt when something can be smelted and there is room for the result; while fuel
 burns, the item in the first slot cooks, and after its cooking time one is taken and its result
-added to the third slot. Its info text (`world.block_data.INFOTEXT`) says how far it has got.
+added to the third slot. Its info text (`world.voxels.block_data.INFOTEXT`) says how far it has got.
 Right-clicking it wakes it for a minute, so that what the player puts in is noticed. A furnace
 that holds anything cannot be broken by hand, as Luanti's; replaced by another mod's change, it
 drops what it holds (``containers``). Eight cobblestone round an empty middle make one.
@@ -18,18 +18,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from world.block_data import INFOTEXT
-from world.blocks import BlockType
-from world.containers import Container, decode_slots, encode_slots, unless_empty
-from world.hooks import hookimpl
-from world.inventory import STACK_MAX, ItemStack
-from world.recipes import Recipe
+from world.blocks.registry import BlockType
+from world.items.containers import Container, decode_slots, encode_slots, unless_empty
+from world.items.inventory import STACK_MAX, ItemStack
+from world.items.recipes import Recipe
+from world.mods.hooks import hookimpl
+from world.voxels.block_data import INFOTEXT
 
 if TYPE_CHECKING:
     from world.geometry import Int3
-    from world.mod_world import ModWorld
-    from world.outcome import Actor
-    from world.registrar import BlockRegistrar
+    from world.mods.outcome import Actor
+    from world.mods.registrar import BlockRegistrar
+    from world.mods.view import ModWorld
 
 description = "furnaces that smelt sand into glass and cobblestone into stone"
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from world.hooks import hookimpl
+from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
-    from world.blocks import BlockType
+    from world.blocks.registry import BlockType
     from world.geometry import Int3
-    from world.mod_world import ModWorld
-    from world.registrar import BlockRegistrar
+    from world.mods.registrar import BlockRegistrar
+    from world.mods.view import ModWorld
 
 description = "right click switches lamps on and off"
 

@@ -1,6 +1,6 @@
 """Leaf decay: leaves with no log within 4 blocks fall away, as in Minecraft.
 
-Generated trees and trees a player cut down alike: a random tick (`world.abm.Abm`, Luanti's
+Generated trees and trees a player cut down alike: a random tick (`world.blocks.abm.Abm`, Luanti's
 ABM) picks a leaves block now and then, and when no ``base:log`` lies within `RADIUS` blocks
 (a 9×9×9 cube, read in one call) the leaves become air. Leaves a player placed never decay: the
 mod marks them with per-block data (``world.meta(pos)["placed"]``) when they are placed, as
@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from world.abm import Abm
-from world.hooks import hookimpl
+from world.blocks.abm import Abm
+from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
-    from world.blocks import BlockType
+    from world.blocks.registry import BlockType
     from world.geometry import Int3
-    from world.mod_world import ModWorld
-    from world.outcome import Actor
-    from world.registrar import BlockRegistrar
+    from world.mods.outcome import Actor
+    from world.mods.registrar import BlockRegistrar
+    from world.mods.view import ModWorld
 
 description = "leaves far from any log decay"
 

@@ -1,9 +1,9 @@
 """Ores: coal and iron veins in the stone of new terrain, drawn from the mod's own textures.
 
-An example of two modding tools together: `world.ores.Ore` (Luanti's ``register_ore``) scatters
-veins through stone as each chunk is first generated, deterministic per world seed and chunk;
-and the blocks are drawn from PNG files the mod ships (``mods/textures/ores_coal_ore.png``,
-``ores_iron_ore.png``: `world.mod_textures`), not from the base atlas. Heights follow
+An example of two modding tools together: `world.blocks.ores.Ore` (Luanti's ``register_ore``)
+scatters veins through stone as each chunk is first generated, deterministic per world seed and
+chunk; and the blocks are drawn from PNG files the mod ships (``mods/textures/ores_coal_ore.png``,
+``ores_iron_ore.png``: `world.mods.textures`), not from the base atlas. Heights follow
 Minecraft's: coal is common and reaches the surface, iron is rarer and lies deeper.
 """
 
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from world.blocks import BlockType
-from world.hooks import hookimpl
-from world.ores import Ore
-from world.recipes import Recipe
+from world.blocks.ores import Ore
+from world.blocks.registry import BlockType
+from world.items.recipes import Recipe
+from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
-    from world.registrar import BlockRegistrar
+    from world.mods.registrar import BlockRegistrar
 
 description = "coal and iron ore veins in new terrain"
 

@@ -11,14 +11,15 @@ actor's name. Everyone else, in creative mode too, is refused with the reason "<
 Areas belong to the world: they are kept in this mod's storage in it (one key
 ``"area:<name>"`` per area, its corners and owner as JSON), so they are saved and loaded with
 the world, start empty in a new world and are never shared between two worlds. The hooks read
-them through ``world.storage``; `protect`, `unprotect` and `areas` take the `world.chunks.World`
+them through ``world.storage``; `protect`, `unprotect` and `areas` take the
+`world.voxels.chunks.World`
 (or this mod's store itself, ``world.mod_storage.for_mod("protection")``).
 
 Inside an area, blocks that keep items (group ``container``: chests, furnaces) open only for
 the owner; doors, lamps and signs can be used by anyone. Other mods respect areas by asking
 ``world.may_break`` / ``world.may_place`` before changing blocks (as `tnt` does).
 
-Players set them in the chat (`world.commands`), as with Luanti's areas mod:
+Players set them in the chat (`world.mods.commands`), as with Luanti's areas mod:
 ``/protect <name> <x1> <y1> <z1> <x2> <y2> <z2>`` protects a box of at most `MAX_SIDE` voxels a
 side for the player (``~`` and ``~n`` are the player's feet voxel and n from it), refused where it
 would overlap someone else's area or take another's name; ``/unprotect <name>`` removes one of
@@ -33,16 +34,16 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from world.chunks import World
-from world.commands import ChatCommand, CommandRegistrar, coordinate
-from world.hooks import hookimpl
+from world.mods.commands import ChatCommand, CommandRegistrar, coordinate
+from world.mods.hooks import hookimpl
+from world.voxels.chunks import World
 
 if TYPE_CHECKING:
-    from world.blocks import BlockType
+    from world.blocks.registry import BlockType
     from world.geometry import Int3
-    from world.mod_storage import Value
-    from world.mod_world import ModWorld
-    from world.outcome import Actor
+    from world.mods.outcome import Actor
+    from world.mods.view import ModWorld
+    from world.voxels.mod_storage import Value
 
 description = "areas where only their owner may break or place blocks"
 

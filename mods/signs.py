@@ -3,33 +3,33 @@
 Placing a sign writes who placed it into the sign's per-block data (``world.meta(pos)["owner"]``,
 as Luanti's signs keep it); its text starts blank, as a new sign in Minecraft.
 Right-clicking it shows its text in the HUD (``actor.tell``) and opens the game's text-entry
-screen on it (``actor.ask_text``, `world.text_prompt`: four lines of 15 characters, as
+screen on it (``actor.ask_text``, `world.mods.text_prompt`: four lines of 15 characters, as
 Minecraft's sign editor); what the player confirms is written back, as the player's action, if
 the sign is still there. The text is saved with the chunk and survives save and load. The sign's
-``infotext`` (`world.block_data.INFOTEXT`) is its text in quotes, as Luanti's signs keep theirs:
-the game shows it while the player points at the sign. The block type's `world.labels.Label`
-draws the text on the board's front (`game.labels`).
+``infotext`` (`world.voxels.block_data.INFOTEXT`) is its text in quotes, as Luanti's signs keep
+theirs: the game shows it while the player points at the sign. The block type's
+`world.blocks.labels.Label` draws the text on the board's front (`game.labels`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from world.block_data import INFOTEXT
-from world.blocks import BlockType
-from world.hooks import hookimpl
-from world.labels import Label
-from world.recipes import Recipe
-from world.shapes import FACINGS, Box, rotate
-from world.text_prompt import TextPrompt
+from world.blocks.labels import Label
+from world.blocks.registry import BlockType
+from world.blocks.shapes import FACINGS, Box, rotate
+from world.items.recipes import Recipe
+from world.mods.hooks import hookimpl
+from world.mods.text_prompt import TextPrompt
+from world.voxels.block_data import INFOTEXT
 
 if TYPE_CHECKING:
-    from world.blocks import Props
+    from world.blocks.registry import Props
     from world.geometry import Int3
-    from world.mod_world import ModWorld
-    from world.outcome import Actor
-    from world.place_context import PlaceContext
-    from world.registrar import BlockRegistrar
+    from world.mods.context import PlaceContext
+    from world.mods.outcome import Actor
+    from world.mods.registrar import BlockRegistrar
+    from world.mods.view import ModWorld
 
 description = "signs that keep a text"
 

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from world.blocks import BlockType
-from world.hooks import hookimpl
+from world.blocks.registry import BlockType
+from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.geometry import Int3
-    from world.mod_world import ModWorld
-    from world.outcome import Actor
-    from world.registrar import BlockRegistrar
+    from world.mods.outcome import Actor
+    from world.mods.registrar import BlockRegistrar
+    from world.mods.view import ModWorld
 
 description = "TNT explodes when used or broken"
 

@@ -1,5 +1,5 @@
 """Tools: pickaxes, axes and shovels of wood and stone, that dig their blocks faster (Minecraft's
-and Luanti's tools; `world.items.Item.digs`).
+and Luanti's tools; `world.items.item.Item.digs`).
 
 A pickaxe digs the ``cracky`` group (stone, cobblestone, ores), an axe ``choppy`` (wood), a
 shovel ``crumbly`` (earth): wooden ones twice as fast as a hand, stone ones four times, as
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from world.hooks import hookimpl
-from world.items import Item
-from world.recipes import Recipe
+from world.items.item import Item
+from world.items.recipes import Recipe
+from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
-    from world.registrar import BlockRegistrar
+    from world.mods.registrar import BlockRegistrar
 
 description = "pickaxes, axes and shovels that dig faster"
 

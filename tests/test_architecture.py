@@ -30,6 +30,33 @@ PACKAGES = ("world", "game")
 ENGINE = ("ursina", "panda3d", "direct")
 MAX_LINES = 450  # past this, the summary asks whether a module holds two concepts
 
+# The layers of world/, lowest first (docs/architecture.md has the same table, with what each
+# holds): a module may import its own layer's modules and any lower layer's, never a higher
+# one's. A layer is a sub-package or a top-level module; `world` itself (its __init__, the
+# contract outside code calls) is the top.
+LAYERS: tuple[str, ...] = (
+    "world.geometry",
+    "world.validate",
+    "world.tiles",
+    "world.shipped",
+    "world.items",
+    "world.blocks",
+    "world.voxels",
+    "world.ray",
+    "world.physics",
+    "world.mods",
+    "world.light",
+    "world.mesh",
+    "world.gen",
+    "world.actions",
+    "world.ticks",
+    "world.rules",
+    "world.save",
+    "world.stream",
+    "world.base",
+    "world",
+)
+
 
 @dataclass(frozen=True)
 class Module:
@@ -199,6 +226,36 @@ def test_no_module_of_world_or_game_is_in_an_import_cycle() -> None:
     graph = import_graph(find_modules())
     cycles = find_cycles(graph)
     assert not cycles, "import cycles:\n" + "\n".join(describe(c, graph) for c in cycles)
+
+
+def layer_of(name: str) -> str:
+    """The layer (`LAYERS`) a module of world/ belongs to: its longest listed prefix."""
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:end])
+        if prefix in LAYERS:
+            return prefix
+    raise AssertionError(f"{name} is in no layer of LAYERS: add it to the table")
+
+
+def test_every_import_in_world_points_down_the_layer_table() -> None:
+    rank = {layer: n for n, layer in enumerate(LAYERS)}
+    modules = find_modules(packages=("world",))
+    graph = import_graph(modules)
+    upward = [
+        f"{name} ({layer_of(name)}) imports {target} ({layer_of(target)}), line {line}"
+        for name, edges in graph.items()
+        for target, line in edges.items()
+        if rank[layer_of(target)] > rank[layer_of(name)]
+    ]
+    assert not upward, "imports against the layer table:\n" + "\n".join(upward)
+
+
+def test_every_package_of_world_opens_with_its_contract() -> None:
+    for module in find_modules(packages=("world",)).values():
+        if module.is_package:
+            doc = ast.get_docstring(ast.parse(module.path.read_text(encoding="utf-8"))) or ""
+            assert len(doc) > 200, f"{module.path} has no contract docstring"
 
 
 def test_world_never_imports_the_engine() -> None:

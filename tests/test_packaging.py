@@ -122,7 +122,7 @@ def test_an_installed_game_renders_a_screenshot_from_another_folder_with_its_mod
         run(
             python,
             "-c",
-            "import json, world, game, world.atlas as a, world.mod_loader as m\n"
+            "import json, world, game, world.blocks.atlas as a, world.mods.loader as m\n"
             "mods = m.load_mods(entry_points=False, game=GAME)\n"
             "print(json.dumps({'world': world.__file__, 'game': game.__file__,"
             " 'atlas': str(a.ATLAS_PATH), 'mods_dir': str(m.DEFAULT_MODS_DIR),"

@@ -6,9 +6,9 @@ so the output is the same on every run and machine, and adding a tile changes no
 Only uniform random draws and ``+ - * floor`` are used, nothing whose last bit depends on the
 C library, so the committed PNG can be checked against a fresh drawing (``--check``).
 
-Tiles are placed by `world.atlas` (tile ``i`` of `world.atlas.ATLAS_TILES` at column ``i % 16``,
-row ``i // 16``); unused cells hold the magenta "missing" checker, as does any tile name this
-script has no painter for (it says so on stderr).
+Tiles are placed by `world.blocks.atlas` (tile ``i`` of `world.blocks.atlas.ATLAS_TILES` at column
+``i % 16``, row ``i // 16``); unused cells hold the magenta "missing" checker, as does any tile name
+this script has no painter for (it says so on stderr).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
-from world.atlas import (
+from world.blocks.atlas import (
     ATLAS_PATH,
     ATLAS_PX,
     ATLAS_TILES,
@@ -486,7 +486,7 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
 } | {name: _crack(stage) for stage, name in enumerate(CRACK_TILES)}
 
 
-# The example mods' own tiles, shipped beside them (mods/textures/, `world.mod_textures`): the
+# The example mods' own tiles, shipped beside them (mods/textures/, `world.mods.textures`): the
 # game builds them into its atlas at start, as it would any mod's.
 MOD_TEXTURES: dict[str, Callable[[Rng], Tile]] = {
     "ores:coal_ore": paint_coal_ore,
@@ -508,7 +508,7 @@ def build_atlas(tile_names: list[str] | None = None) -> Tile:
     Parameters
     ----------
     tile_names : list of str, optional
-        Tile names in atlas order; `world.atlas.ATLAS_TILES` when omitted.
+        Tile names in atlas order; `world.blocks.atlas.ATLAS_TILES` when omitted.
     """
     names = list(ATLAS_TILES) if tile_names is None else tile_names
     if len(names) > TILE_CAPACITY:

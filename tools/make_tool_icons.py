@@ -1,6 +1,6 @@
 """Draw the `tools` mod's item icons: ``python -m tools.make_tool_icons``.
 
-Each icon is a 16×16 RGBA PNG in ``mods/textures/`` (a mod's own textures, `world.mod_textures`):
+Each icon is a 16×16 RGBA PNG in ``mods/textures/`` (a mod's own textures, `world.mods.textures`):
 a diagonal handle from the bottom left and a head in the material's colour at the top right,
 drawn from small masks, two tones a part, as the hoe's icon is.
 """

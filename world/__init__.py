@@ -2,16 +2,13 @@
 
 The top of the package: the public names outside code and mods use, and the one place where the
 engine meets the base game's content (`world.base`): ``World()`` is a world of the base game's
-blocks. Everything below takes its registry explicitly (`world.chunks.World`).
+blocks. Everything below takes its registry explicitly (`world.voxels.chunks.World`).
 """
 
 from __future__ import annotations
 
 from world.base import default_registry
-from world.blocks import AIR, BlockRegistry, BlockType
-from world.chunk_layout import DEFAULT_BUILD_HEIGHT, ChunkSource
-from world.chunks import CHUNK, Chunk
-from world.chunks import World as VoxelWorld
+from world.blocks.registry import AIR, BlockRegistry, BlockType
 from world.geometry import FACE_NORMALS, Int3, Vec3
 from world.ray import (
     MAX_REACH,
@@ -24,6 +21,9 @@ from world.ray import (
     traverse,
 )
 from world.validate import WORLD_LIMIT
+from world.voxels.chunks import CHUNK, Chunk
+from world.voxels.chunks import World as VoxelWorld
+from world.voxels.layout import DEFAULT_BUILD_HEIGHT, ChunkSource
 
 __all__ = [
     "AIR",
@@ -49,7 +49,8 @@ __all__ = [
 
 
 class World(VoxelWorld):
-    """A voxel world (`world.chunks.World`) of the base game's blocks unless given a registry:
+    """A voxel world (`world.voxels.chunks.World`) of the base game's blocks unless given a
+    registry:
     ``World()``, the contract's entry point (`world.base.default_registry`)."""
 
     def __init__(

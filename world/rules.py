@@ -3,33 +3,34 @@
 A `Rules` object owns a world, its mods and the queue of neighbour notifications still due. The
 game makes one per world and maps mouse buttons to `Rules.break_block` (left), `Rules.use_block`
 (right: a mod's ``on_use`` or else placing the actor's selected block) and `Rules.pick_block`
-(middle), and calls `Rules.tick` every frame. Every action returns an `world.outcome.Outcome`
-and runs, in order (Luanti's dig/place pipeline, `world.pipeline`):
+(middle), and calls `Rules.tick` every frame. Every action returns an `world.mods.outcome.Outcome`
+and runs, in order (Luanti's dig/place pipeline, `world.actions.pipeline`):
 
-1. the built-in rules (`world.builtin_rules`, Minecraft's);
+1. the built-in rules (`world.actions.checks`, Minecraft's);
 2. the block's own decision: its ``can_break``, or the placed block's ``placement_state``, which
-   picks the state from the click's `world.placement.PlaceContext`;
+   picks the state from the click's `world.actions.placement.PlaceContext`;
 3. the mods' ``can_*`` hooks (the first ``False`` or reason string denies);
 4. the change, settled: the changed block's ``on_destruct`` / ``on_construct`` and the
-   neighbours' built-in shape updates (`world.transaction.Transaction.settle`);
+   neighbours' built-in shape updates (`world.actions.transaction.Transaction.settle`);
 5. the block's own ``on_use`` (a right click), the mods' ``on_*`` hooks, then the
    ``on_neighbor_changed`` notifications of every changed
    voxel, queued (never nested) and bounded by `NEIGHBOR_BUDGET` changed voxels per action;
-   the rest waits in the rules' queue (`world.neighbors`: one entry per voxel and cause, at most
-   `world.neighbors.MAX_PENDING`) for the next `Rules.tick`, which goes on, in place, with at
-   most `TICK_NEIGHBOR_BUDGET` per frame. A falling-sand cascade or two mods that keep
+   the rest waits in the rules' queue (`world.actions.neighbors`: one entry per voxel and cause, at
+   most
+   `world.actions.neighbors.MAX_PENDING`) for the next `Rules.tick`, which goes on, in place, with
+   at most `TICK_NEIGHBOR_BUDGET` per frame. A falling-sand cascade or two mods that keep
    answering each other cannot hang the game nor grow its memory.
 
 A hook or a block's callback that raises (``SystemExit`` and ``KeyboardInterrupt`` included) or
 runs past
-`world.hook_guard.HOOK_TIME_LIMIT` is logged with its mod's name and the action is denied with a
+`world.mods.guard.HOOK_TIME_LIMIT` is logged with its mod's name and the action is denied with a
 reason naming the mod and rolled back: every block the action changed, its mods' changes
 included, is restored, so the world is as before. (Luanti keeps the change after a failing
 callback; restoring it keeps "no block is lost or half-changed" simple to state and to test.)
 The player's own Ctrl-C still quits, after restoring the action. One that keeps failing (three
 timeouts, or ten failures, within 30 s) is switched off for this world by the rules' circuit
-breaker (`world.breaker`, `Rules.breaker`), with one message: the game runs at full speed again,
-and a switched-off ``can_*`` hook or deciding callback denies (it fails closed).
+breaker (`world.mods.breaker`, `Rules.breaker`), with one message: the game runs at full speed
+again, and a switched-off ``can_*`` hook or deciding callback denies (it fails closed).
 
 Without mods, the module functions `break_block`, `place_block`, `use_block`, `pick_block` and
 `break_time` apply the built-in rules and the blocks' own callbacks alone (``Rules(world)``).
@@ -45,25 +46,25 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import partial
 
-from world import pipeline
-from world.block_callbacks import BlockTables, implementation
-from world.block_ticks import BLOCK_TICK_BUDGET, BlockTicks
-from world.blocks import AIR
-from world.breaker import Breaker
-from world.builtin_rules import break_seconds, check_hit, held_tool, may_break, may_place
-from world.changes import Changes
-from world.chunks import World
+from world.actions import pipeline
+from world.actions.callbacks import BlockTables, implementation
+from world.actions.checks import break_seconds, check_hit, held_tool, may_break, may_place
+from world.actions.neighbors import MAX_PENDING, NeighborQueue
+from world.actions.transaction import START, Transaction
+from world.blocks.registry import AIR
 from world.geometry import Int3
-from world.hook_guard import HOOK_TIME_LIMIT, HookGuard
-from world.mod_calls import Implementation, ModError
-from world.mods import Mods, logger
-from world.neighbors import MAX_PENDING, NeighborQueue
-from world.outcome import NO_CHANGES, NOTHING_TARGETED, Actor, Outcome, check_actor, denied
-from world.random_ticks import RANDOM_TICK_SPEED, SIMULATION_DISTANCE
+from world.mods.breaker import Breaker
+from world.mods.calls import Implementation, ModError
+from world.mods.guard import HOOK_TIME_LIMIT, HookGuard
+from world.mods.host import Mods, logger
+from world.mods.outcome import NO_CHANGES, NOTHING_TARGETED, Actor, Outcome, check_actor, denied
+from world.mods.text_prompt import PROMPT_ARGUMENTS, TextPrompt
 from world.ray import Hit
-from world.text_prompt import PROMPT_ARGUMENTS, TextPrompt
-from world.transaction import START, Transaction
+from world.ticks.block_ticks import BLOCK_TICK_BUDGET, BlockTicks
+from world.ticks.random_ticks import RANDOM_TICK_SPEED, SIMULATION_DISTANCE
 from world.validate import integer, number
+from world.voxels.changes import Changes
+from world.voxels.chunks import World
 
 __all__ = [
     "NEIGHBOR_BUDGET",
@@ -91,27 +92,27 @@ class Rules:
     ----------
     world : World
     mods : Mods, optional
-        The loaded mods (`world.mod_loader.load_mods`); ``None`` applies the built-in rules only.
+        The loaded mods (`world.mods.loader.load_mods`); ``None`` applies the built-in rules only.
     hook_time_limit : float
-        Seconds one hook call may run before it is stopped (`world.hook_guard`); without mods
+        Seconds one hook call may run before it is stopped (`world.mods.guard`); without mods
         nothing is time-limited.
     max_pending : int
         The most changed voxels waiting for their neighbours' notification
-        (`world.neighbors.MAX_PENDING`).
+        (`world.actions.neighbors.MAX_PENDING`).
     random_tick_speed : int
-        Voxels picked per loaded chunk per game tick (`world.random_ticks.RANDOM_TICK_SPEED`).
+        Voxels picked per loaded chunk per game tick (`world.ticks.random_ticks.RANDOM_TICK_SPEED`).
     random_tick_seed : int, optional
         Makes the random ticks' picks and ABM chances reproducible (tests); random otherwise.
     simulation_distance : int
         Chunk columns around the position given to `tick` whose chunks get random ticks
-        (`world.random_ticks.SIMULATION_DISTANCE`, Luanti's active block range).
+        (`world.ticks.random_ticks.SIMULATION_DISTANCE`, Luanti's active block range).
     block_tick_budget : float
         Seconds per `tick` for the timers, random ticks and ABMs
-        (`world.block_ticks.BLOCK_TICK_BUDGET`); what does not fit waits or is dropped as
-        `world.block_ticks` says.
+        (`world.ticks.block_ticks.BLOCK_TICK_BUDGET`); what does not fit waits or is dropped as
+        `world.ticks.block_ticks` says.
     clock : callable
         Seconds, monotonic (`time.perf_counter`): the clock of that budget and of the circuit
-        breaker's window (`world.breaker`); a fake one in tests.
+        breaker's window (`world.mods.breaker`); a fake one in tests.
     """
 
     def __init__(
@@ -146,7 +147,7 @@ class Rules:
         self._mods = mods
         # Blocks' own callbacks run without mods too: their errors are then only logged, and
         # they are not time-limited (no watchdog thread: the watchdog guards against mods).
-        # Either way a call that keeps failing is switched off for this world (world.breaker).
+        # Either way a call that keeps failing is switched off for this world (world.mods.breaker).
         report = _log_error if mods is None else mods.record
         self._breaker = Breaker(report, clock=clock)
         limit = math.inf if mods is None else hook_time_limit
@@ -234,7 +235,7 @@ class Rules:
         The block goes into ``hit.block`` itself when that block is replaceable (tall grass) or
         the placed block merges into it (a slab into the same slab), else against the entered
         face, at ``hit.block + hit.face``. Its state is the one given unless the block's
-        ``placement_state`` picks one from the click (`world.placement.PlaceContext`).
+        ``placement_state`` picks one from the click (`world.actions.placement.PlaceContext`).
 
         Returns
         -------
@@ -311,8 +312,8 @@ class Rules:
             return replace(placed, changes=kept.changes) if kept.done else kept
 
     def submit_text(self, prompt: TextPrompt, text: str, actor: Actor) -> Outcome:
-        """The player confirmed a `world.text_prompt.TextPrompt`: run its ``on_submit`` with the
-        cleaned ``text`` as ``actor``'s action (watchdog, rollback on an error, neighbour
+        """The player confirmed a `world.mods.text_prompt.TextPrompt`: run its ``on_submit`` with
+        the cleaned ``text`` as ``actor``'s action (watchdog, rollback on an error, neighbour
         updates), at ``prompt.pos`` (or the actor's eye voxel).
 
         Raises
@@ -385,14 +386,14 @@ class Rules:
 
         Each hook call is isolated: when it raises or runs too long, its own changes are
         restored and the others still run. The timers, random ticks and ABMs share the
-        ``block_tick_budget`` (`world.block_ticks`: due timers wait, surplus picks are
+        ``block_tick_budget`` (`world.ticks.block_ticks`: due timers wait, surplus picks are
         dropped). The pending queue is drained in place, at most `TICK_NEIGHBOR_BUDGET`
         changed voxels per call.
 
         Returns
         -------
         Changes
-            The voxels changed by this tick (`world.changes`).
+            The voxels changed by this tick (`world.voxels.changes`).
 
         Raises
         ------
@@ -447,7 +448,7 @@ class Rules:
 
 
 class _Pipeline:
-    """The checks and nested actions a hook's view runs (`world.transaction.Actions`): the
+    """The checks and nested actions a hook's view runs (`world.actions.transaction.Actions`): the
     built-in rules' and the pipeline's, handed to every transaction the rules open."""
 
     may_break = staticmethod(may_break)

@@ -8,8 +8,8 @@ file: an installed game (``pip install .``) has them in ``site-packages/assets``
 
 The game is installed as plain files (pip unpacks wheels), so each folder is a real directory:
 mods are imported by path and Panda3D loads the atlas by file name. A broken install (the package
-missing, or zipped) raises `FileNotFoundError` naming what is missing, when `world.atlas` or
-`world.mods` is imported.
+missing, or zipped) raises `FileNotFoundError` naming what is missing, when `world.blocks.atlas` or
+`world.mods.host` is imported.
 """
 
 from __future__ import annotations

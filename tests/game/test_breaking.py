@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from world.blocks import AIR
-from world.breaking import BREAK_DELAY, CRACK_STAGES
+from world.actions.breaking import BREAK_DELAY, CRACK_STAGES
+from world.blocks.registry import AIR
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]

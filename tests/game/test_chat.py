@@ -9,7 +9,7 @@ import pytest
 
 from game.chat import MAX_GIVE
 from game.script import ScriptError
-from world.breaker import TRIP_TIMEOUTS
+from world.mods.breaker import TRIP_TIMEOUTS
 
 Replay = Callable[[Any, str], None]
 

@@ -10,8 +10,8 @@ from panda3d.core import CullFaceAttrib, NodePath, TransparencyAttrib
 from game.chunk_parts import ChunkPart, blended_state, chunk_parts, eye_band, facing_groups
 from world import World
 from world.base import default_registry
-from world.mesh_pack import OTHER, VERTEX_ROW, drawn_mesh
-from world.mesher import mesh_inputs
+from world.mesh.mesher import mesh_inputs
+from world.mesh.pack import OTHER, VERTEX_ROW, drawn_mesh
 
 REG = default_registry()
 

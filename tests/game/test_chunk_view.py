@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from world.mesh_pack import VERTEX_ROW, PackedMesh, drawn_mesh, pack
-from world.mesher import mesh_chunk
+from world.mesh.mesher import mesh_chunk
+from world.mesh.pack import VERTEX_ROW, PackedMesh, drawn_mesh, pack
 
 
 def hidden_faces_checked(game: Any, eye: tuple[float, float, float]) -> bool:

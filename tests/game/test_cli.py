@@ -16,11 +16,11 @@ from game.hotbar import SLOTS
 from game.hud import HOTBAR_Y, SLOT_GAP, SLOT_SIZE
 from game.scene import SKY
 from tests.game.runs import blockpick
-from world.atlas import ATLAS_PATH, tile_pixel_box
 from world.base import default_registry
-from world.blocks import AIR
-from world.generators import make_generator
-from world.storage import WorldStore
+from world.blocks.atlas import ATLAS_PATH, tile_pixel_box
+from world.blocks.registry import AIR
+from world.gen.generators import make_generator
+from world.save.storage import WorldStore
 
 WIDTH, HEIGHT = 800, 600
 

@@ -23,7 +23,7 @@ from game.controls import (
     MouseLook,
     PointerSample,
 )
-from world.breaking import BREAK_DELAY
+from world.actions.breaking import BREAK_DELAY
 from world.geometry import Int3
 
 BLOCK = Int3(1, 2, 3)

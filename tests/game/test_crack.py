@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from world.atlas import CRACK_TILES, tile_uv_rect
 from world.base import default_registry
-from world.mods import Mods
+from world.blocks.atlas import CRACK_TILES, tile_uv_rect
+from world.mods.host import Mods
 
 
 @pytest.fixture
@@ -55,8 +55,8 @@ def test_one_stage_is_drawn_at_a_time_on_the_given_block(crack: Any) -> None:
 def test_on_a_shaped_block_the_crack_covers_its_selection_boxes(app: Any) -> None:
     from game.crack import SCALE, CrackOverlay
     from game.play import load_atlas
-    from world.block_type import BlockType
-    from world.shapes import slab
+    from world.blocks.block_type import BlockType
+    from world.blocks.shapes import slab
 
     registry = default_registry()
     registry.register(

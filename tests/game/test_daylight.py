@@ -21,8 +21,8 @@ from game.daylight import (
     sky_colour,
 )
 from world import World
-from world.changes import Change
 from world.geometry import Int3
+from world.voxels.changes import Change
 
 Replay = Callable[[Any, str], None]
 

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from world.blocks.shapes import Box
 from world.geometry import Int3
 from world.ray import Hit, raycast, traverse
-from world.shapes import Box
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
@@ -35,10 +35,10 @@ def test_compass_names_the_nearest_direction(yaw: float, name: str) -> None:
 @pytest.mark.parametrize("facing", ["north", "east", "south", "west"])
 def test_facing_words_are_minecrafts_and_the_shapes_ones(facing: str) -> None:
     from game.debug import compass, face_name
-    from world.physics import look_direction
-    from world.shapes import FACINGS, rotate
+    from world.blocks.shapes import FACINGS, rotate
+    from world.physics.movement import look_direction
 
-    # The step of a north-facing stair is on its -z side (world.shapes): north is -z.
+    # The step of a north-facing stair is on its -z side (world.blocks.shapes): north is -z.
     axis_of = {"north": (0, 0, -1), "east": (1, 0, 0), "south": (0, 0, 1), "west": (-1, 0, 0)}
     normal = axis_of[facing]
     assert face_name(normal) == facing
@@ -194,8 +194,8 @@ def test_f4_draws_the_selection_box_the_ray_hit(app: Any) -> None:
     from game.debug import TracedCells, hit_box
     from game.render_origin import RenderOrigin
     from world.base import default_registry
-    from world.block_type import BlockType
-    from world.shapes import stairs
+    from world.blocks.block_type import BlockType
+    from world.blocks.shapes import stairs
 
     registry = default_registry()
     registry.register(

@@ -6,7 +6,7 @@ import pytest
 
 from game.hotbar import DEFAULT_BLOCKS, SLOTS, Hotbar
 from world.base import default_registry
-from world.inventory import ItemStack
+from world.items.inventory import ItemStack
 
 
 def test_default_hotbar_holds_the_base_building_blocks() -> None:

@@ -29,7 +29,7 @@ def test_a_mod_failing_every_tick_is_shown_once(
     tmp_path: Path, make_game: Make, replay: Replay, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "ticker.py").write_text(
-        "from world.hooks import hookimpl\n\n"
+        "from world.mods.hooks import hookimpl\n\n"
         "@hookimpl\n"
         "def on_tick(world, dt):\n"
         "    raise RuntimeError('the ticker broke')\n"
@@ -51,7 +51,7 @@ def test_a_mod_failing_on_every_break_is_shown_in_full_once(
     tmp_path: Path, make_game: Make, replay: Replay, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "brittle.py").write_text(
-        "from world.hooks import hookimpl\n\n"
+        "from world.mods.hooks import hookimpl\n\n"
         "@hookimpl\n"
         "def can_break(pos, block, actor):\n"
         "    raise ValueError('brittle cannot decide')\n"
@@ -94,7 +94,7 @@ def test_messages_stack_newest_at_the_bottom_and_fade_away(make_game: Make) -> N
 def test_a_new_selection_shows_the_held_item_s_name_once_however_fast_the_wheel_turns(
     make_game: Make, replay: Replay
 ) -> None:
-    from world.inventory import ItemStack
+    from world.items.inventory import ItemStack
 
     game = make_game(flat=True, creative=True)
     hud = game.hud
@@ -134,7 +134,7 @@ def test_the_pointed_block_s_infotext_shows_at_the_top_until_the_player_looks_aw
 ) -> None:
     from ursina import window
 
-    from world.block_data import INFOTEXT, MAX_INFOTEXT_LINE
+    from world.voxels.block_data import INFOTEXT, MAX_INFOTEXT_LINE
 
     game = make_game(flat=True, creative=True)
     replay(game, "look 0 50\nwait 1")

@@ -24,8 +24,8 @@ from game.hud_layout import (
     hotbar_layout,
     top_left,
 )
-from world.atlas import ATLAS_PATH, tile_pixel_box
 from world.base import default_registry
+from world.blocks.atlas import ATLAS_PATH, tile_pixel_box
 
 from .conftest import SIZE
 
@@ -79,7 +79,7 @@ def frame_of(app: Any) -> Frame:
 
 def single_items(hotbar: Any) -> Any:
     """One item per slot: no count is drawn over the icons the pixel checks look at."""
-    from world.inventory import ItemStack
+    from world.items.inventory import ItemStack
 
     for slot, stack in enumerate(hotbar.inventory.hotbar):
         if stack is not None:

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from tests.game.runs import SyntheticPointer
-from world.inventory import INVENTORY_SLOTS, ItemStack
+from world.items.inventory import INVENTORY_SLOTS, ItemStack
 
 Replay = Callable[[Any, str], None]
 
 GEMS = """
-    from world.blocks import BlockType
-    from world.hooks import hookimpl
+    from world.blocks.registry import BlockType
+    from world.mods.hooks import hookimpl
 
     @hookimpl
     def register_blocks(registry):
@@ -432,7 +432,7 @@ def test_clicks_in_any_order_never_lose_or_make_an_item(
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from world.containers import Container, decode_slots
+    from world.items.containers import Container, decode_slots
 
     game = make_game(flat=True, creative=False)
     screen = game.inventory_screen
@@ -491,7 +491,7 @@ def test_a_chest_replaced_between_clicks_drops_what_it_held_and_no_click_makes_a
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from world.containers import Container, decode_slots
+    from world.items.containers import Container, decode_slots
 
     game = make_game(flat=True, creative=False)
     inventory = game.hotbar.inventory

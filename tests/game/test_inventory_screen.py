@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from world.atlas import ATLAS_PATH
 from world.base import default_registry
-from world.blocks import BlockType
-from world.inventory import Inventory, ItemStack
-from world.shapes import slab
+from world.blocks.atlas import ATLAS_PATH
+from world.blocks.registry import BlockType
+from world.blocks.shapes import slab
+from world.items.inventory import Inventory, ItemStack
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""A sign's text drawn on its board (`game.labels`, from the block type's `world.labels.Label`)."""
+"""A sign's text drawn on its board (`game.labels`, from the block type's
+`world.blocks.labels.Label`)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from panda3d.core import TextNode
 
 from game.engine import grab_frame
 from game.labels import LABEL_DISTANCE, MAX_LABELS
-from world.inventory import ItemStack
-from world.labels import label_place
+from world.blocks.labels import label_place
+from world.items.inventory import ItemStack
 
 Replay = Callable[[Any, str], None]
 

@@ -14,16 +14,16 @@ from PIL import Image
 
 from game.atlas_build import MAX_TILE_FILE_BYTES, build_atlas_image, read_tile
 from world import World
-from world.atlas import ATLAS_PATH, ATLAS_TILES, TILE_PX, tile_pixel_box
 from world.base import GAME
-from world.block_type import BlockType
-from world.mesher import mesh_chunk
-from world.mod_loader import load_mods
-from world.registration import make_registry
+from world.blocks.atlas import ATLAS_PATH, ATLAS_TILES, TILE_PX, tile_pixel_box
+from world.blocks.block_type import BlockType
+from world.mesh.mesher import mesh_chunk
+from world.mods.loader import load_mods
+from world.mods.registration import make_registry
 
 RUBY_MOD = """
-    from world.blocks import BlockType
-    from world.hooks import hookimpl
+    from world.blocks.registry import BlockType
+    from world.mods.hooks import hookimpl
 
     @hookimpl
     def register_blocks(registry):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from game.options import DEFAULT_VIEW_DISTANCE, Options, parse_args
-from world.savedirs import parse_seed
+from world.save.dirs import parse_seed
 
 
 def test_defaults() -> None:

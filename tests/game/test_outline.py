@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from world.base import default_registry
-from world.block_type import BlockType
-from world.blocks import BlockRegistry
+from world.blocks.block_type import BlockType
+from world.blocks.registry import BlockRegistry
+from world.blocks.shapes import FACINGS, FULL, Box, slab, stairs
 from world.geometry import Int3
 from world.ray import Hit
-from world.shapes import FACINGS, FULL, Box, slab, stairs
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
@@ -126,9 +126,9 @@ def test_the_outline_is_placed_relative_to_the_render_origin(
 
 
 _SLAB_MOD = '''"""A test slab."""
-from world.block_type import BlockType
-from world.hooks import hookimpl
-from world.shapes import slab
+from world.blocks.block_type import BlockType
+from world.mods.hooks import hookimpl
+from world.blocks.shapes import slab
 
 
 @hookimpl

@@ -11,7 +11,7 @@ import pytest
 
 from game.engine import grab_frame
 from game.particles import MAX_PARTICLES, PER_BLOCK
-from world.atlas import tile_pixel_box
+from world.blocks.atlas import tile_pixel_box
 
 Replay = Callable[[Any, str], None]
 

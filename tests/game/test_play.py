@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.game.runs import finish_streaming
-from world.blocks import AIR
+from world.blocks.registry import AIR
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
@@ -199,7 +199,7 @@ def test_mods_from_a_folder_veto_with_their_reason(
     tmp_path: Any, make_game: Make, replay: Replay
 ) -> None:
     (tmp_path / "no_glass.py").write_text(
-        "from world.hooks import hookimpl\n\n"
+        "from world.mods.hooks import hookimpl\n\n"
         "@hookimpl\n"
         "def can_place(pos, block, actor):\n"
         "    if block.name == 'base:glass':\n"

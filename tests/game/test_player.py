@@ -11,7 +11,7 @@ import pytest
 from game.player import HeldInput, Player
 from world import World
 from world.base import default_registry
-from world.physics import Body
+from world.physics.movement import Body
 
 
 def make_player(*, creative: bool) -> Player:

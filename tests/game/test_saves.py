@@ -18,10 +18,10 @@ from PIL import Image
 from game.options import Options
 from game.session import AUTOSAVE_SECONDS, Session
 from world.base import default_registry
-from world.blocks import AIR
-from world.generators import make_generator
-from world.savedirs import create_world, world_path
-from world.storage import SaveError, WorldStore
+from world.blocks.registry import AIR
+from world.gen.generators import make_generator
+from world.save.dirs import create_world, world_path
+from world.save.storage import SaveError, WorldStore
 
 Replay = Callable[[Any, str], None]
 DT = 1 / 60

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from world.physics import look_direction
+from world.physics.movement import look_direction
 
 
 @pytest.mark.parametrize(("view_distance", "fov"), [(2, 70.0), (8, 110.0), (16, 30.0)])

@@ -35,7 +35,7 @@ def test_a_door_opens_on_a_right_click_and_its_collision_follows(
     registry = game.world.registry
     game.hotbar.inventory.put(0, None)
     replay(game, "select 1")
-    from world.inventory import ItemStack
+    from world.items.inventory import ItemStack
 
     game.hotbar.inventory.put(0, ItemStack("base:door", 64))
     replay(game, "look 0 60\nwait 2")
@@ -63,7 +63,7 @@ def test_a_slab_takes_the_half_clicked_on_a_wall(make_game: Make, replay: Replay
     stone = registry.id("base:stone")
     for y in range(GROUND, GROUND + 3):
         game.world.set_block(0, y, 3, stone)  # a wall ahead, along +z
-    from world.inventory import ItemStack
+    from world.items.inventory import ItemStack
 
     game.hotbar.inventory.put(0, ItemStack("base:stone_slab", 64))
     replay(game, "select 1\nlook 0 -5\nwait 2")  # eye level, looking a little up: upper half

@@ -17,9 +17,9 @@ import pytest
 from game.signals import STOP_SIGNALS, StopSignals
 from tests.game.runs import ROOT, game_env
 from world.base import default_registry
-from world.blocks import AIR
-from world.generators import make_generator
-from world.storage import WorldStore
+from world.blocks.registry import AIR
+from world.gen.generators import make_generator
+from world.save.storage import WorldStore
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from world.outcome import NOTHING_TARGETED
+from world.mods.outcome import NOTHING_TARGETED
 
 
 def test_breaking_or_placing_at_the_sky_is_silent(

@@ -13,7 +13,7 @@ import numpy as np
 from game.engine import freeze_startup_heap
 from game.options import DEFAULT_VIEW_DISTANCE
 from tests.game.runs import finish_streaming
-from world.streaming import LET_GO_COLUMNS
+from world.stream.streamer import LET_GO_COLUMNS
 
 Make = Callable[..., Any]
 DT = 1 / 60

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from world.atlas import tile_cells
-from world.mesh_pack import VERTEX_ROW
+from world.blocks.atlas import tile_cells
+from world.mesh.pack import VERTEX_ROW
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]

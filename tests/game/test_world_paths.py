@@ -14,7 +14,7 @@ import pytest
 from game.options import Options
 from game.session import NewWorldError, Session, world_file
 from tests.game.test_cli import blockpick
-from world.savedirs import world_path
+from world.save.dirs import world_path
 
 
 def test_a_path_without_the_suffix_gets_it_and_a_name_lives_in_the_data_folder(

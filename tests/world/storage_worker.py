@@ -4,8 +4,8 @@
 number of saves already in the file, kept in the saved player's x position), then repeats: apply
 the edits of save J+1, save, print ``saved J+1``. Every edit is a pure function of the save
 number, so the test recomputes the exact state of any save with `expected_states`. Each edited
-chunk also gets per-block data (`world.block_data`) on its first solid voxel, ``{"save": J}``,
-its earlier data dropped: the test checks data and blocks come back from the same save.
+chunk also gets per-block data (`world.voxels.block_data`) on its first solid voxel, ``{"save":
+J}``, its earlier data dropped: the test checks data and blocks come back from the same save.
 
 ``python storage_worker.py --turns PATH ID`` (the one-writer test) plays a game that shares its
 world with another: it opens the world for writing, or read-only when `WorldLocked` refuses it,
@@ -23,10 +23,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from world.base import default_registry
-from world.blocks import BlockRegistry
-from world.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
+from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
-from world.storage import PlayerState, SaveError, WorldLocked, WorldStore
+from world.save.storage import PlayerState, SaveError, WorldLocked, WorldStore
+from world.voxels.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
 
 GENERATOR = "killtest"
 SEED = 1234

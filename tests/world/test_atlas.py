@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from tools.make_atlas import PAINTERS, build_atlas, paint_tile
-from world.atlas import (
+from world.base import default_registry
+from world.blocks.atlas import (
     ATLAS_PATH,
     ATLAS_PX,
     TILE_CAPACITY,
@@ -19,7 +20,6 @@ from world.atlas import (
     tile_uv_rect,
     tile_uv_rects,
 )
-from world.base import default_registry
 
 REG = default_registry()
 

@@ -8,17 +8,17 @@ import logging
 import pytest
 
 from world import World
+from world.actions.pipeline import MAX_CHAINED
+from world.actions.transaction import MAX_UPDATES
 from world.base import GAME
-from world.blocks import BlockType
+from world.blocks.registry import BlockType
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.outcome import Actor
-from world.pipeline import MAX_CHAINED
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_registry
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
-from world.transaction import MAX_UPDATES
 
 UP = Int3(0, 1, 0)
 EAST = Int3(1, 0, 0)

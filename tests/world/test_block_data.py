@@ -12,17 +12,17 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import GAME
-from world.block_data import MAX_DATA_BYTES
-from world.blocks import BlockType
-from world.generators import make_generator
+from world.blocks.registry import BlockType
+from world.gen.generators import make_generator
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.outcome import Actor
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_registry
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
-from world.storage import WorldStore
+from world.save.storage import WorldStore
+from world.voxels.block_data import MAX_DATA_BYTES
 
 UP = Int3(0, 1, 0)
 
@@ -229,7 +229,7 @@ def test_data_never_outlives_its_block(steps: list[tuple[str, int, str]]) -> Non
 def test_a_timer_callback_that_never_returns_is_stopped_and_undone() -> None:
     import time
 
-    from world.hook_guard import HOOK_TIME_LIMIT
+    from world.mods.guard import HOOK_TIME_LIMIT
 
     class Stuck:
         @hookimpl
@@ -272,7 +272,7 @@ def test_a_chunk_a_loader_thread_reads_brings_its_data_when_installed(tmp_path: 
 
 
 def test_infotext_is_the_text_of_a_str_or_number_cut_to_its_lines_and_width() -> None:
-    from world.block_data import MAX_INFOTEXT_LINE, MAX_INFOTEXT_LINES, infotext
+    from world.voxels.block_data import MAX_INFOTEXT_LINE, MAX_INFOTEXT_LINES, infotext
 
     assert infotext("Chest") == "Chest" and infotext(7) == "7" and infotext(2.5) == "2.5"
     assert infotext(None) == infotext(b"Chest") == ""
@@ -287,8 +287,8 @@ def test_infotext_is_the_text_of_a_str_or_number_cut_to_its_lines_and_width() ->
 
 
 def test_one_value_is_read_without_the_rest_and_without_creating_data() -> None:
-    from world.block_data import INFOTEXT, BlockData
     from world.geometry import Int3
+    from world.voxels.block_data import INFOTEXT, BlockData
 
     data = BlockData()
     pos = Int3(1, -2, 40)
@@ -336,7 +336,7 @@ def saved_with_row(tmp_path: Path, row: str) -> Path:
 def test_a_damaged_block_data_row_is_a_save_error_naming_the_chunk(
     tmp_path: Path, row: str
 ) -> None:
-    from world.save_format import SaveError
+    from world.save.format import SaveError
 
     path = saved_with_row(tmp_path, row)
     with WorldStore(path) as store:
@@ -374,9 +374,9 @@ def test_none_values_data_on_air_and_bad_timers_are_refused_naming_the_argument(
 
 
 def test_a_hook_s_light_reads_take_integer_voxels_only() -> None:
-    from world.hook_guard import HookGuard
-    from world.neighbors import NeighborQueue
-    from world.transaction import Transaction
+    from world.actions.neighbors import NeighborQueue
+    from world.actions.transaction import Transaction
+    from world.mods.guard import HookGuard
 
     world, _, _ = setup()
     mods = load_mods([], entry_points=False, game=GAME)

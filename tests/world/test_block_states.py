@@ -11,15 +11,15 @@ import pytest
 from world import World
 from world.base import default_registry
 from world.base.blocks import BASE_BLOCKS
-from world.blocks import (
+from world.blocks.registry import (
     DRAW_BOXES,
     DRAW_CUBE,
     BlockRegistry,
     BlockType,
 )
-from world.generators import make_generator
-from world.shapes import FULL, Box, door, slab, stairs
-from world.storage import WorldStore
+from world.blocks.shapes import FULL, Box, door, slab, stairs
+from world.gen.generators import make_generator
+from world.save.storage import WorldStore
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from world.base import default_registry
-from world.blocks import AIR, BlockRegistry, BlockType
+from world.blocks.registry import AIR, BlockRegistry, BlockType
 
 
 def test_default_registry_order_and_properties():
@@ -89,7 +89,7 @@ def test_registration_rules():
 
 def test_world_never_imports_the_engine():
     code = (
-        "import sys, world, world.blocks, world.chunks, world.ray\n"
+        "import sys, world, world.blocks.registry, world.voxels.chunks, world.ray\n"
         "import pkgutil, importlib\n"
         "for m in pkgutil.iter_modules(world.__path__):\n"
         "    importlib.import_module('world.' + m.name)\n"

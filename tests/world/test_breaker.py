@@ -1,4 +1,4 @@
-"""The circuit breaker (`world.breaker`): a hook that keeps failing is switched off for the
+"""The circuit breaker (`world.mods.breaker`): a hook that keeps failing is switched off for the
 world with one message, a switched-off veto denies, and the player turns it back on."""
 
 from __future__ import annotations
@@ -7,15 +7,15 @@ import pytest
 
 from world import World
 from world.base import GAME, default_registry
-from world.blocks import BlockType
-from world.breaker import TRIP_ERRORS, TRIP_TIMEOUTS, WINDOW_SECONDS, Breaker, HookDisabled
+from world.blocks.registry import BlockType
 from world.geometry import Int3
-from world.hook_guard import HookTimeout
-from world.hooks import hookimpl
-from world.mod_calls import ModError
-from world.mod_loader import load_mods
-from world.mods import Mods
-from world.outcome import Actor
+from world.mods.breaker import TRIP_ERRORS, TRIP_TIMEOUTS, WINDOW_SECONDS, Breaker, HookDisabled
+from world.mods.calls import ModError
+from world.mods.guard import HookTimeout
+from world.mods.hooks import hookimpl
+from world.mods.host import Mods
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor
 from world.ray import Hit
 from world.rules import Rules
 
@@ -33,7 +33,7 @@ class Clock:
 
 
 class Recorder:
-    """`world.mods.Mods.record`'s stand-in: keeps (mod, where, message)."""
+    """`world.mods.host.Mods.record`'s stand-in: keeps (mod, where, message)."""
 
     def __init__(self) -> None:
         self.seen: list[tuple[str, str, str]] = []

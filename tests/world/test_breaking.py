@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from world.breaking import BREAK_DELAY, CRACK_STAGES, BreakProgress
+from world.actions.breaking import BREAK_DELAY, CRACK_STAGES, BreakProgress
 
 DT = 1 / 60
 

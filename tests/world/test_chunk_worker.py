@@ -22,20 +22,20 @@ import pytest
 
 from world import World
 from world.base import GAME, GAME_PATH
-from world.chunk_worker import Link, WorkerRecipe, registry_fingerprint
-from world.chunks import ChunkKey
+from world.gen.worldgen import mod_hooks, worldgen_factory
 from world.geometry import Int3
-from world.hook_guard import HookGuard
-from world.light import Light
-from world.mesh_pack import OTHER, PackedMesh, drawn_mesh
-from world.mesher import MeshInputs, padded_blocks
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.mods import Mods
-from world.padded import neighbour_keys
-from world.registration import make_registry
-from world.storage import SaveError, WorldStore
-from world.streaming_loader import MESHES_IN_FLIGHT, ChunkLoader
-from world.worldgen import mod_hooks, worldgen_factory
+from world.light.lighting import Light
+from world.mesh.mesher import MeshInputs, padded_blocks
+from world.mesh.pack import OTHER, PackedMesh, drawn_mesh
+from world.mods.guard import HookGuard
+from world.mods.host import Mods
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.registration import make_registry
+from world.save.storage import SaveError, WorldStore
+from world.stream.loader import MESHES_IN_FLIGHT, ChunkLoader
+from world.stream.worker import Link, WorkerRecipe, registry_fingerprint
+from world.voxels.chunks import ChunkKey
+from world.voxels.padded import neighbour_keys
 
 SEED = 11
 KEYS: list[ChunkKey] = [(cx, cy, cz) for cx in range(-2, 2) for cz in range(-1, 2) for cy in (1, 2)]
@@ -195,7 +195,7 @@ def test_a_damaged_row_the_worker_meets_is_raised_in_the_game_as_the_thread_rais
 
 
 FAILING_MOD = """
-from world.hooks import hookimpl
+from world.mods.hooks import hookimpl
 
 @hookimpl
 def on_generated(chunk):

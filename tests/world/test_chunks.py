@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from tests.world.test_validate import DTYPES, MAGNITUDES, integers_of_any_kind
 from world import CHUNK, Chunk, World
 from world.base import default_registry
-from world.chunk_layout import chunk_layers
-from world.chunks import CHUNK_VOLUME, chunk_index, local_index
 from world.validate import CHUNK_LIMIT, WORLD_LIMIT
+from world.voxels.chunks import CHUNK_VOLUME, chunk_index, local_index
+from world.voxels.layout import chunk_layers
 
 REG = default_registry()
 STONE = REG.id("base:stone")

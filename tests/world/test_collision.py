@@ -1,5 +1,5 @@
-"""`world.collision`'s limits: the world's edge is a wall, long moves stay bounded, wide boxes
-are refused. (The sweep's exactness is checked against brute force in test_physics.py.)"""
+"""`world.physics.collision`'s limits: the world's edge is a wall, long moves stay bounded, wide
+boxes are refused. (The sweep's exactness is checked against brute force in test_physics.py.)"""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from world import World
 from world.base import default_registry
-from world.collision import MAX_BOX, move_aabb
+from world.physics.collision import MAX_BOX, move_aabb
 from world.validate import WORLD_LIMIT
 
 STONE = default_registry().id("base:stone")

@@ -1,5 +1,6 @@
-"""`world.collision` on collision shapes: random worlds of random boxes (slabs, steps, posts,
-1.5-high fences, boxes touching voxel faces) against a reference that sweeps in small steps."""
+"""`world.physics.collision` on collision shapes: random worlds of random boxes (slabs, steps,
+posts, 1.5-high fences, boxes touching voxel faces) against a reference that sweeps in small
+steps."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
-from world.block_type import BlockType
-from world.blocks import BlockRegistry
-from world.collision import EPS, block_ids, collision_region, move_aabb
-from world.shapes import COLLISION_TOP, Box
+from world.blocks.block_type import BlockType
+from world.blocks.registry import BlockRegistry
+from world.blocks.shapes import COLLISION_TOP, Box
+from world.physics.collision import EPS, block_ids, collision_region, move_aabb
 
 SIZE = 6  # random worlds fill the voxels 0..SIZE-1 inside a shell of full cubes
 H = 1 / 64  # the reference's step: thinner than every random box (1/8 at least)

@@ -1,5 +1,5 @@
-"""Chat commands (`world.commands`): registering, parsing, running one as a player's action, and
-the game's ``/mods`` over the rules' circuit breaker."""
+"""Chat commands (`world.mods.commands`): registering, parsing, running one as a player's action,
+and the game's ``/mods`` over the rules' circuit breaker."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import pytest
 
 from world import World
 from world.base import GAME
-from world.breaker import TRIP_ERRORS, mods_command
-from world.commands import MAX_CHAT, ChatCommand, Commands
-from world.hooks import hookimpl
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.mods import Mods
-from world.outcome import Actor
-from world.registration import make_commands, make_registry
+from world.mods.breaker import TRIP_ERRORS, mods_command
+from world.mods.commands import MAX_CHAT, ChatCommand, Commands
+from world.mods.hooks import hookimpl
+from world.mods.host import Mods
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_commands, make_registry
 from world.rules import Rules
 
 

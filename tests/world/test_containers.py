@@ -1,4 +1,4 @@
-"""Block inventories (`world.containers`) and the chests mod: slots kept in a block's data."""
+"""Block inventories (`world.items.containers`) and the chests mod: slots kept in a block's data."""
 
 from __future__ import annotations
 
@@ -12,22 +12,22 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import GAME
-from world.block_data import MAX_DATA_BYTES
-from world.containers import (
+from world.geometry import Int3
+from world.items.containers import (
     MAX_CONTAINER_SLOTS,
     Container,
     decode_slots,
     encode_slots,
     slots_empty,
 )
-from world.geometry import Int3
-from world.hooks import hookimpl
-from world.inventory import ItemStack
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.outcome import Actor
+from world.items.inventory import ItemStack
+from world.mods.hooks import hookimpl
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_registry
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
+from world.voxels.block_data import MAX_DATA_BYTES
 
 stacks = st.one_of(
     st.none(),
@@ -206,8 +206,8 @@ def test_a_chest_a_mod_replaces_drops_what_it_held_and_a_failed_replace_drops_no
 
 
 def test_stacks_lying_in_the_world_are_saved_with_it(tmp_path: Any) -> None:
-    from world.generators import make_generator
-    from world.storage import WorldStore
+    from world.gen.generators import make_generator
+    from world.save.storage import WorldStore
 
     world, rules, replacer = chest_world()
     world.set_block(0, 0, 0, world.registry.id("chests:chest"))
@@ -280,6 +280,6 @@ def test_moves_and_replacements_in_any_order_never_lose_or_make_an_item(
 
 
 def test_slots_text_is_bounded_by_what_one_voxel_holds() -> None:
-    from world.containers import MAX_SLOTS_TEXT
+    from world.items.containers import MAX_SLOTS_TEXT
 
     assert MAX_SLOTS_TEXT == MAX_DATA_BYTES

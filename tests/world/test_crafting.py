@@ -1,5 +1,5 @@
-"""Crafting (`world.crafting`): shaped recipes anywhere in the grid and mirrored, shapeless ones
-in any cells, groups, the base game's and the mods' recipes, and bad recipes."""
+"""Crafting (`world.items.crafting`): shaped recipes anywhere in the grid and mirrored, shapeless
+ones in any cells, groups, the base game's and the mods' recipes, and bad recipes."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from world.base import GAME
-from world.blocks import BlockRegistry
-from world.crafting import craft, match
-from world.hooks import hookimpl
-from world.inventory import ItemStack
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.recipes import GRID, GRID_CELLS, Recipe
-from world.registration import make_registry
+from world.blocks.registry import BlockRegistry
+from world.items.crafting import craft, match
+from world.items.inventory import ItemStack
+from world.items.recipes import GRID, GRID_CELLS, Recipe
+from world.mods.hooks import hookimpl
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.registration import make_registry
 
 
 def _registry(plugins: dict[str, object] | None = None) -> BlockRegistry:

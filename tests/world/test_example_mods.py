@@ -14,11 +14,11 @@ import pytest
 from world import World
 from world.base import GAME
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.outcome import Actor
+from world.mods.hooks import hookimpl
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_commands, make_registry
 from world.ray import Hit
-from world.registration import make_commands, make_registry
 from world.rules import NEIGHBOR_BUDGET, TICK_NEIGHBOR_BUDGET, Rules
 
 UP = (0, 1, 0)
@@ -154,8 +154,8 @@ def test_protected_areas_survive_a_save_and_load_of_the_world(protected):
 
 
 def test_protected_areas_survive_saving_and_reopening_the_world_file(game, tmp_path):
-    from world.generators import make_generator
-    from world.storage import WorldStore
+    from world.gen.generators import make_generator
+    from world.save.storage import WorldStore
 
     mods, _ = game
     protection = mods["protection"].plugin

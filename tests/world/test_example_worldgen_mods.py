@@ -6,14 +6,14 @@ import numpy as np
 
 from world import World
 from world.base import GAME
+from world.gen.worldgen import mod_hooks, worldgen_factory
 from world.geometry import Int3
-from world.hook_guard import HookGuard
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.outcome import Actor
+from world.mods.guard import HookGuard
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_registry
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
-from world.worldgen import mod_hooks, worldgen_factory
 
 
 def loaded() -> tuple[World, Rules]:

@@ -7,16 +7,16 @@ from pathlib import Path
 
 from world import World
 from world.base import GAME
-from world.drops import block_drops
-from world.generators import make_generator
+from world.blocks.drops import block_drops
+from world.gen.generators import make_generator
 from world.geometry import Int3
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.outcome import Actor
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_registry
+from world.mods.text_prompt import TextPrompt
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
-from world.storage import WorldStore
-from world.text_prompt import TextPrompt
+from world.save.storage import WorldStore
 
 UP = Int3(0, 1, 0)
 

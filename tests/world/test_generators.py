@@ -1,4 +1,4 @@
-"""Tests for world.generators: named generators, one constructor signature, one name table."""
+"""Tests for world.gen.generators: named generators, one constructor signature, one name table."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import pytest
 
 from world import World
 from world.base import default_registry
-from world.generators import (
+from world.gen.generators import (
     DEFAULT_FLAT_LAYERS,
     GENERATORS,
     FlatGenerator,
     TerrainGenerator,
     make_generator,
 )
-from world.terrain import generate_chunk
+from world.gen.terrain import generate_chunk
 
 REG = default_registry()
 ID = {name.split(":")[-1]: REG.id(name) for name in REG.names if name != "air"}

@@ -16,11 +16,11 @@ import pytest
 from world import World
 from world.base import GAME, default_registry
 from world.geometry import Int3
-from world.hook_guard import HOOK_TIME_LIMIT, POLL, HookGuard, HookTimeout
-from world.hooks import hookimpl
-from world.mod_calls import Implementation
-from world.mod_loader import load_mods
-from world.outcome import Actor
+from world.mods.calls import Implementation
+from world.mods.guard import HOOK_TIME_LIMIT, POLL, HookGuard, HookTimeout
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor
 from world.ray import Hit
 from world.rules import Rules
 
@@ -334,8 +334,8 @@ def test_after_a_stop_the_interpreter_still_profiles_calls() -> None:
     # In a child process: the failure it guards against is a hang.
     script = """
 import sys, time
-from world.hook_guard import HookGuard
-from world.mod_calls import Implementation
+from world.mods.guard import HookGuard
+from world.mods.calls import Implementation
 
 def spin():
     end = time.perf_counter() + 1.0

@@ -1,4 +1,4 @@
-"""Every hook of `world.hooks` as a modder relies on it: when it is called, with what, in which
+"""Every hook of `world.mods.hooks` as a modder relies on it: when it is called, with what, in which
 order, how results combine, and what happens when it raises."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import GAME, default_registry
-from world.changes import Change
 from world.geometry import Int3
-from world.hooks import HOOK_NAMES, hookimpl
-from world.mod_loader import load_mods
-from world.outcome import Actor as ActorType
+from world.mods.hooks import HOOK_NAMES, hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor as ActorType
+from world.mods.registration import make_registry
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import NEIGHBOR_BUDGET, TICK_NEIGHBOR_BUDGET, Rules
+from world.voxels.changes import Change
 
 REG = default_registry()
 STONE = REG.id("base:stone")
@@ -579,7 +579,7 @@ def test_tick_rejects_a_bad_dt(dt):
 
 
 def test_register_blocks_runs_in_load_order_base_first():
-    from world.blocks import BlockType
+    from world.blocks.registry import BlockType
 
     class Adds:
         def __init__(self, name):
@@ -597,7 +597,7 @@ def test_register_blocks_runs_in_load_order_base_first():
 
 
 def test_every_hook_is_specified_and_documented():
-    from world import hooks
+    from world.mods import hooks
 
     for name in HOOK_NAMES:
         spec = getattr(hooks, name)
@@ -671,8 +671,8 @@ def test_outcome_changes_replay_the_action_and_a_failure_restores_everything(wri
 
 
 def test_every_specified_hook_declares_its_calling_policy_in_one_table():
-    from world import hooks
-    from world.hooks import CALLING, Policy
+    from world.mods import hooks
+    from world.mods.hooks import CALLING, Policy
 
     specs = {
         name

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from world.base import default_registry
-from world.blocks import BlockType
-from world.inventory import (
+from world.blocks.registry import BlockType
+from world.items.inventory import (
     HOTBAR_SLOTS,
     INVENTORY_SLOTS,
     STACK_MAX,

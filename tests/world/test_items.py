@@ -10,17 +10,17 @@ import pytest
 
 from world import World
 from world.base import GAME
-from world.blocks import BlockType
+from world.blocks.registry import BlockType
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.inventory import Inventory
-from world.items import Item
-from world.mod_loader import load_mods
-from world.outcome import Actor
+from world.items.inventory import Inventory
+from world.items.item import Item
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_registry
+from world.mods.text_prompt import TextPrompt
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
-from world.text_prompt import TextPrompt
 
 UP = Int3(0, 1, 0)
 

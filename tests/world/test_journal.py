@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import GAME
-from world.blocks import BlockType
+from world.blocks.registry import BlockType
 from world.geometry import Int3
-from world.hook_guard import HookTimeout
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.outcome import Actor
+from world.mods.guard import HookTimeout
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_registry
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
 
 UP = Int3(0, 1, 0)

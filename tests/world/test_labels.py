@@ -1,4 +1,4 @@
-"""Labels (`world.labels`): where a block's text is drawn, what is drawn, and bad labels."""
+"""Labels (`world.blocks.labels`): where a block's text is drawn, what is drawn, and bad labels."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from world.block_type import BlockType
-from world.labels import LABEL_GAP, Label, label_place, label_text
-from world.shapes import FACINGS, Box, rotate
+from world.blocks.block_type import BlockType
+from world.blocks.labels import LABEL_GAP, Label, label_place, label_text
+from world.blocks.shapes import FACINGS, Box, rotate
 
 BOARD = Box(0.0, 0.5, 7 / 16, 1.0, 1.0, 9 / 16)
 

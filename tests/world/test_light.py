@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import GAME, default_registry
-from world.block_type import BlockType
-from world.blocks import BlockRegistry
-from world.light import MAX_LIGHT, Light, opacity_table, sky_stop_table
+from world.blocks.block_type import BlockType
+from world.blocks.registry import BlockRegistry
+from world.light.lighting import MAX_LIGHT, Light, opacity_table, sky_stop_table
 
 
 def registry() -> BlockRegistry:
@@ -383,7 +383,7 @@ def test_changes_far_apart_are_relit_in_separate_boxes_and_changes_that_meet_in_
 
 
 def test_boxes_that_meet_are_merged_in_a_chain_and_apart_stay_apart() -> None:
-    from world.light_boxes import merge_meeting
+    from world.light.boxes import merge_meeting
 
     def grown(core):
         return (core[0] - 2, core[1], core[2], core[3] + 2, core[4], core[5])
@@ -395,10 +395,10 @@ def test_boxes_that_meet_are_merged_in_a_chain_and_apart_stay_apart() -> None:
 
 
 def test_hooks_read_light_at_from_the_worlds_light_and_zero_without_one() -> None:
-    from world.hook_guard import HookGuard
-    from world.mod_loader import load_mods
-    from world.neighbors import NeighborQueue
-    from world.transaction import Transaction
+    from world.actions.neighbors import NeighborQueue
+    from world.actions.transaction import Transaction
+    from world.mods.guard import HookGuard
+    from world.mods.loader import load_mods
 
     world = loaded_world([(0, 0, 0)])
     world.put_chunk((0, 1, 0), np.full(4096, 1, dtype=np.uint16))

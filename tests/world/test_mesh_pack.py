@@ -1,5 +1,5 @@
 """Meshes made from copies (`mesh_padded`, what the worker process meshes) and packed as the game
-draws them (`world.mesh_pack`): the same mesh as `mesh_chunk`, every vertex and triangle kept."""
+draws them (`world.mesh.pack`): the same mesh as `mesh_chunk`, every vertex and triangle kept."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
-from world.atlas import tile_cells
 from world.base import default_registry
+from world.blocks.atlas import tile_cells
 from world.geometry import FACE_NORMALS
-from world.light import Light
-from world.mesh_pack import OTHER, VERTEX_ROW, PackedMesh, drawn_mesh, pack
-from world.mesher import MeshData, mesh_chunk, mesh_inputs, mesh_padded, padded_blocks
+from world.light.lighting import Light
+from world.mesh.mesher import MeshData, mesh_chunk, mesh_inputs, mesh_padded, padded_blocks
+from world.mesh.pack import OTHER, VERTEX_ROW, PackedMesh, drawn_mesh, pack
 
 ChunkKey = tuple[int, int, int]
 

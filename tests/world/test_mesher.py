@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
-from world.atlas import tile_uv_rects
 from world.base import default_registry
-from world.blocks import BlockType
-from world.generators import FlatGenerator, TerrainGenerator
+from world.blocks.atlas import tile_uv_rects
+from world.blocks.registry import BlockType
+from world.gen.generators import FlatGenerator, TerrainGenerator
+from world.gen.terrain import surface_height
 from world.geometry import FACE_NORMALS
-from world.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, UV_INSET_PX, MeshData, mesh_chunk
-from world.terrain import surface_height
+from world.mesh.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, UV_INSET_PX, MeshData, mesh_chunk
 
 REG = default_registry()
 AIR = 0
@@ -415,7 +415,7 @@ def test_tile_fields_rebuild_the_atlas_uvs() -> None:
 
 
 def test_light_reaches_the_vertices() -> None:
-    from world.light import Light
+    from world.light.lighting import Light
 
     world = World(REG)
     world.set_blocks(
@@ -470,7 +470,7 @@ def smooth_reference(world: World, light, face_voxel, normal, vertex) -> tuple[f
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.sampled_from(CUBES), min_size=125, max_size=125))
 def test_smooth_light_matches_a_per_vertex_reference(cells: list[int]) -> None:
-    from world.light import Light
+    from world.light.lighting import Light
 
     world = World(LIT_REG)
     positions = [(4 + i // 25, 4 + (i // 5) % 5, 4 + i % 5) for i in range(125)]

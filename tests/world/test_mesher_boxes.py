@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
-from world.atlas import tile_uv_rects
 from world.base import default_registry
-from world.blocks import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID
+from world.blocks.atlas import tile_uv_rects
+from world.blocks.registry import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID
+from world.blocks.shapes import FULL
 from world.geometry import FACE_NORMALS
-from world.mesher import FACE_SHADE, UV_INSET_PX, MeshData, mesh_chunk
-from world.shapes import FULL
+from world.mesh.mesher import FACE_SHADE, UV_INSET_PX, MeshData, mesh_chunk
 
 REG = default_registry()
 STONE = REG.id("base:stone")

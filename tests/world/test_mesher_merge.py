@@ -1,4 +1,4 @@
-"""Merged chunk meshes (`world.mesher_merge`): fewer vertices, the same picture.
+"""Merged chunk meshes (`world.mesh.merge`): fewer vertices, the same picture.
 
 The reference is the unmerged mesh (one quad per block face, tested against brute force in
 `test_mesher`): at sample points inside every one of its axis-aligned quads, the merged mesh
@@ -15,10 +15,10 @@ from hypothesis import given, settings
 
 from tests.world.test_mesher import REG, STONE, small_worlds
 from world import World
-from world.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
-from world.generators import TerrainGenerator
-from world.light import Light
-from world.mesher import UV_INSET_PX, MeshData, mesh_chunk
+from world.blocks.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
+from world.gen.generators import TerrainGenerator
+from world.light.lighting import Light
+from world.mesh.mesher import UV_INSET_PX, MeshData, mesh_chunk
 
 # Points inside a quad in its (right, up) frame, off both diagonals and texel edges.
 _INSIDE = np.array([(0.2, 0.6), (0.6, 0.2), (0.8, 0.35), (0.35, 0.8), (0.1, 0.3), (0.7, 0.9)])
@@ -31,7 +31,7 @@ def _triangles(mesh: MeshData) -> dict[tuple[int, int, float], np.ndarray]:
     pos = mesh.vertices.reshape(-1, 3)
     tris = mesh.indices.reshape(-1, 3)
     p = pos[tris]
-    # Left-handed: the component cross product points into the block (`world.mesher`).
+    # Left-handed: the component cross product points into the block (`world.mesh.mesher`).
     inward = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
     axis = np.abs(inward).argmax(axis=1)
     aligned = np.count_nonzero(np.abs(inward) > 1e-6, axis=1) == 1  # not a plant's slant

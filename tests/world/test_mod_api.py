@@ -9,11 +9,11 @@ import pytest
 from world import World
 from world.base import GAME
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.outcome import MAX_TELL, Actor
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import MAX_TELL, Actor
+from world.mods.registration import make_registry
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
 
 

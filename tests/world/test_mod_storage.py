@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from world import World
-from world.mod_storage import MAX_VALUE, ModStorage
+from world.voxels.mod_storage import MAX_VALUE, ModStorage
 
 
 def test_each_world_starts_with_empty_stores_that_are_not_shared():

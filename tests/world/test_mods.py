@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from world.base import BASE, GAME, default_registry
-from world.mod_loader import DEFAULT_MODS_DIR, ENTRY_POINT_GROUP, load_mods
-from world.mods import Mods
-from world.registration import make_registry
+from world.mods.host import Mods
+from world.mods.loader import DEFAULT_MODS_DIR, ENTRY_POINT_GROUP, load_mods
+from world.mods.registration import make_registry
 
 GOOD = '''
 """A mod that does nothing much."""
-from world.hooks import hookimpl
+from world.mods.hooks import hookimpl
 
 @hookimpl
 def can_break(block):
@@ -54,7 +54,7 @@ def test_a_folder_of_modules_and_packages_loads_with_names_and_descriptions(tmp_
         tmp_path,
         "bundle/rules.py",
         """
-        from world.hooks import hookimpl
+        from world.mods.hooks import hookimpl
 
         @hookimpl
         def can_place(block):
@@ -225,7 +225,7 @@ def test_an_unknown_hook_name_is_rejected_at_load_time(tmp_path):
         tmp_path,
         "typo_hook.py",
         """
-        from world.hooks import hookimpl
+        from world.mods.hooks import hookimpl
 
         @hookimpl
         def on_break(world):
@@ -248,7 +248,7 @@ def test_an_optional_unknown_hook_is_allowed(tmp_path):
         tmp_path,
         "future.py",
         """
-        from world.hooks import hookimpl
+        from world.mods.hooks import hookimpl
 
         @hookimpl(optionalhook=True)
         def on_explosion(world):
@@ -263,7 +263,7 @@ def test_an_unknown_argument_name_is_rejected_at_load_time(tmp_path):
         tmp_path,
         "bad_args.py",
         """
-        from world.hooks import hookimpl
+        from world.mods.hooks import hookimpl
 
         @hookimpl
         def can_break(world, pos):
@@ -294,7 +294,7 @@ def test_hook_wrappers_are_rejected(tmp_path):
         tmp_path,
         "wrapper.py",
         """
-        from world.hooks import hookimpl
+        from world.mods.hooks import hookimpl
 
         @hookimpl(wrapper=True)
         def can_break(world):
@@ -321,8 +321,8 @@ def test_make_registry_holds_base_blocks_first_then_each_mod_in_load_order(tmp_p
             tmp_path,
             f"{name}.py",
             f"""
-            from world.blocks import BlockType
-            from world.hooks import hookimpl
+            from world.blocks.registry import BlockType
+            from world.mods.hooks import hookimpl
 
             @hookimpl
             def register_blocks(registry):
@@ -357,7 +357,7 @@ def test_a_failing_register_blocks_adds_nothing_and_disables_the_mod(tmp_path, b
     write(
         tmp_path,
         "grab.py",
-        "from world.blocks import BlockType\nfrom world.hooks import hookimpl\n\n"
+        "from world.blocks.registry import BlockType\nfrom world.mods.hooks import hookimpl\n\n"
         "@hookimpl\ndef register_blocks(registry):\n    " + body + "\n",
     )
     write(tmp_path, "follower.py", GOOD + "\ndepends = ['grab']\n")

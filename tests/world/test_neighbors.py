@@ -10,8 +10,8 @@ import tracemalloc
 import pytest
 
 from bench.mod_cascade import DT, start_cascade
+from world.actions.neighbors import NeighborQueue, Pending
 from world.geometry import Int3
-from world.neighbors import NeighborQueue, Pending
 from world.rules import TICK_NEIGHBOR_BUDGET
 
 A, B, C = Int3(0, 0, 0), Int3(1, 0, 0), Int3(2, 0, 0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.noise import fractal_noise, hash2, stream_salt, unit
+from world.gen.noise import fractal_noise, hash2, stream_salt, unit
 
 
 def grid(n: int = 64, scale: float = 0.05) -> tuple[np.ndarray, np.ndarray]:

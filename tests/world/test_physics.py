@@ -1,4 +1,4 @@
-"""Tests for world.physics: the player's box through the voxels."""
+"""Tests for world.physics.movement: the player's box through the voxels."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import default_registry
-from world.physics import (
+from world.physics.movement import (
     EPS,
     EYE_HEIGHT,
     JUMP_HEIGHT,

@@ -1,5 +1,6 @@
-"""`world.physics` on collision shapes: stepping up onto slabs and stairs (Minecraft's 0.6),
-fences that cannot be jumped, torches and plants walked through, and never ending inside a box."""
+"""`world.physics.movement` on collision shapes: stepping up onto slabs and stairs (Minecraft's
+0.6), fences that cannot be jumped, torches and plants walked through, and never ending inside a
+box."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from tests.world.test_collision_shapes import (
 )
 from world import World
 from world.base import default_registry
-from world.block_type import BlockType
-from world.physics import (
+from world.blocks.block_type import BlockType
+from world.blocks.shapes import COLLISION_TOP, Box, carpet, fence, slab, stairs, torch
+from world.physics.movement import (
     EPS,
     JUMP_HEIGHT,
     STEP_HEIGHT,
@@ -30,7 +32,6 @@ from world.physics import (
     step,
     with_flying,
 )
-from world.shapes import COLLISION_TOP, Box, carpet, fence, slab, stairs, torch
 
 REGISTRY = default_registry()
 STONE = REGISTRY.id("base:stone")

@@ -7,15 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
+from world.actions.placement import fence_links, still_attached, supports
 from world.base import GAME, default_registry
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.outcome import Actor
-from world.place_context import PlaceContext, facing_of
-from world.placement import fence_links, still_attached, supports
+from world.mods.context import PlaceContext, facing_of
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_registry
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules, break_block, place_block, use_block
 
 REG = default_registry()

@@ -1,5 +1,5 @@
 """Random ticks: N random voxels per loaded chunk per game tick, only reacting blocks reported;
-and the budget the timers, random ticks and ABMs share in a tick (`world.block_ticks`)."""
+and the budget the timers, random ticks and ABMs share in a tick (`world.ticks.block_ticks`)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 
 from world import World
-from world.abm import Abm
 from world.base import GAME, default_registry
-from world.blocks import BlockType
+from world.blocks.abm import Abm
+from world.blocks.registry import BlockType
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.random_ticks import MAX_CATCH_UP, TICK_SECONDS, RandomTicker
-from world.registration import make_registry
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.registration import make_registry
 from world.rules import Rules
+from world.ticks.random_ticks import MAX_CATCH_UP, TICK_SECONDS, RandomTicker
 
 
 def crop_world() -> tuple[World, int]:

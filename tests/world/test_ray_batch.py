@@ -8,8 +8,8 @@ import tracemalloc
 import numpy as np
 
 from world import World
-from world.chunks import CHUNK_VOLUME
 from world.ray import MAX_REACH, raycast, raycast_many
+from world.voxels.chunks import CHUNK_VOLUME
 
 STONE = 1
 

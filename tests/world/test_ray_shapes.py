@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from world import World, raycast, raycast_many
 from world.base import default_registry
-from world.block_type import BlockType
-from world.blocks import BlockRegistry
-from world.shapes import Box, slab, stairs
+from world.blocks.block_type import BlockType
+from world.blocks.registry import BlockRegistry
+from world.blocks.shapes import Box, slab, stairs
 
 Q = Fraction
 UNIT = Box(0.0, 0.0, 0.0, 1.0, 1.0, 1.0)

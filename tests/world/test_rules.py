@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 from world import World
 from world.base import GAME, default_registry
 from world.base.blocks import BASE_BLOCKS
-from world.body import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH
-from world.changes import Change
 from world.geometry import Int3
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.outcome import NOTHING_TARGETED, Actor, Outcome
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.outcome import NOTHING_TARGETED, Actor, Outcome
+from world.physics.body import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH
 from world.ray import Hit
 from world.rules import Rules, break_block, break_time, pick_block, place_block, use_block
+from world.voxels.changes import Change
 
 REG = default_registry()
 STONE = REG.id("base:stone")

@@ -1,4 +1,4 @@
-"""Tests for world.save_codec: chunk blobs and mod-storage rows round-trip, and junk is refused."""
+"""Tests for world.save.codec: chunk blobs and mod-storage rows round-trip, and junk is refused."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from world.chunks import CHUNK_VOLUME
-from world.save_codec import (
+from world.save.codec import (
     CHUNK_FORMAT_ZLIB,
     decode_blob,
     decode_mod_rows,
     encode_blob,
     encode_mod_rows,
 )
+from world.voxels.chunks import CHUNK_VOLUME
 
 
 @settings(max_examples=30, deadline=None)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from world.save_format import (
+from world.save.format import (
     PlayerState,
     SaveError,
     WorldInfo,

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import default_registry
-from world.mod_storage import MAX_KEY
-from world.save_codec import CHUNK_KEY_RANGE, chunk_key
-from world.save_format import BLOCK_DATA_SCHEMA, MOD_STORAGE_SCHEMA, remove_stale_temporaries
-from world.storage import SCHEMA_VERSION, PlayerState, SaveError, WorldStore
+from world.save.codec import CHUNK_KEY_RANGE, chunk_key
+from world.save.format import BLOCK_DATA_SCHEMA, MOD_STORAGE_SCHEMA, remove_stale_temporaries
+from world.save.storage import SCHEMA_VERSION, PlayerState, SaveError, WorldStore
 from world.validate import WORLD_LIMIT
+from world.voxels.mod_storage import MAX_KEY
 
 
 def snapshot(path: Path) -> tuple[bytes, bool, bool]:
@@ -140,7 +140,7 @@ def test_an_interrupted_create_leaves_no_temporary_file(
     def interrupted(src: object, dst: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("world.save_format.os.link", interrupted)
+    monkeypatch.setattr("world.save.format.os.link", interrupted)
     with pytest.raises(KeyboardInterrupt):
         WorldStore.create(tmp_path / "w.sqlite", seed=1)
     assert list(tmp_path.iterdir()) == []

@@ -1,4 +1,4 @@
-"""Tests for world.save_job: a save copied on the playing thread and written on another loses
+"""Tests for world.save.job: a save copied on the playing thread and written on another loses
 no edit, whatever is edited while it is written and however it ends."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from tests.world.test_storage import new_store, stripes
 from world import World
 from world.base import default_registry
-from world.save_job import SaveJob
-from world.storage import SaveError, WorldStore
+from world.save.job import SaveJob
+from world.save.storage import SaveError, WorldStore
 
 
 def saved_blocks(path: Path, keys: set[tuple[int, int, int]]) -> dict[tuple[int, int, int], bytes]:

@@ -1,4 +1,4 @@
-"""Tests for world.save_lock: one game writes a world; others look read-only; crashes free it."""
+"""Tests for world.save.lock: one game writes a world; others look read-only; crashes free it."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 
 from tests.world import storage_worker
 from world.base import default_registry
-from world.blocks import BlockType
-from world.save_lock import lock_path
-from world.storage import SaveError, WorldLocked, WorldStore
+from world.blocks.registry import BlockType
+from world.save.lock import lock_path
+from world.save.storage import SaveError, WorldLocked, WorldStore
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
 

@@ -1,4 +1,4 @@
-"""Tests for world.save_meta: the world and player values a save holds check every field."""
+"""Tests for world.save.meta: the world and player values a save holds check every field."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from world.save_meta import PlayerState, WorldInfo
+from world.save.meta import PlayerState, WorldInfo
 from world.validate import WORLD_LIMIT
 
 
@@ -64,7 +64,7 @@ def test_an_old_save_counting_pitch_up_keeps_its_camera(pitch: float) -> None:
 def test_the_old_fixture_save_loads_with_its_pitch_turned_down() -> None:
     from pathlib import Path
 
-    from world.storage import WorldStore
+    from world.save.storage import WorldStore
 
     fixture = Path(__file__).parent / "fixtures" / "pre_states.sqlite"
     with WorldStore(fixture, read_only=True) as store:

@@ -1,4 +1,4 @@
-"""Tests for world.save_names: the file's id space, kept in step with the file and a registry."""
+"""Tests for world.save.names: the file's id space, kept in step with the file and a registry."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 
 from world.base import default_registry
 from world.base.blocks import BASE_BLOCKS
-from world.blocks import BlockRegistry, BlockType
-from world.save_format import SaveError
-from world.save_names import NameTable, register_placeholder
+from world.blocks.registry import BlockRegistry, BlockType
+from world.save.format import SaveError
+from world.save.names import NameTable, register_placeholder
 
 
 def table_file(path: Path, names: list[str]) -> sqlite3.Connection:

@@ -1,4 +1,4 @@
-"""Tests for world.savedirs: the data folder, --world NAME|PATH, the world list, --new --seed."""
+"""Tests for world.save.dirs: the data folder, --world NAME|PATH, the world list, --new --seed."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from world.base import default_registry
-from world.generators import make_generator
-from world.savedirs import (
+from world.gen.generators import make_generator
+from world.save.dirs import (
     DATA_DIR_ENV,
     create_world,
     default_data_dir,
@@ -23,7 +23,7 @@ from world.savedirs import (
     world_path,
     worlds_dir,
 )
-from world.storage import SaveError, WorldStore
+from world.save.storage import SaveError, WorldStore
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from world import shipped
-from world.atlas import ATLAS_PATH
-from world.mod_loader import DEFAULT_MODS_DIR
+from world.blocks.atlas import ATLAS_PATH
+from world.mods.loader import DEFAULT_MODS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 

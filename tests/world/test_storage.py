@@ -1,4 +1,5 @@
-"""Tests for world.storage: saves that round-trip, survive kills, and refuse bad files untouched."""
+"""Tests for world.save.storage: saves that round-trip, survive kills, and refuse bad files
+untouched."""
 
 from __future__ import annotations
 
@@ -28,10 +29,9 @@ from tests.world import storage_worker
 from world import World
 from world.base import default_registry
 from world.base.blocks import BASE_BLOCKS
-from world.blocks import MISSING_TILE, BlockRegistry, BlockType
-from world.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
-from world.generators import make_generator
-from world.storage import (
+from world.blocks.registry import MISSING_TILE, BlockRegistry, BlockType
+from world.gen.generators import make_generator
+from world.save.storage import (
     CHUNK_FORMAT_ZLIB,
     SCHEMA_VERSION,
     PlayerState,
@@ -40,6 +40,7 @@ from world.storage import (
     WorldStore,
     placeholder_name,
 )
+from world.voxels.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
 
 N_BASE = len(default_registry())
 
@@ -326,7 +327,7 @@ def test_a_missing_block_loads_as_a_placeholder_and_is_saved_back_by_name(
         world.set_block(40, 2, 3, with_mod.id("testmod:ruby"))
         store.save(world)
     base = default_registry()
-    with caplog.at_level(logging.WARNING, logger="world.storage"), WorldStore(path) as store:
+    with caplog.at_level(logging.WARNING, logger="world.save.storage"), WorldStore(path) as store:
         world = store.load(base, generator_factory=stripes)
         block = world.registry[world.get_block(1, 2, 3)]
         assert world.get_block(40, 2, 3) == world.get_block(1, 2, 3)

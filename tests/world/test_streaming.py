@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
-from world.chunks import CHUNK_VOLUME
-from world.streaming import LET_GO_COLUMNS, LET_GO_SPREAD, ChunkStreamer
+from world.stream.streamer import LET_GO_COLUMNS, LET_GO_SPREAD, ChunkStreamer
+from world.voxels.chunks import CHUNK_VOLUME
 
 STONE = 1
 

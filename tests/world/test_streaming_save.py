@@ -16,11 +16,11 @@ from numpy.typing import NDArray
 
 from world import World
 from world.base import default_registry
-from world.blocks import BlockRegistry
-from world.chunks import CHUNK_VOLUME
+from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
-from world.storage import WorldStore
-from world.streaming import ChunkStreamer
+from world.save.storage import WorldStore
+from world.stream.streamer import ChunkStreamer
+from world.voxels.chunks import CHUNK_VOLUME
 
 LAYERS = (0, 3)
 FLIGHT_SPEED = 21.8  # blocks a second

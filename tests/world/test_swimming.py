@@ -1,5 +1,5 @@
-"""Water (`world.swimming` through `world.physics.step`): sinking slowly, swimming up with Space,
-drag on every move, a hop out onto a ledge, and flight that ignores water."""
+"""Water (`world.physics.swimming` through `world.physics.movement.step`): sinking slowly, swimming
+up with Space, drag on every move, a hop out onto a ledge, and flight that ignores water."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pytest
 
 from world import World
 from world.base import default_registry
-from world.block_type import BlockType
-from world.physics import (
+from world.blocks.block_type import BlockType
+from world.blocks.shapes import carpet
+from world.physics.movement import (
     DIVE_SPEED,
     FLY_SPEED,
     JUMP_SPEED,
@@ -24,8 +25,7 @@ from world.physics import (
     step,
     with_flying,
 )
-from world.shapes import carpet
-from world.swimming import FLUID_JUMP_THRESHOLD, WATER_DRAG, climbs_out, liquid_depth
+from world.physics.swimming import FLUID_JUMP_THRESHOLD, WATER_DRAG, climbs_out, liquid_depth
 
 REGISTRY = default_registry()
 STONE = REGISTRY.id("base:stone")

@@ -12,12 +12,11 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import default_registry
-from world.chunks import CHUNK_VOLUME
-from world.generators import (
+from world.gen.generators import (
     FlatGenerator,
     TerrainGenerator,
 )
-from world.terrain import (
+from world.gen.terrain import (
     DIRT_DEPTH,
     SEA_LEVEL,
     TREE_LINE,
@@ -27,6 +26,7 @@ from world.terrain import (
     surface_height,
     tree_trunks,
 )
+from world.voxels.chunks import CHUNK_VOLUME
 
 REG = default_registry()
 ID = {name.split(":")[-1]: REG.id(name) for name in REG.names if name != "air"}

@@ -1,4 +1,4 @@
-"""Tools (`world.items.Item.digs`, the tools mod): a held tool divides a block's break time by
+"""Tools (`world.items.item.Item.digs`, the tools mod): a held tool divides a block's break time by
 its speed for the block's groups; other blocks take their hardness, as by hand."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from world import World
 from world.base import GAME
 from world.geometry import Int3
-from world.items import Item
-from world.mod_loader import DEFAULT_MODS_DIR, load_mods
-from world.outcome import Actor
+from world.items.item import Item
+from world.mods.loader import DEFAULT_MODS_DIR, load_mods
+from world.mods.outcome import Actor
+from world.mods.registration import make_registry
 from world.ray import Hit
-from world.registration import make_registry
 from world.rules import Rules
 
 

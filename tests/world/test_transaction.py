@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
+from world.actions.neighbors import NeighborQueue
+from world.actions.transaction import Transaction
 from world.base import GAME
 from world.geometry import Int3
-from world.hook_guard import HookGuard
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.neighbors import NeighborQueue
-from world.transaction import Transaction
+from world.mods.guard import HookGuard
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
 
 
 def snapshot(world):

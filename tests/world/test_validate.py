@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from world.chunks import CHUNK_SHIFT
 from world.geometry import Int3
 from world.validate import (
     CHUNK_LIMIT,
@@ -24,6 +23,7 @@ from world.validate import (
     vec3,
     voxel,
 )
+from world.voxels.chunks import CHUNK_SHIFT
 
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 MAGNITUDES = [

@@ -9,13 +9,13 @@ import pytest
 
 from world import World
 from world.base import GAME
-from world.blocks import BlockType
-from world.hook_guard import HookGuard
-from world.hooks import hookimpl
-from world.mod_loader import load_mods
-from world.ores import Ore
-from world.registration import make_registry
-from world.worldgen import WorldgenGenerator, mod_hooks, worldgen_factory
+from world.blocks.ores import Ore
+from world.blocks.registry import BlockType
+from world.gen.worldgen import WorldgenGenerator, mod_hooks, worldgen_factory
+from world.mods.guard import HookGuard
+from world.mods.hooks import hookimpl
+from world.mods.loader import load_mods
+from world.mods.registration import make_registry
 
 SEED = 99
 KEYS = [(cx, cy, cz) for cx in range(-2, 2) for cy in range(-3, 2) for cz in range(-2, 2)]

@@ -3,11 +3,11 @@
 The engine (every other part of `world`) knows nothing of it: its blocks (`world.base.blocks`),
 recipes (`world.base.recipes`) and placement rules (`world.base.placement`) are registered by
 the plugin `BaseGame`, named `BASE`, through the same registrar every mod gets
-(`world.registrar.BlockRegistrar`), as Luanti's ``default`` mod is a mod of its game and
+(`world.mods.registrar.BlockRegistrar`), as Luanti's ``default`` mod is a mod of its game and
 Minecraft's vanilla blocks are registered into registries that know nothing of them.
 
 - `GAME`: the game's own plugins, which a game loads before any mod
-  (``load_mods(..., game=GAME)``, `world.mod_loader`): their names are reserved, and a mod's
+  (``load_mods(..., game=GAME)``, `world.mods.loader`): their names are reserved, and a mod's
   ``depends`` on them is always met.
 - `default_registry`: a registry of the base game alone (what ``world.World()`` holds).
 """
@@ -18,9 +18,9 @@ from typing import Final
 
 from world.base.blocks import BASE_BLOCKS
 from world.base.recipes import BASE_RECIPES
-from world.blocks import BlockRegistry
-from world.hooks import hookimpl
-from world.registrar import BlockRegistrar
+from world.blocks.registry import BlockRegistry
+from world.mods.hooks import hookimpl
+from world.mods.registrar import BlockRegistrar
 
 __all__ = ["BASE", "GAME", "GAME_PATH", "BaseGame", "default_registry"]
 
@@ -44,7 +44,7 @@ class BaseGame:
 GAME: Final = ((BASE, BaseGame()),)
 """The game's content plugins, loaded first, in this order (``load_mods(game=GAME)``)."""
 GAME_PATH: Final = f"{__name__}:GAME"
-"""Where `GAME` is, as a chunk worker process finds it (`world.chunk_worker.WorkerRecipe`)."""
+"""Where `GAME` is, as a chunk worker process finds it (`world.stream.worker.WorkerRecipe`)."""
 
 
 def default_registry() -> BlockRegistry:

@@ -18,7 +18,6 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from world import shapes
 from world.base.placement import (
     axis_state,
     door_state,
@@ -27,15 +26,16 @@ from world.base.placement import (
     stairs_state,
     torch_state,
 )
-from world.block_type import BlockType, PropValue
-from world.inventory import Drop
-from world.place_context import UP
-from world.shapes import Box
+from world.blocks import shapes
+from world.blocks.block_type import BlockType, PropValue
+from world.blocks.shapes import Box
+from world.items.inventory import Drop
+from world.mods.context import UP
 
 if TYPE_CHECKING:
     from world.geometry import Int3
-    from world.mod_world import ModWorld
-    from world.outcome import Actor
+    from world.mods.outcome import Actor
+    from world.mods.view import ModWorld
 
 __all__ = [
     "BASE_BLOCKS",
@@ -52,7 +52,8 @@ _LOG_TILES = {
     "x": ("base:log_top", "base:log_top", *("base:log_side",) * 4),
     "z": (*("base:log_side",) * 4, "base:log_top", "base:log_top"),
 }
-# Slabs and stairs: the material, its hardness, and what digs it faster (`world.items.Item.digs`).
+# Slabs and stairs: the material, its hardness, and what digs it faster
+# (`world.items.item.Item.digs`).
 _MATERIALS = (("stone", 1.5, "cracky"), ("planks", 2.0, "choppy"))
 
 
@@ -143,7 +144,7 @@ def door_destruct(world: ModWorld, pos: Int3, state: int, actor: Actor | None) -
 
 
 BASE_BLOCKS: tuple[BlockType, ...] = (
-    # Groups a tool digs faster (`world.items.Item.digs`), as Luanti's: a pickaxe ``cracky``
+    # Groups a tool digs faster (`world.items.item.Item.digs`), as Luanti's: a pickaxe ``cracky``
     # (stone), a shovel ``crumbly`` (earth), an axe ``choppy`` (wood).
     BlockType(
         "base:stone",

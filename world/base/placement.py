@@ -1,5 +1,5 @@
 """The base blocks' placement rules (Minecraft's), as functions any mod may reuse for its own
-blocks' ``placement_state`` (`world.place_context.PlaceContext` is what the click tells them):
+blocks' ``placement_state`` (`world.mods.context.PlaceContext` is what the click tells them):
 
 - `slab_state`: the lower or upper half from where on the face you clicked (the upper half of a
   side, or a block's bottom face, gives a top slab; a top face a bottom slab); a slab placed
@@ -8,13 +8,13 @@ blocks' ``placement_state`` (`world.place_context.PlaceContext` is what the clic
 - `stairs_state`: facing the actor's facing, upside-down on a ceiling or an upper-half click.
 - `axis_state`: a log's axis from the clicked face.
 - `torch_state`: on the floor or on a wall (facing away from it), never on a ceiling, and only
-  against a solid face (`world.placement.supports`).
+  against a solid face (`world.actions.placement.supports`).
 - `door_state`: facing the actor, needing a second free voxel above and a solid block below;
   the hinge on the side of the door's middle you clicked.
 - `fence_state`: a fence's arms toward neighbouring fences and full solid blocks
-  (`world.placement.fence_links`, kept up to date as neighbours change).
+  (`world.actions.placement.fence_links`, kept up to date as neighbours change).
 
-Facing follows `world.shapes`: north is −z, east +x.
+Facing follows `world.blocks.shapes`: north is −z, east +x.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from world.actions.placement import FACING_OF_NORMAL, fence_links, supports
 from world.geometry import Int3
-from world.place_context import DOWN, FACING_NORMALS, UP, PlaceContext
-from world.placement import FACING_OF_NORMAL, fence_links, supports
+from world.mods.context import DOWN, FACING_NORMALS, UP, PlaceContext
 
 if TYPE_CHECKING:
-    from world.blocks import PropValue
-    from world.mod_world import ModWorld
+    from world.blocks.registry import PropValue
+    from world.mods.view import ModWorld
 
 __all__ = ["axis_state", "door_state", "fence_state", "slab_state", "stairs_state", "torch_state"]
 

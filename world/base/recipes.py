@@ -1,4 +1,4 @@
-"""The base game's crafting recipes (`world.crafting`), Minecraft's where the blocks exist.
+"""The base game's crafting recipes (`world.items.crafting`), Minecraft's where the blocks exist.
 
 There are no sticks: where Minecraft's recipe takes sticks, planks stand in for them (a fence is
 two rows of three planks); recipes that need a furnace (glass, stone from cobblestone) are not
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from world.recipes import Recipe
+from world.items.recipes import Recipe
 
 __all__ = ["BASE_RECIPES"]
 

@@ -16,13 +16,13 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world.chunks import CHUNK_SHIFT, CHUNK_VOLUME, World
 from world.ray._cast import raycast
 from world.ray._exact import NEAR
 from world.ray._region import PASS, SHAPE, Region
 from world.ray._shapes import boxes_many
 from world.ray._walk import MAX_REACH
 from world.validate import WORLD_LIMIT, number
+from world.voxels.chunks import CHUNK_SHIFT, CHUNK_VOLUME, World
 
 __all__ = ["RayBatch", "raycast_many"]
 

@@ -15,12 +15,12 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from world.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
 from world.geometry import Int3
 from world.ray._exact import NEAR, ExactForm, exact_form, first_axis, within_reach
 from world.ray._shapes import box_hit, box_point
 from world.ray._walk import _FACES, _LIMIT, _ZERO, MAX_REACH, Hit, _direction, _reach
 from world.validate import WORLD_LIMIT, vec3
+from world.voxels.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
 
 __all__ = ["raycast"]
 

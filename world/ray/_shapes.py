@@ -26,8 +26,8 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
+from world.blocks.shapes import Box
 from world.ray._exact import NEAR
-from world.shapes import Box
 
 __all__ = ["box_hit", "boxes_many", "exact_box_hit"]
 

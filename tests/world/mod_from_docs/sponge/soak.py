@@ -2,8 +2,8 @@
 
 from dataclasses import replace
 
-from world.blocks import BlockType
-from world.hooks import hookimpl
+from world.blocks.registry import BlockType
+from world.mods.hooks import hookimpl
 
 DRY = "sponge:sponge"
 WET = "sponge:wet_sponge"

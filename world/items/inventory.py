@@ -1,0 +1,263 @@
+"""Items, drops and the player's inventory: stacks of up to 64 in 36 slots, the hotbar first.
+
+Contract
+--------
+- An *item* is named like the block it places (``"base:stone"``): every block has its item, and
+  placing it puts the block's default state (its ``placement_state`` may choose another, as a
+  slab's half). Items that are not blocks (tools: a hoe) are `world.items.item.Item` s; their stacks
+  hold at most their ``stack_max`` (`Inventory.limits`).
+- A block's drops (`world.blocks.block_type.BlockType.drops`): ``None`` drops its own item, ``()``
+  nothing (glass), else a tuple of `Drop` (stone drops cobblestone; leaves a sapling one time in
+  twenty, Minecraft's rate). A block's ``get_drops`` callback may decide instead.
+- `Inventory`: 36 slots, slot 0..8 the hotbar (Minecraft's layout), each empty or an `ItemStack`
+  of 1..`STACK_MAX` items. `Inventory.add` fills stacks of the same item first, hotbar first, then
+  empty slots, and returns what did not fit; `take` removes from one slot; `move` is a click of
+  the inventory screen (put down, merge or swap a stack).
+- Saved with the player as JSON-ready data (`Inventory.to_data` / `Inventory.from_data`); item
+  names a run no longer knows are kept as they are, so removing a mod loses no item.
+"""
+
+from __future__ import annotations
+
+import random
+import reprlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "CRAFTING_SLOTS",
+    "HOTBAR_SLOTS",
+    "INVENTORY_SLOTS",
+    "STACK_MAX",
+    "Drop",
+    "Inventory",
+    "ItemStack",
+    "roll_drops",
+    "stacks_from_data",
+]
+
+STACK_MAX = 64
+HOTBAR_SLOTS = 9
+INVENTORY_SLOTS = HOTBAR_SLOTS + 27
+CRAFTING_SLOTS = 9  # the crafting grid's 3×3 (`world.items.crafting.GRID_CELLS`)
+
+
+def _check_item(item: object, what: str = "item") -> str:
+    if not isinstance(item, str) or ":" not in item or not item.strip():
+        raise ValueError(f"{what} must be an item name 'mod:name', got {item!r}")
+    return item
+
+
+def _check_count(count: object, what: str = "count", top: int = STACK_MAX) -> int:
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= top:
+        raise ValueError(f"{what} must be an integer 1..{top}, got {count!r}")
+    return count
+
+
+@dataclass(frozen=True)
+class ItemStack:
+    """``count`` items of one kind in one slot (1..`STACK_MAX`)."""
+
+    item: str
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        _check_item(self.item)
+        _check_count(self.count)
+
+
+@dataclass(frozen=True)
+class Drop:
+    """What breaking a block may give: ``count`` of ``item``, with probability ``chance``."""
+
+    item: str
+    count: int = 1
+    chance: float = 1.0
+
+    def __post_init__(self) -> None:
+        _check_item(self.item, "drop item")
+        _check_count(self.count, "drop count")
+        chance = self.chance
+        if isinstance(chance, bool) or not isinstance(chance, int | float) or not 0 < chance <= 1:
+            raise ValueError(f"drop chance must be in (0, 1], got {chance!r}")
+
+
+def roll_drops(drops: Sequence[Drop], rng: random.Random) -> list[ItemStack]:
+    """The stacks a break gives: each drop kept with its chance."""
+    return [ItemStack(d.item, d.count) for d in drops if d.chance >= 1.0 or rng.random() < d.chance]
+
+
+class Inventory:
+    """The player's 36 slots (hotbar first) and the selected hotbar slot."""
+
+    def __init__(self, stacks: Iterable[ItemStack | None] = ()) -> None:
+        slots = list(stacks)[:INVENTORY_SLOTS]
+        for i, stack in enumerate(slots):
+            if stack is not None and not isinstance(stack, ItemStack):
+                raise ValueError(f"slot {i} must hold an ItemStack or None, got {stack!r}")
+        self.slots: list[ItemStack | None] = slots + [None] * (INVENTORY_SLOTS - len(slots))
+        self.selected = 0
+        # Items stacking to fewer than STACK_MAX (tools: 1), by name; `add` and `move` keep to it.
+        self.limits: dict[str, int] = {}
+        # The crafting grid's stacks, 3×3 (`world.items.crafting`; the inventory screen puts them
+        # there and back): part of the inventory, so a save holds them (`saved_slots`).
+        self.crafting: list[ItemStack | None] = [None] * CRAFTING_SLOTS
+
+    def stack_max(self, item: str) -> int:
+        """How many of ``item`` one slot holds."""
+        return self.limits.get(item, STACK_MAX)
+
+    def __iter__(self) -> Iterator[ItemStack | None]:
+        return iter(self.slots)
+
+    def _slot(self, slot: object) -> int:
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < INVENTORY_SLOTS:
+            raise ValueError(f"slot must be an integer 0..{INVENTORY_SLOTS - 1}, got {slot!r}")
+        return slot
+
+    @property
+    def hotbar(self) -> list[ItemStack | None]:
+        """The nine hotbar slots (a copy)."""
+        return self.slots[:HOTBAR_SLOTS]
+
+    @property
+    def current(self) -> ItemStack | None:
+        """The selected hotbar slot's stack."""
+        return self.slots[self.selected]
+
+    def select(self, slot: int) -> None:
+        """Select a hotbar slot, 0..8."""
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < HOTBAR_SLOTS:
+            raise ValueError(f"slot must be 0..{HOTBAR_SLOTS - 1}, got {slot!r}")
+        self.selected = slot
+
+    def count(self, item: str) -> int:
+        """How many of `item` the inventory holds."""
+        return sum(s.count for s in self.slots if s is not None and s.item == item)
+
+    def add(self, item: str, count: int = 1) -> int:
+        """Add items: onto stacks of the same item first, then into empty slots, hotbar first.
+
+        Returns
+        -------
+        int
+            The number that did not fit (0 when all did).
+        """
+        _check_item(item)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"count must be an integer >= 0, got {count!r}")
+        left, top = count, self.stack_max(item)
+        for i, stack in enumerate(self.slots):
+            if left and stack is not None and stack.item == item and stack.count < top:
+                moved = min(left, top - stack.count)
+                self.slots[i] = ItemStack(item, stack.count + moved)
+                left -= moved
+        for i, stack in enumerate(self.slots):
+            if left and stack is None:
+                moved = min(left, top)
+                self.slots[i] = ItemStack(item, moved)
+                left -= moved
+        return left
+
+    def take(self, slot: int, count: int = 1) -> ItemStack | None:
+        """Remove up to `count` items from a slot; what was removed (None from an empty slot)."""
+        slot = self._slot(slot)
+        _check_count(count, top=STACK_MAX)
+        stack = self.slots[slot]
+        if stack is None:
+            return None
+        taken = min(count, stack.count)
+        rest = stack.count - taken
+        self.slots[slot] = ItemStack(stack.item, rest) if rest else None
+        return ItemStack(stack.item, taken)
+
+    def put(self, slot: int, stack: ItemStack | None) -> ItemStack | None:
+        """Set a slot (the creative picker); returns what the slot held."""
+        slot = self._slot(slot)
+        if stack is not None and not isinstance(stack, ItemStack):
+            raise ValueError(f"stack must be an ItemStack or None, got {stack!r}")
+        old, self.slots[slot] = self.slots[slot], stack
+        return old
+
+    def move(self, source: int, target: int) -> None:
+        """One click of the inventory screen: move the source stack onto the target slot.
+
+        Onto an empty slot it moves; onto the same item it merges as much as fits (the rest stays
+        in the source); onto another item the two stacks swap.
+        """
+        source, target = self._slot(source), self._slot(target)
+        if source != target:
+            moving, there = self.slots[source], self.slots[target]
+            self.slots[source], self.slots[target] = self.moved(moving, there)
+
+    def moved(
+        self, moving: ItemStack | None, there: ItemStack | None
+    ) -> tuple[ItemStack | None, ItemStack | None]:
+        """What a click leaves (in the source, in the target) moving ``moving`` onto ``there``
+        (`move`'s rule, for any two cells: the inventory screen's grid and chests too)."""
+        if moving is None:
+            return None, there
+        if there is None:
+            return None, moving
+        if there.item != moving.item:
+            return there, moving
+        moved = max(0, min(moving.count, self.stack_max(there.item) - there.count))
+        rest = moving.count - moved
+        return (ItemStack(moving.item, rest) if rest else None), ItemStack(
+            there.item, there.count + moved
+        )
+
+    def saved_slots(self) -> list[ItemStack | None]:
+        """The slots as a save keeps them: with the crafting grid's stacks put back into them
+        (they fit: a craft leaves room for what stays in the grid)."""
+        slots, _ = self.with_added(self.crafting)
+        return slots
+
+    def with_added(self, stacks: Iterable[ItemStack | None]) -> tuple[list[ItemStack | None], int]:
+        """The slots as they would be with ``stacks`` added (as `add` adds), and how many items
+        would not fit; the inventory itself is not changed."""
+        trial = Inventory(self.slots)
+        trial.limits = dict(self.limits)
+        left = sum(trial.add(stack.item, stack.count) for stack in stacks if stack is not None)
+        return trial.slots, left
+
+    def to_data(self) -> list[list[object] | None]:
+        """JSON-ready: per slot ``[item, count]`` or ``None``."""
+        return [None if s is None else [s.item, s.count] for s in self.slots]
+
+    @classmethod
+    def from_data(cls, data: object) -> Inventory:
+        """An inventory from `to_data`'s output; ``ValueError`` naming the bad slot."""
+        return cls(stacks_from_data(data, INVENTORY_SLOTS, "inventory"))
+
+
+def stacks_from_data(data: object, size: int, what: str) -> list[ItemStack | None]:
+    """Stacks from JSON-ready data (per slot ``[item, count]`` or ``None``), at most ``size``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``what`` and the bad slot, shown abridged (`reprlib`): data read from a file may
+        be nested deeper than a full ``repr`` can go.
+    """
+    if not isinstance(data, list) or len(data) > size:
+        raise ValueError(f"{what} must be a list of at most {size} slots")
+    stacks: list[ItemStack | None] = []
+    for i, slot in enumerate(data):
+        if slot is None:
+            stacks.append(None)
+            continue
+        if (
+            not isinstance(slot, list)
+            or len(slot) != 2
+            or not isinstance(slot[0], str)
+            or not isinstance(slot[1], int)
+        ):
+            raise ValueError(
+                f"{what} slot {i} must be [item name, count] or null, got {reprlib.repr(slot)}"
+            )
+        try:
+            stacks.append(ItemStack(slot[0], slot[1]))
+        except ValueError as exc:
+            raise ValueError(f"{what} slot {i}: {exc}") from None
+    return stacks

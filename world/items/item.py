@@ -1,0 +1,107 @@
+"""Items that are not blocks: tools and materials (Luanti's ``register_tool`` and
+``register_craftitem``, Minecraft's items).
+
+Contract
+--------
+- A mod registers an `Item` in its ``register_blocks`` hook with
+  ``registry.register_item(Item("farming:hoe", image="farming_hoe.png", stack_max=1,
+  on_use=till))``. Its name is ``"<mod>:<name>"`` and may not be a block's.
+- ``image`` is a tile name, as a block's ``tiles`` are: a tile of the atlas (``"base:planks"``)
+  or a PNG in the mod's ``textures/`` folder (``"farming_hoe.png"``); the inventory and the
+  hotbar show it flat, as Minecraft draws items.
+- ``stack_max`` (1..64): how many make one stack (tools 1, as Minecraft's).
+- ``on_use``: a right click with the item held, on a block that nothing else used (the block's
+  own ``on_use`` and the mods' ``on_use`` hooks come first, as Minecraft's ``useOn`` comes after
+  the block's use). It asks for any of `ITEM_CALLBACK_ARGUMENTS` by name, like a block's
+  callback, and runs through the same watchdog and rollback; ``True`` means it handled the
+  click (nothing is placed, nothing is taken from the stack). A held item that is not a block
+  never places anything.
+- ``digs``: a tool's digging speeds by block group (Luanti's tool capabilities): ``{"cracky":
+  4.0}`` breaks blocks of group ``cracky`` (stone) in a quarter of their hardness while the tool
+  is held, in survival; the fastest of the block's groups counts; other blocks take their
+  hardness, as by hand. The base game's groups: ``cracky`` (stone, cobblestone and what is made of
+  them, the ores), ``crumbly`` (dirt, grass, sand, gravel, farmland), ``choppy`` (wood).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from world.items.inventory import STACK_MAX
+from world.tiles import MISSING_TILE, check_tiles
+
+__all__ = ["ITEM_CALLBACK_ARGUMENTS", "Item"]
+
+ITEM_CALLBACK_ARGUMENTS = ("world", "pos", "block", "state", "props", "actor", "hit", "item")
+"""What an item's ``on_use`` is offered (``item`` is the `Item` itself)."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """A non-block item (module notes).
+
+    Parameters
+    ----------
+    name : str
+        ``"<mod>:<name>"``.
+    description : str
+        Shown in the inventory; defaults to the name's part after the colon.
+    image : str
+        The tile name of its icon.
+    stack_max : int
+        1..64 items per stack.
+    on_use : callable or None
+        Right click with the item held (module notes).
+    digs : mapping of str to float
+        A tool's digging speed by block group, each > 0 (module notes); stored as sorted pairs.
+    """
+
+    name: str
+    description: str = ""
+    image: str = MISSING_TILE
+    stack_max: int = STACK_MAX
+    on_use: Callable[..., Any] | None = None
+    digs: Any = ()
+
+    def dig_speed(self, groups: tuple[str, ...]) -> float:
+        """How many times faster than by hand it breaks a block of these groups (1: no faster)."""
+        return max((speed for group, speed in self.digs if group in groups), default=1.0)
+
+    @property
+    def mod(self) -> str:
+        """The mod that registered it (the name's prefix)."""
+        return self.name.partition(":")[0]
+
+    def __post_init__(self) -> None:
+        name = self.name
+        if not isinstance(name, str) or name.count(":") != 1 or not all(name.split(":")):
+            raise ValueError(f"item name must be 'mod:name', got {name!r}")
+        if not isinstance(self.description, str):
+            raise ValueError(f"description of {name!r} must be a str, got {self.description!r}")
+        if not self.description:
+            object.__setattr__(self, "description", name.split(":")[1].replace("_", " "))
+        if not isinstance(self.image, str) or not self.image:
+            raise ValueError(f"image of {name!r} must be a tile name, got {self.image!r}")
+        object.__setattr__(self, "image", check_tiles(name, (self.image,))[0])
+        top = self.stack_max
+        if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= STACK_MAX:
+            raise ValueError(f"stack_max of {name!r} must be 1..{STACK_MAX}, got {top!r}")
+        if self.on_use is not None and not callable(self.on_use):
+            raise ValueError(f"on_use of {name!r} must be callable or None, got {self.on_use!r}")
+        digs = dict(self.digs) if isinstance(self.digs, Mapping) else None
+        if digs is None and self.digs != ():
+            raise ValueError(f"digs of {name!r} must map block groups to speeds, got {self.digs!r}")
+        for group, speed in (digs or {}).items():
+            if not isinstance(group, str) or not group:
+                raise ValueError(
+                    f"digs of {name!r}: a group must be a non-empty str, got {group!r}"
+                )
+            number = isinstance(speed, int | float) and not isinstance(speed, bool)
+            if not number or not (math.isfinite(speed) and speed > 0):
+                raise ValueError(f"digs of {name!r}: {group!r} needs a speed > 0, got {speed!r}")
+        object.__setattr__(
+            self, "digs", tuple(sorted((g, float(v)) for g, v in (digs or {}).items()))
+        )
