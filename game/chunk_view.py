@@ -33,9 +33,9 @@ chunk or leaves its band; a way of drawing a chunk not made yet draws more meanw
 mesh with its own vertex data, which is why the geoms are built with Panda3D's API.
 
 Light (`world.light.lighting.Light`, when given): a chunk meshed is queued to be lit with its 26
-neighbours; chunks are lit nearest the camera first, with the others waiting in the same 2×2
-columns in one relight, in the frame time the streaming leaves (or one job a frame when it had
-nothing to do), so lighting never holds up drawing:
+neighbours; which to light next is `world.stream.lighting.LightScheduler`'s (nearest the camera
+first, grouped by 2×2 columns), in the frame time the streaming leaves (or one job a frame when
+it had nothing to do), so lighting never holds up drawing:
 a chunk meshed before it is lit is drawn in full daylight, then remeshed with its light. The
 light of chunks that change (`relight`: lit later, or after an edit) reaches every drawn chunk
 whose meshed light (its 18³ neighbourhood) it changes: remeshed under the budget, or at once
@@ -80,6 +80,7 @@ from game.render_origin import RenderOrigin
 from world.light.lighting import Light
 from world.mesh.mesher import PaddedLight, mesh_inputs
 from world.mesh.pack import PackedMesh, drawn_mesh
+from world.stream.lighting import LightScheduler
 from world.stream.streamer import ChunkStreamer
 from world.stream.worker import WorkerRecipe
 from world.voxels.chunks import CHUNK, ChunkKey, World
@@ -93,8 +94,6 @@ CullBinManager.getGlobalPtr().addBin(_BIN, CullBinManager.BTFrontToBack, 5)
 
 
 _CUT_ALPHA = 0.5  # cut-outs: texels below half alpha are not drawn
-_COST_WEIGHT = 0.1  # how fast the light job's running cost follows new measurements
-_LIGHT_GROUP = 8  # chunks lit together in one job, at most
 # The eye's band of heights: the blocks below and above the eye's own block. A jump on flat
 # ground (1.25 blocks, the eye 1.62 above the feet) stays in its band.
 _BAND_BELOW, _BAND_ABOVE = 1, 1
@@ -145,14 +144,12 @@ class ChunkView:
         self._on_shown = on_shown
         self._on_dropped = on_dropped
         self.light = light
-        self._lit: set[ChunkKey] = set()  # chunks lit whole (`Light.add_chunks`)
-        # Loaded chunks waiting to be lit, by 2×2 columns (``(cx >> 1, cz >> 1)``).
-        self._light_queue: dict[tuple[int, int], dict[ChunkKey, None]] = {}
+        # Which loaded chunks to light next (`world.stream.lighting`), when the world has light.
+        self.lights = None if light is None else LightScheduler(world, light)
         # A hash of the light each drawn chunk was meshed with (None: meshed before it was lit).
         self._meshed_light: dict[ChunkKey, int | None] = {}
         self._relit: set[ChunkKey] = set()  # drawn chunks whose light may have changed
         self._relit_now: set[ChunkKey] = set()  # the same, after an edit: remeshed at once
-        self._light_cost = 0.003  # seconds a chunk's light usually takes (a running average)
         self._deferred: list[ChunkKey] | None = None  # meshes `load_all` holds until it lit
         # Every chunk node hangs under one node holding the shader and its day light.
         self.node = scene.attachNewNode("chunks")
@@ -224,61 +221,14 @@ class ChunkView:
                 if key in meshed:
                     marked.add(key)
 
-    def _want_light(self, key: ChunkKey) -> None:
-        """Queue the chunk and its loaded neighbours that are not lit yet."""
-        cx, cy, cz = key
-        for dx, dy, dz in _AROUND:
-            n = (cx + dx, cy + dy, cz + dz)
-            if n not in self._lit and self.world.is_loaded(*n):
-                self._light_queue.setdefault((n[0] >> 1, n[2] >> 1), {})[n] = None
-
-    def _unqueue_light(self, key: ChunkKey) -> None:
-        block = (key[0] >> 1, key[2] >> 1)
-        waiting = self._light_queue.get(block)
-        if waiting is not None:
-            waiting.pop(key, None)
-            if not waiting:
-                del self._light_queue[block]
-
     def _light_work(self, started: float, budget_s: float, *, force: bool) -> int:
-        """Light queued chunks, nearest the camera first, then remesh drawn chunks whose light
-        changed, while ``budget_s`` from ``started`` lasts (one light job anyway with ``force``).
-        Returns the jobs done."""
-        light, queue = self.light, self._light_queue
-        if light is None:
+        """Light queued chunks (`world.stream.lighting.LightScheduler`), then remesh drawn
+        chunks whose light changed, while ``budget_s`` from ``started`` lasts (one light job
+        anyway with ``force``). Returns the jobs done."""
+        if self.lights is None:
             return 0
-        done = 0
-        cx, cy, cz = self._camera_chunk or (0, 0, 0)
-        # A job lights the waiting chunks of the 2×2 columns nearest the camera (nearest layers
-        # first) in one relight (`Light.add_chunks`): new columns of terrain cost 0.9-1.6 ms a
-        # chunk lit two columns together, 1.7-2.1 ms a column at a time, 2.7-3.6 ms one by
-        # one. The queue is kept by 2×2 columns: choosing is a pass over those, not a sort of
-        # every waiting chunk (thousands wait in a fast flight).
-        while queue:
-            # A job starts only when the usual cost of a chunk fits what is left of the budget,
-            # and takes as many as fit.
-            left = budget_s - (time.perf_counter() - started)
-            if (done or not force) and left < self._light_cost:
-                break
-            fits = (  # (an infinite budget, at start-up, takes whole groups)
-                _LIGHT_GROUP
-                if left >= _LIGHT_GROUP * self._light_cost
-                else max(1, int(left / self._light_cost))
-            )
-            nearest = min(queue, key=lambda b: (2 * b[0] + 1 - cx) ** 2 + (2 * b[1] + 1 - cz) ** 2)
-            members = sorted(queue[nearest], key=lambda k: abs(k[1] - cy))
-            group = members[:fits]
-            for k in group:
-                self._unqueue_light(k)
-            group = [k for k in group if k not in self._lit and self.world.is_loaded(*k)]
-            if not group:
-                continue
-            self._lit.update(group)
-            began = time.perf_counter()
-            self.relight(light.add_chunks(group))
-            took = (time.perf_counter() - began) / len(group)
-            self._light_cost += _COST_WEIGHT * (took - self._light_cost)
-            done += 1
+        camera = self._camera_chunk or (0, 0, 0)
+        done = self.lights.work(camera, started, budget_s, force=force, changed=self.relight)
         meshed = self.streamer.meshed
         while self._relit and time.perf_counter() - started < budget_s:
             key = self._relit.pop()
@@ -293,10 +243,8 @@ class ChunkView:
 
     def _forget_light(self, key: ChunkKey) -> None:
         """The world forgot a chunk: so does the light."""
-        if self.light is not None:
-            self.light.remove_chunk(key)
-        self._lit.discard(key)
-        self._unqueue_light(key)
+        if self.lights is not None:
+            self.lights.forget(key)
 
     @property
     def view_distance(self) -> int:
@@ -365,12 +313,8 @@ class ChunkView:
             deferred, self._deferred = self._deferred, None
         # The worker process starts while the chunks are lit, and takes part of the meshing.
         self.streamer.loader.start_worker()
-        for key in deferred:
-            self._want_light(key)
-        todo = [key for waiting in self._light_queue.values() for key in waiting]
-        self._light_queue.clear()
-        self._lit.update(todo)
-        self.light.add_chunks(todo)
+        assert self.lights is not None
+        self.lights.light_all(deferred)
         for key in deferred:
             self._take_meshes(time.perf_counter(), 0.0)
             self._mesh(key)
@@ -395,7 +339,8 @@ class ChunkView:
     @property
     def idle(self) -> bool:
         """Whether no chunk waits to be loaded, meshed or lit, nor to be remeshed for light."""
-        return not self.pending and not self._light_queue and not self._relit
+        waiting = self.lights is not None and self.lights.waiting
+        return not self.pending and not waiting and not self._relit
 
     def face_camera(self, pos: tuple[float, float, float]) -> None:
         """Show only the faces that can face a camera at ``pos``: the direction groups that
@@ -500,10 +445,10 @@ class ChunkView:
             self._drop(key)
             return
         lit: PaddedLight | None = None
-        if self.light is not None:  # unlit yet: drawn in daylight, remeshed once lit
-            self._want_light(key)
-            if key in self._lit:
-                lit = self.light.padded(key)
+        if self.lights is not None:  # unlit yet: drawn in daylight, remeshed once lit
+            self.lights.want(key)
+            if key in self.lights.lit:
+                lit = self.lights.light.padded(key)
             self._meshed_light[key] = None if lit is None else _hash_light(lit)
         self._in_worker.pop(key, None)  # a mesh on its way from the worker is stale now
         job = mesh_inputs(self.world, *key, lit)  # copies: the chunk now, for the worker or here

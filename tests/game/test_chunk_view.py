@@ -169,7 +169,9 @@ def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(
         assert (
             view.vertex_count(key)
             == pack(
-                mesh_chunk(game.world, *key, game.light if key in view._lit else None, merge=True)
+                mesh_chunk(
+                    game.world, *key, game.light if key in view.lights.lit else None, merge=True
+                )
             ).vertex_count
         )
 
@@ -188,7 +190,7 @@ def test_the_view_is_idle_only_once_what_is_around_is_loaded_lit_and_drawn(
     settle()
     assert view.idle and view.pending == 0
     assert all(view.shown(key) for key in view.streamer.meshed)
-    assert set(view.entities) <= view._lit  # every drawn chunk lit
+    assert set(view.entities) <= view.lights.lit  # every drawn chunk lit
     game.player.teleport((160.0, 60.0, 8.0))  # ten columns away: new chunks to load and light
     view.update(game.player.eye, 0.0)
     assert not view.idle
