@@ -109,7 +109,8 @@ class BlockRegistry:
     ``transparent``, ``hardness``, ``light``, ``liquid`` (in the ``"liquid"`` group), ``plant``
     (drawn as crossed quads), ``draw`` (a ``DRAW_*`` kind), ``full_cube`` (its selection shape
     is the unit cube), ``collision_full`` (its collision shape is the unit cube), ``random_ticks``
-    (its block has ``on_random_tick``), ``face_tiles``)
+    (its block has ``on_random_tick``), ``face_tiles``, ``block_index`` (the number of the
+    block the state belongs to, in registration order: equal for two states of one block))
     are read-only, indexed by state id, and rebuilt after each registration. ``pointable_list``
     is the same table as a tuple, for the scalar raycast loop where a tuple index is faster than
     a numpy one; ``selection_boxes`` and ``collision_boxes`` hold each state's shape as a tuple
