@@ -4,7 +4,7 @@ GLSL 1.30, which Mesa's software renderer (llvmpipe) runs. Per vertex (`game.chu
 layout): the position; a colour whose red is the mesher's shade (face direction times ambient
 occlusion), green the sky light and blue the block light (each level 0..15 stored as
 ``level * 17``, so the channel reads ``level / 15``); the texture coordinates in tile units
-(`world.mesh.mesher.MeshData.tile_uvs`) and, in the vertex column ``tile``, the tile's corner in the
+(`world.mesh.data.MeshData.tile_uvs`) and, in the vertex column ``tile``, the tile's corner in the
 atlas (``tile_origin``). The
 fragment samples ``tile_origin + (inset + fract(tile_uvs) * (1 - 2 inset)) * tile size`` (the
 tile's uv inset put back), so a quad spanning several blocks (`world.mesh.merge`) repeats its

@@ -14,7 +14,7 @@ same name is reported and skipped):
 
 A mod may declare, as module (or object) attributes, ``depends`` and ``optional_depends``
 (sequences of mod names) and ``description`` (else its docstring's first line). The base game
-(`world.mods.registration.BaseGame`) is always loaded first. Mods are then registered in dependency
+(`world.base.BaseGame`) is always loaded first. Mods are then registered in dependency
 order (ties by name), which is the order their hooks are called in (pluggy's ``tryfirst`` /
 ``trylast`` aside). A mod that fails to import, declares bad metadata, misses a dependency or is
 in a dependency cycle is not loaded, and the error is kept in `world.mods.host.Mods.errors`.
