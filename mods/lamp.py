@@ -28,9 +28,12 @@ SWITCH = {OFF: ON, ON: OFF}
 
 @hookimpl
 def register_blocks(registry: BlockRegistrar) -> None:
-    # The lit lamp is the base lamp (same hardness, same look) with light and its own tile.
+    # The lit lamp is the base lamp (same hardness, same shape) with light and its own tile, the
+    # mod's file mods/textures/lamp_lamp_on.png.
     registry.register(
-        replace(registry[OFF], name=ON, description="lit lamp", light=15, tiles=("lamp:lamp_on",))
+        replace(
+            registry[OFF], name=ON, description="lit lamp", light=15, tiles=("lamp_lamp_on.png",)
+        )
     )
 
 

@@ -46,7 +46,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
             TNT,
             description="TNT",
             hardness=0.0,
-            tiles=("tnt:tnt_top", "tnt:tnt_bottom", "tnt:tnt_side"),
+            tiles=("tnt_tnt_top.png", "tnt_tnt_bottom.png", "tnt_tnt_side.png"),  # mods/textures/
             groups=("explosive",),
         )
     )

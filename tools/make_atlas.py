@@ -1,4 +1,5 @@
-"""Draw the block texture atlas, ``assets/atlas.png``: ``python -m tools.make_atlas``.
+"""Draw the block texture atlas, ``assets/atlas.png``, and the example mods' own tiles:
+``python -m tools.make_atlas``.
 
 Every tile is a small procedural pixel painting (numpy + Pillow): noise, speckles, pebbles, bark,
 rings, boards, blades. Each painter draws from its own random generator seeded by the tile name,
@@ -6,9 +7,12 @@ so the output is the same on every run and machine, and adding a tile changes no
 Only uniform random draws and ``+ - * floor`` are used, nothing whose last bit depends on the
 C library, so the committed PNG can be checked against a fresh drawing (``--check``).
 
-Tiles are placed by `world.blocks.atlas` (tile ``i`` of `world.blocks.atlas.ATLAS_TILES` at column
-``i % 16``, row ``i // 16``); unused cells hold the magenta "missing" checker, as does any tile name
-this script has no painter for (it says so on stderr).
+The atlas holds the base game's tiles only (`PAINTERS`), placed by `world.blocks.atlas` (tile ``i``
+of `world.blocks.atlas.ATLAS_TILES` at column ``i % 16``, row ``i // 16``); unused cells hold the
+magenta "missing" checker, as does any tile name this script has no painter for (it says so on
+stderr). The example mods' tiles (`MOD_TEXTURES`: the ores, the hoe, the lit lamp, TNT) are not in
+it: each is written as the mod's own 16×16 PNG, ``mods/textures/<mod>_<name>.png``
+(`world.mods.textures`), which the game copies into its atlas at start as it does any mod's.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from world.blocks.atlas import (
     tile_pixel_box,
 )
 
-__all__ = ["PAINTERS", "build_atlas", "main", "paint_tile"]
+__all__ = ["MOD_TEXTURES", "PAINTERS", "build_atlas", "main", "mod_texture_path", "paint_tile"]
 
 N = TILE_PX
 Tile = NDArray[np.uint8]  # (16, 16, 4) RGBA, row 0 at the top
@@ -92,9 +96,9 @@ def paint_stone(rng: Rng) -> Tile:
         light[y, x] += sign * 0.16
         light[y, (x + 1) % N] += sign * 0.08
     for _ in range(3):
-        y, x = (int(v) for v in rng.integers(0, N, 2))
+        row, column = (int(v) for v in rng.integers(0, N, 2))
         for step in range(int(rng.integers(2, 5))):
-            light[(y + step) % N, (x + step * int(rng.integers(0, 2))) % N] -= 0.2
+            light[(row + step) % N, (column + step * int(rng.integers(0, 2))) % N] -= 0.2
     return _rgba(_colour((126, 126, 128), light))
 
 
@@ -475,10 +479,6 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
     "base:bedrock": paint_bedrock,
     "base:tall_grass": paint_tall_grass,
     "base:lamp": paint_lamp,
-    "lamp:lamp_on": paint_lamp_on,
-    "tnt:tnt_top": paint_tnt_top,
-    "tnt:tnt_bottom": paint_tnt_bottom,
-    "tnt:tnt_side": paint_tnt_side,
     "base:cobblestone": paint_cobblestone,
     "base:sapling": paint_sapling,
     "base:torch": paint_torch,
@@ -487,11 +487,15 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
 
 
 # The example mods' own tiles, shipped beside them (mods/textures/, `world.mods.textures`): the
-# game builds them into its atlas at start, as it would any mod's.
+# game builds them into its atlas at start, as it would any mod's. The base atlas has none of them.
 MOD_TEXTURES: dict[str, Callable[[Rng], Tile]] = {
     "ores:coal_ore": paint_coal_ore,
     "ores:iron_ore": paint_iron_ore,
     "farming:hoe": paint_hoe,
+    "lamp:lamp_on": paint_lamp_on,
+    "tnt:tnt_top": paint_tnt_top,
+    "tnt:tnt_bottom": paint_tnt_bottom,
+    "tnt:tnt_side": paint_tnt_side,
 }
 MOD_TEXTURE_DIR = Path(__file__).resolve().parent.parent / "mods" / "textures"
 
@@ -530,12 +534,29 @@ def write_preview(atlas: Tile, tiles: int, path: Path, scale: int = 3) -> None:
     picture.resize((used.width * scale, used.height * scale), Image.Resampling.NEAREST).save(path)
 
 
+def mod_texture_path(tile_name: str) -> Path:
+    """The file of an example mod's tile: ``"tnt:tnt_top"`` -> ``mods/textures/tnt_tnt_top.png``."""
+    mod, _, rest = tile_name.partition(":")
+    return MOD_TEXTURE_DIR / f"{mod}_{rest}.png"
+
+
+def _same_picture(path: Path, pixels: Tile) -> bool:
+    """Whether the PNG at ``path`` exists and holds exactly these RGBA pixels."""
+    if not path.is_file():
+        return False
+    with Image.open(path) as image:
+        return image.mode == "RGBA" and np.array_equal(np.asarray(image), pixels)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Write the atlas PNG, or with ``--check`` compare the committed one with a fresh drawing."""
+    """Write the atlas PNG and the example mods' tiles, or with ``--check`` compare the committed
+    ones with a fresh drawing."""
     parser = argparse.ArgumentParser(prog="python -m tools.make_atlas", description=__doc__)
     parser.add_argument("--output", type=Path, default=ATLAS_PATH, help="PNG to write or check")
     parser.add_argument(
-        "--check", action="store_true", help="exit 1 if the PNG differs from a fresh drawing"
+        "--check",
+        action="store_true",
+        help="exit 1 if the atlas or an example mod's tile differs from a fresh drawing",
     )
     parser.add_argument(
         "--preview",
@@ -549,16 +570,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"make_atlas: no painter for tile {name!r}; drawing the checker", file=sys.stderr)
     atlas = build_atlas(names)
     if args.check:
-        with Image.open(args.output) as image:
-            same = image.mode == "RGBA" and np.array_equal(np.asarray(image), atlas)
-        print(f"{args.output}: {'up to date' if same else 'differs from a fresh drawing'}")
-        return 0 if same else 1
+        pictures = [(args.output, atlas)]
+        pictures += [(mod_texture_path(name), paint_tile(name)) for name in MOD_TEXTURES]
+        stale = [path for path, pixels in pictures if not _same_picture(path, pixels)]
+        for path, _ in pictures:
+            print(f"{path}: {'differs from a fresh drawing' if path in stale else 'up to date'}")
+        return 1 if stale else 0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     Image.fromarray(atlas).save(args.output)
     MOD_TEXTURE_DIR.mkdir(parents=True, exist_ok=True)
     for name in MOD_TEXTURES:
-        mod, _, rest = name.partition(":")
-        Image.fromarray(paint_tile(name)).save(MOD_TEXTURE_DIR / f"{mod}_{rest}.png")
+        Image.fromarray(paint_tile(name)).save(mod_texture_path(name))
     if args.preview:
         write_preview(atlas, len(names), args.preview)
     print(f"wrote {args.output} ({len(names)} tiles of {TILE_PX} px)")

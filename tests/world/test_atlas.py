@@ -1,6 +1,12 @@
-"""The texture atlas: tile layout, uv rectangles, and the committed PNG matching its script."""
+"""The texture atlas: tile layout, uv rectangles, the committed PNG matching its script, and the
+base atlas knowing no mod (the example mods ship their own tiles)."""
 
 from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,11 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from tools.make_atlas import PAINTERS, build_atlas, paint_tile
-from world.base import default_registry
+import world
+from tools.make_atlas import MOD_TEXTURES, PAINTERS, build_atlas, mod_texture_path, paint_tile
+from world.base import GAME, default_registry
 from world.blocks.atlas import (
     ATLAS_PATH,
     ATLAS_PX,
+    ATLAS_TILES,
     TILE_CAPACITY,
     TILE_PX,
     TILES_PER_ROW,
@@ -20,8 +28,14 @@ from world.blocks.atlas import (
     tile_uv_rect,
     tile_uv_rects,
 )
+from world.mods.loader import load_mods
+from world.mods.registration import make_registry
+from world.mods.textures import find_tile_files
 
 REG = default_registry()
+WORLD = Path(world.__file__).resolve().parent
+GAME_SHELL = WORLD.parent / "game"  # the shell: it draws content, it names none
+BASE_CONTENT = WORLD / "base"  # the base game's content: the one place in world/ that names blocks
 
 
 @pytest.fixture(scope="module")
@@ -135,3 +149,85 @@ def test_grass_side_is_green_on_top_and_soil_below(atlas):
     top_row, bottom_row = side[0], side[-1]
     assert np.all(top_row[:, 1] > top_row[:, 0])  # green dominates red at the top
     assert np.all(bottom_row[:, 0] > bottom_row[:, 1])  # brown soil at the bottom
+
+
+@pytest.fixture(scope="module")
+def example_mods():
+    """The project's example mods, loaded as the game loads them, and their registry."""
+    mods = load_mods(entry_points=False, game=GAME)
+    assert mods.errors == []
+    return mods, make_registry(mods)
+
+
+def test_the_base_atlas_holds_the_base_games_tiles_only():
+    assert [name for name in ATLAS_TILES if not name.startswith("base:")] == []
+    assert set(ATLAS_TILES) == set(PAINTERS)
+    assert not set(MOD_TEXTURES) & set(ATLAS_TILES)
+
+
+def test_no_example_mods_tile_is_drawn_in_the_base_atlas_picture(atlas):
+    cells = {
+        atlas[top:bottom, left:right].tobytes()
+        for left, top, right, bottom in map(tile_pixel_box, range(TILE_CAPACITY))
+    }
+    assert [name for name in MOD_TEXTURES if paint_tile(name).tobytes() in cells] == []
+
+
+def code_strings(path: Path) -> Iterator[tuple[int, str]]:
+    """Every string constant of a module's code with its line, docstrings left out: a docstring's
+    example (``registry.id("lamp:lamp_on")``) documents the mod API, it does not use a mod."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    documented = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, documented)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            yield node.lineno, node.value
+
+
+def test_the_engine_names_no_block_or_tile_of_a_mod(example_mods):
+    mods, _ = example_mods
+    names = "|".join(sorted(mod.name for mod in mods if mod.name not in dict(GAME)))
+    assert "lamp" in names and "tnt" in names
+    # "tnt:tnt", "lamp:lamp_on", or a tile's file name, "tnt_tnt_top.png".
+    mod_name = re.compile(rf"(?<![\w.])(?:{names})(?::[a-z0-9_]|_[a-z0-9_]+\.png)")
+    engine = [
+        path
+        for path in sorted(WORLD.rglob("*.py")) + sorted(GAME_SHELL.rglob("*.py"))
+        if not path.is_relative_to(BASE_CONTENT)
+    ]
+    assert WORLD / "blocks" / "atlas.py" in engine
+    found = [
+        f"{path.relative_to(WORLD.parent)}:{line}: {text!r}"
+        for path in engine
+        for line, text in code_strings(path)
+        if mod_name.search(text)
+    ]
+    assert found == []
+
+
+def test_the_example_mods_tiles_are_their_own_pngs_as_the_tool_draws_them():
+    assert {"lamp:lamp_on", "tnt:tnt_top", "tnt:tnt_bottom", "tnt:tnt_side"} <= set(MOD_TEXTURES)
+    for name in MOD_TEXTURES:
+        with Image.open(mod_texture_path(name)) as image:
+            assert image.mode == "RGBA" and image.size == (TILE_PX, TILE_PX), name
+            assert np.array_equal(np.asarray(image), paint_tile(name)), name
+
+
+def test_every_tile_of_the_example_mods_has_its_file(example_mods):
+    mods, registry = example_mods
+    files, problems = find_tile_files(registry, mods)
+    assert problems == []
+    mod_tiles = registry.tile_names[len(ATLAS_TILES) :]
+    assert {"lamp:lamp_on", "tnt:tnt_side"} <= set(mod_tiles)
+    assert [tile.name for tile in files] == mod_tiles

@@ -4,8 +4,11 @@ The atlas (``assets/atlas.png``, drawn by ``python -m tools.make_atlas``) is a f
 ``TILES_PER_ROW × TILE_ROWS`` tiles of ``TILE_PX × TILE_PX`` pixels, as Minecraft's old
 ``terrain.png``. Tile ``i`` is the atlas index the block registry gives a tile name
 (``registry.tile_names[i]``): column ``i % TILES_PER_ROW``, row ``i // TILES_PER_ROW`` of the
-image, row 0 at the TOP of the PNG. Cells that no tile name uses hold the "missing" checker, so a
-mod's tile that the atlas lacks shows up magenta instead of invisible.
+image, row 0 at the TOP of the PNG. The committed atlas draws the base game's tiles only
+(`ATLAS_TILES`); every other cell holds the "missing" checker. A mod's tiles are numbered after
+the base ones and drawn from the mod's own PNG files (`world.mods.textures`), which the game copies
+into those cells at start (``game.atlas_build``); a tile without a file stays the magenta checker
+instead of going invisible.
 
 The grid is fixed (not sized to the tile count) so that uv rectangles depend on the tile index
 alone, and both sides are powers of two: Panda3D rescales other sizes by default
@@ -51,9 +54,10 @@ ATLAS_PATH = atlas_path()
 
 # The breaking overlay's ten crack stages, drawn over a block as it is broken.
 CRACK_TILES: tuple[str, ...] = tuple(f"base:crack_{stage}" for stage in range(10))
-# Every tile the atlas draws, at a fixed cell: a block registry gives these names these indices
-# whatever order blocks register in (so the example mods' tiles keep their place however many mods
-# load), and numbers any other tile name after them, in the "missing" checker's cells.
+# The base game's tiles, the only ones the base atlas draws, each at a fixed cell: a block registry
+# gives these names these indices whatever order blocks register in, and numbers every other tile
+# name (a mod's) after them, in the "missing" checker's cells, which the game fills from the mod's
+# own PNG file (`world.mods.textures`). No mod's tile is here: the engine knows no content.
 ATLAS_TILES: tuple[str, ...] = (
     "base:missing",
     "base:stone",
@@ -71,10 +75,6 @@ ATLAS_TILES: tuple[str, ...] = (
     "base:bedrock",
     "base:tall_grass",
     "base:lamp",
-    "lamp:lamp_on",
-    "tnt:tnt_top",
-    "tnt:tnt_bottom",
-    "tnt:tnt_side",
     *CRACK_TILES,
     "base:cobblestone",
     "base:sapling",
