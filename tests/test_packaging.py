@@ -123,6 +123,7 @@ def test_an_installed_game_renders_a_screenshot_from_another_folder_with_its_mod
             python,
             "-c",
             "import json, world, game, world.blocks.atlas as a, world.mods.loader as m\n"
+            "from world.base import GAME\n"
             "mods = m.load_mods(entry_points=False, game=GAME)\n"
             "print(json.dumps({'world': world.__file__, 'game': game.__file__,"
             " 'atlas': str(a.ATLAS_PATH), 'mods_dir': str(m.DEFAULT_MODS_DIR),"
