@@ -42,7 +42,7 @@ from ursina import (
 from ursina import time as utime
 
 from game.atlas_build import atlas_texture, build_atlas_image
-from game.chat import CHAT_PROMPT, Chat, ChatSeat
+from game.chat import CHAT_PROMPT, GAME_COMMANDS, Chat, ChatSeat, GameCommands
 from game.chunk_view import ChunkView
 from game.controls import Act, Aim, Controls, Intent, Pointer
 from game.crack import CrackOverlay
@@ -129,7 +129,8 @@ class Game:
         self.pointer: Pointer = WindowPointer(application.base.win)  # what looking reads
         self.session = Session.unsaved(options) if session is None else session
         mods_dirs = (DEFAULT_MODS_DIR, *options.mods)
-        self.mods: Mods = load_mods(mods_dirs, game=GAME)
+        # The game's content, then its chat commands' plugin (bound by the chat, below).
+        self.mods: Mods = load_mods(mods_dirs, game=(*GAME, (GAME_COMMANDS, GameCommands())))
         registry = make_registry(self.mods)
         self._worldgen_guard = HookGuard(self.mods.record)  # mods' on_generated hooks
         self.world = self.session.load_world(

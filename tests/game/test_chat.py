@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from game.chat import MAX_GIVE
 from game.script import ScriptError
-from world.mods.breaker import TRIP_TIMEOUTS
+from world.mods.breaker import TRIP_ERRORS, TRIP_TIMEOUTS
+from world.mods.outcome import MAX_TELL
 
 Replay = Callable[[Any, str], None]
 
@@ -95,7 +97,33 @@ def test_the_game_s_commands_teleport_set_the_time_change_the_mode_and_give(
     replay(game, "chat /frobnicate")
     assert "Unknown command /frobnicate. Type /help for the list" in _shown(game)
     replay(game, "chat /help")
-    assert "/protect" in _shown(game) and "/give" in _shown(game)
+    assert "/protect" in _shown(game) and "/give" in _shown(game)  # the mods' with the game's
+    replay(game, "chat /help_tp")
+    assert _shown(game).startswith("/tp <x> <y> <z>\n")  # the game's own: no owner shown
+    replay(game, "chat /help_protect")
+    assert "(mod protection)" in _shown(game)
+    assert not [e for e in game.mods.errors if e.mod == "game"]  # a misuse is no failure
+
+
+def test_the_game_s_commands_run_as_the_player_s_action_as_a_mod_s_do(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    replay(game, "chat /seed")
+    assert game.last_outcome is not None and game.last_outcome.used  # through the rules
+
+    def broken() -> int:
+        raise RuntimeError("no seed")
+
+    game.chat.seat = replace(game.chat.seat, seed=broken)  # a bug in the game's /seed
+    replay(game, "chat /seed")
+    assert "mod 'game' failed in text prompt game:/seed" in _shown(game)
+    assert "no seed" in _shown(game) and game.last_outcome.denied_by == "game"
+    for _ in range(TRIP_ERRORS):  # one that keeps failing is switched off, as a mod's is
+        replay(game, "chat /seed")
+    assert "'game' is disabled in text prompt game:/seed" in _shown(game)
+    replay(game, "chat /mods_enable_game")
+    assert "Mod 'game' is on again: text prompt game:/seed" in _shown(game)
 
 
 def test_a_mod_s_command_runs_as_the_player_and_answers_in_the_hud(
@@ -164,3 +192,18 @@ def test_mods_lists_the_mods_and_a_switched_off_hook_and_enable_turns_it_back_on
     assert breaker.disabled == ()
     replay(game, "chat /mods_enable_nope")
     assert "no mod 'nope' is loaded. Usage: /mods [enable <mod>]" in _shown(game)
+
+
+def test_an_answer_longer_than_a_message_is_told_whole_in_stacked_messages(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=True)
+    breaker = game.rules.breaker
+    for hook in ("can_break", "can_place", "can_use", "on_break", "on_place"):
+        for _ in range(TRIP_TIMEOUTS):
+            breaker.failed("protection", hook, timeout=True)
+    replay(game, "wait 1\nchat /mods")  # the trips' own messages shown first
+    (older, _), newest = game.hud.older[0], _shown(game)
+    assert str(older.text).startswith("Mods: base, game, ") and len(newest) <= MAX_TELL
+    assert newest.startswith("Switched off: can_break of protection, ")  # nothing cut
+    assert newest.endswith("on_place of protection\n/mods enable <mod> turns a mod's back on")

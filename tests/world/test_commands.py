@@ -10,7 +10,7 @@ import pytest
 from world import World
 from world.base import GAME
 from world.mods.breaker import TRIP_ERRORS, mods_command
-from world.mods.commands import MAX_CHAT, ChatCommand, Commands
+from world.mods.commands import MAX_CHAT, ChatCommand, CommandRegistrar, Commands
 from world.mods.hooks import hookimpl
 from world.mods.host import Mods
 from world.mods.loader import DEFAULT_MODS_DIR, load_mods
@@ -23,11 +23,20 @@ def _nothing() -> None:
     return None
 
 
+class GameShell:
+    """A game's own commands, registered by a plugin of the game as a mod's are."""
+
+    @hookimpl
+    def register_commands(self, commands: CommandRegistrar) -> None:
+        commands.register(ChatCommand("help", _nothing))
+        commands.register(ChatCommand("tp", _nothing, "<x> <y> <z>", "go"))
+
+
 def _game(plugins: dict[str, object] | None = None) -> tuple[World, Rules, Mods, Commands]:
-    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins=plugins, game=GAME)
+    game = (*GAME, ("game", GameShell()))
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins=plugins, game=game)
     world = World(make_registry(mods))
-    builtin = [ChatCommand("help", _nothing), ChatCommand("tp", _nothing, "<x> <y> <z>", "go")]
-    return world, Rules(world, mods), mods, make_commands(mods, builtin)
+    return world, Rules(world, mods), mods, make_commands(mods)
 
 
 def _player(name: str = "alex", told: list[str] | None = None) -> Actor:
@@ -46,12 +55,13 @@ def test_a_line_names_its_command_in_any_case_and_keeps_the_rest() -> None:
         commands.parse("tp 1 2 3")
 
 
-def test_help_lists_every_command_and_tells_one_s_use_and_owner() -> None:
+def test_help_lists_every_command_and_tells_one_s_use_and_a_mod_s_owner() -> None:
     *_, commands = _game()
     listed = commands.help()[0]
     for name in ("/help", "/tp", "/protect", "/unprotect", "/areas"):
         assert name in listed
-    assert commands.help("tp") == ["/tp <x> <y> <z>", "go"]
+    assert commands["tp"].mod == "game"
+    assert commands.help("tp") == ["/tp <x> <y> <z>", "go"]  # the game's own: no owner shown
     assert commands.help("/protect")[0].endswith("(mod protection)")
     assert commands.help("nope") == ["Unknown command /nope"]
 
@@ -68,6 +78,29 @@ def test_a_name_taken_is_refused_naming_its_owner_and_the_mod_adds_none() -> Non
     assert "mine" not in commands and commands["areas"].mod == "protection"
     (error,) = [e for e in mods.errors if e.mod == "wild"]
     assert "areas" in str(error) and "protection" in str(error)
+
+
+def test_the_game_s_commands_come_first_and_no_mod_takes_their_names_even_trying_first() -> None:
+    class Usurper:
+        @hookimpl(tryfirst=True)
+        def register_commands(self, commands: CommandRegistrar) -> None:
+            commands.register(ChatCommand("tp", _nothing))  # the game's
+
+    *_, mods, commands = _game({"usurper": Usurper()})
+    assert commands["tp"].mod == "game" and commands["help"].mod == "game"
+    (error,) = [e for e in mods.errors if e.mod == "usurper"]
+    assert "/tp" in str(error) and "'game' registered already" in str(error)
+    assert not [e for e in mods.errors if e.mod == "game"]
+
+
+def test_a_mod_may_not_take_the_name_of_the_game_s_commands_plugin() -> None:
+    class Named:
+        pass
+
+    *_, mods, commands = _game({"game": Named()})
+    assert isinstance(mods["game"].plugin, GameShell) and commands["tp"].mod == "game"
+    (error,) = [e for e in mods.errors if e.mod == "game"]
+    assert "already loaded from built in" in str(error)
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,14 @@ name and told to the player), with protection's vetoes in force. ``on_run`` asks
 ``world``, ``actor``, ``text`` (the rest of the line, without surrounding blanks) and ``pos`` (the
 voxel at the player's eye) by name, and answers with ``actor.tell(...)``.
 
-Names are one namespace for every mod and the game's own commands (``/help``, ``/tp``...), as in
-Minecraft and Luanti: a name taken already is refused at registration, naming both owners. A
-name is 1 to 32 lower-case letters, digits and underscores; the player may type it in any case.
+The game's own commands (``/help``, ``/tp``...) are registered the same way: by a plugin the game
+loads with its content (``Mods(game=...)``, `world.mods.host`), whose ``register_commands``
+gets a `CommandRegistrar` like any mod's and whose commands run through the same path. Names
+are one namespace for every mod and the game, as in Minecraft and Luanti: a name taken already
+is refused at registration, naming both owners, and the game's plugins register before any mod
+(`world.mods.registration.make_commands`), so no mod takes the game's names. ``/help`` names a
+mod's command's owner, not the game's. A name is 1 to 32 lower-case letters, digits and
+underscores; the player may type it in any case.
 
 A run's commands are gathered by `world.mods.registration.make_commands`; the game's ``/mods``
 answer is `world.mods.breaker.mods_command`.
@@ -59,7 +64,8 @@ class ChatCommand:
     description : str
         What it does, shown by ``/help``.
     mod : str
-        Its owner: set when it is registered (the game's own commands are ``"base"``'s).
+        Its owner, the mod (or the game's plugin) that registered it: set when it is
+        registered.
     """
 
     name: str
@@ -122,14 +128,18 @@ class CommandRegistrar:
 
 
 class Commands:
-    """Every command of a run, by name: the game's own and the loaded mods'."""
+    """Every command of a run, by name: the game's own and the loaded mods'.
 
-    def __init__(self, commands: Iterable[ChatCommand] = ()) -> None:
+    Parameters
+    ----------
+    game : iterable of str
+        The names of the game's plugins (`world.mods.host.Mods.game`): ``/help`` shows their
+        commands without an owner, as the game's own.
+    """
+
+    def __init__(self, game: Iterable[str] = ()) -> None:
         self._by_name: dict[str, ChatCommand] = {}
-        registrar = CommandRegistrar(self._by_name, "base")
-        for command in commands:
-            registrar.register(command)
-        registrar.commit()
+        self._game = frozenset(game)
 
     def __contains__(self, name: object) -> bool:
         return name in self._by_name
@@ -174,7 +184,7 @@ class Commands:
         command = self._by_name.get(name.lower().removeprefix("/"))
         if command is None:
             return [f"Unknown command /{name.removeprefix('/')}"]
-        owner = "" if command.mod == "base" else f" (mod {command.mod})"
+        owner = "" if command.mod in self._game else f" (mod {command.mod})"
         return [f"{command.usage}{owner}", *([command.description] if command.description else [])]
 
 

@@ -5,16 +5,16 @@ chat commands (every mod's ``register_commands``), in load order.
 content, `world.base`, first: the game loads it first), every mod through its
 ``register_blocks`` hook and a `world.mods.registrar.BlockRegistrar` that accepts only the mod's own
 names and adds its blocks together when the hook returns. `make_commands` does the same for
-chat commands, through each mod's `world.mods.commands.CommandRegistrar`.
+chat commands, through each mod's `world.mods.commands.CommandRegistrar`: the game's own commands
+too, which a plugin of the game registers (``game`` of `world.mods.host.Mods`), before any mod's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from world.blocks.registry import BlockRegistry
-from world.mods.commands import ChatCommand, Commands
+from world.mods.commands import Commands
 from world.mods.registrar import BlockRegistrar
 
 if TYPE_CHECKING:
@@ -44,14 +44,18 @@ def make_registry(mods: Mods) -> BlockRegistry:
     return registry
 
 
-def make_commands(mods: Mods, builtin: Iterable[ChatCommand] = ()) -> Commands:
-    """The commands of a run: ``builtin`` (the game's), then each loaded mod's, in load order.
+def make_commands(mods: Mods) -> Commands:
+    """The commands of a run: the game's plugins' (``mods.game``: the game's own commands), then
+    each mod's, through its ``register_commands`` hook.
 
-    A mod whose ``register_commands`` raises (a taken name, say) adds no command; the error is
-    logged and recorded with its name, and the mod stays loaded.
+    The game's plugins register first whatever a mod's ``tryfirst`` says, so a mod cannot take
+    the game's names; the mods follow in hook order (`world.mods.host.Mods.hook_impls`). A
+    plugin whose ``register_commands`` raises (a taken name, say) adds no command; the error is
+    logged and recorded with its name, and the plugin stays loaded.
     """
-    commands = Commands(builtin)
-    for impl in mods.hook_impls("register_commands"):
+    commands = Commands(mods.game)
+    impls = mods.hook_impls("register_commands")
+    for impl in sorted(impls, key=lambda each: each.mod not in mods.game):  # a stable sort
         if impl.mod not in mods:
             continue
         registrar = commands.registrar(impl.mod)
