@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from world.base import BASE, GAME, default_registry
+from world.blocks.block_type import BlockType
+from world.mods.hooks import hookimpl
 from world.mods.host import Mods
 from world.mods.loader import DEFAULT_MODS_DIR, ENTRY_POINT_GROUP, load_mods
 from world.mods.registration import make_registry
@@ -381,3 +383,14 @@ def test_mods_container_api(tmp_path):
     with pytest.raises(KeyError, match="other"):
         mods["other"]
     assert "solo" in repr(mods)
+
+
+def test_a_tryfirst_mod_registers_its_blocks_after_the_game_s_content() -> None:
+    class Eager:
+        @hookimpl(tryfirst=True)
+        def register_blocks(self, registry: object) -> None:
+            registry.register(BlockType("eager:first"))  # type: ignore[attr-defined]
+
+    mods = load_mods([], entry_points=False, plugins={"eager": Eager()}, game=GAME)
+    registry = make_registry(mods)
+    assert registry.id("base:stone") == 1 and registry.id("eager:first") > registry.id("base:door")

@@ -198,8 +198,9 @@ class Mods:
     # -- calling hooks -----------------------------------------------------------------------
 
     def hook_impls(self, hook: str) -> tuple[Implementation, ...]:
-        """The implementations of a hook in call order: load order, ``tryfirst`` ones first and
-        ``trylast`` ones last."""
+        """The implementations of a hook in call order: the game's plugins first (whatever a
+        mod's ``tryfirst`` says: ``base:stone`` stays id 1, and no mod takes the game's command
+        names), then load order, ``tryfirst`` ones first and ``trylast`` ones last."""
         cached = self._impls.get(hook)
         if cached is not None:
             return cached
@@ -210,6 +211,7 @@ class Mods:
         impls = [impl for impl in caller.get_hookimpls() if impl.plugin_name in order]
         impls.sort(
             key=lambda impl: (
+                impl.plugin_name not in self.game,
                 0 if impl.tryfirst else 2 if impl.trylast else 1,
                 order[impl.plugin_name],
             )

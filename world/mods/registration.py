@@ -49,13 +49,12 @@ def make_commands(mods: Mods) -> Commands:
     each mod's, through its ``register_commands`` hook.
 
     The game's plugins register first whatever a mod's ``tryfirst`` says, so a mod cannot take
-    the game's names; the mods follow in hook order (`world.mods.host.Mods.hook_impls`). A
+    the game's names (`world.mods.host.Mods.hook_impls` puts them first); the mods follow. A
     plugin whose ``register_commands`` raises (a taken name, say) adds no command; the error is
     logged and recorded with its name, and the plugin stays loaded.
     """
     commands = Commands(mods.game)
-    impls = mods.hook_impls("register_commands")
-    for impl in sorted(impls, key=lambda each: each.mod not in mods.game):  # a stable sort
+    for impl in mods.hook_impls("register_commands"):
         if impl.mod not in mods:
             continue
         registrar = commands.registrar(impl.mod)
