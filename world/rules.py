@@ -36,23 +36,40 @@ Without mods, the module functions `break_block`, `place_block`, `use_block`, `p
 `break_time` apply the built-in rules and the blocks' own callbacks alone (``Rules(world)``).
 Survival breaking takes time: `break_time` gives the seconds (the game shows progress and calls
 `break_block` when they have passed); the rules themselves do not wait.
+
+What an action does to the actor's inventory is the rules' too, and comes back in its outcome for
+the game to apply (the game keeps the inventory): a survival break's drops (``outcome.drops``),
+the item a survival place uses up (``outcome.spent``), and `Rules.move_items`, a move of items
+between the player's inventory and a block's (a chest's), with the block's ``allow_*`` and
+``on_put`` / ``on_take`` / ``on_move`` callbacks (`world.actions.containers`), which returns the
+inventory after the move (``outcome.inventory``).
+
+Light: when the world keeps one (``world.light``, a `world.light.lighting.Light`: the game's),
+the rules relight around the voxels every committed action and tick changed, and keep the chunks
+whose light changed until the caller takes them (`Rules.pop_relit`, as `World.pop_dirty` gives
+the chunks whose blocks changed): the view remeshes both.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 
-from world.actions import pipeline
+from world.actions import containers, pipeline
 from world.actions.callbacks import BlockTables, implementation
 from world.actions.checks import break_seconds, check_hit, held_tool, may_break, may_place
+from world.actions.containers import Slot
 from world.actions.neighbors import MAX_PENDING, NeighborQueue
 from world.actions.transaction import START, Transaction
 from world.blocks.registry import AIR
 from world.geometry import Int3
+from world.items.containers import Container
+from world.items.inventory import ItemStack
+from world.light.lighting import Light
 from world.mods.breaker import Breaker
 from world.mods.calls import Implementation, ModError
 from world.mods.guard import HOOK_TIME_LIMIT, HookGuard
@@ -65,6 +82,7 @@ from world.ticks.random_ticks import RANDOM_TICK_SPEED, SIMULATION_DISTANCE
 from world.validate import integer, number
 from world.voxels.changes import Changes
 from world.voxels.chunks import World
+from world.voxels.layout import ChunkKey
 
 __all__ = [
     "NEIGHBOR_BUDGET",
@@ -113,6 +131,8 @@ class Rules:
     clock : callable
         Seconds, monotonic (`time.perf_counter`): the clock of that budget and of the circuit
         breaker's window (`world.mods.breaker`); a fake one in tests.
+    drop_seed : int, optional
+        Makes the chances of survival drops reproducible (tests); random otherwise.
     """
 
     def __init__(
@@ -127,6 +147,7 @@ class Rules:
         simulation_distance: int = SIMULATION_DISTANCE,
         block_tick_budget: float = BLOCK_TICK_BUDGET,
         clock: Callable[[], float] = time.perf_counter,
+        drop_seed: int | None = None,
     ) -> None:
         if not isinstance(world, World):
             raise TypeError(f"world must be a World, got {type(world).__name__}")
@@ -143,6 +164,8 @@ class Rules:
             )
         if not callable(clock):
             raise TypeError(f"clock must be callable, got {type(clock).__name__}")
+        if drop_seed is not None:
+            integer(drop_seed, "drop_seed")
         self._world = world
         self._mods = mods
         # Blocks' own callbacks run without mods too: their errors are then only logged, and
@@ -164,6 +187,8 @@ class Rules:
         # The report holds the mods, not the rules: no reference cycle keeps the rules alive.
         self._overflow = None if mods is None else partial(_report_overflow, mods, max_pending)
         self._pending = NeighborQueue(max_pending, self._overflow)
+        self._drops = random.Random(drop_seed)
+        self._relit: set[ChunkKey] = set()  # chunks relit since `pop_relit`
 
     @property
     def world(self) -> World:
@@ -186,6 +211,12 @@ class Rules:
         """Changed voxels whose neighbours are still to be notified (by the next ticks)."""
         return len(self._pending)
 
+    def pop_relit(self) -> set[ChunkKey]:
+        """The chunks whose light the actions and ticks changed since the last call (none when
+        the world keeps no light), for the view to remesh; forgotten here once taken."""
+        relit, self._relit = self._relit, set()
+        return relit
+
     def close(self) -> None:
         """Stop the hook watchdog's thread (it also stops when the rules are collected)."""
         self._guard.close()
@@ -207,10 +238,11 @@ class Rules:
         Returns
         -------
         Outcome
-            Done with the changes and ``break_time`` (the seconds the game should have made the
-            player hold the button), or denied: air, an unbreakable block, a ``can_break`` veto
-            (the block's own or a mod's) or a failing hook or callback (the world is then
-            unchanged).
+            Done with the changes, ``break_time`` (the seconds the game should have made the
+            player hold the button) and, for a survival actor, ``drops`` (what the broken block
+            gives: `world.actions.pipeline.drops`), or denied: air, an unbreakable block, a
+            ``can_break`` veto (the block's own or a mod's) or a failing hook or callback, its
+            ``get_drops`` included (the world is then unchanged).
 
         Raises
         ------
@@ -224,10 +256,15 @@ class Rules:
             return denied(NOTHING_TARGETED)
         with self._transaction() as tx:
             pos = target[0]
+            state = tx.read(pos)
             outcome = pipeline.dig(tx, pos, actor)
             if not outcome and tx.error is None:
                 return outcome
-            return self._finish(tx, pos, break_time=outcome.break_time)
+            gives: tuple[ItemStack, ...] = ()
+            if tx.error is None and not actor.creative:  # Minecraft: creative breaks give none
+                gives = pipeline.drops(tx, state, self._drops)
+            finished = self._finish(tx, pos, break_time=outcome.break_time)
+            return replace(finished, drops=gives) if finished.done else finished
 
     def place_block(self, hit: Hit | None, block: str | int, actor: Actor) -> Outcome:
         """Place ``block`` (name, state key or id) at the targeted spot.
@@ -242,7 +279,7 @@ class Rules:
         Outcome
             Done, or denied by a built-in rule, the block's ``placement_state``, a
             ``can_place`` veto or a failing hook; ``pos`` is the voxel the block went, or would
-            have gone, into.
+            have gone, into. A survival actor's done place ``spent`` one of the block's item.
 
         Raises
         ------
@@ -260,7 +297,7 @@ class Rules:
             outcome = pipeline.place_at_hit(tx, hit, block_id, actor)
             if not outcome and tx.error is None:
                 return outcome
-            return self._finish(tx, outcome.pos or hit.block)
+            return self._spend(self._finish(tx, outcome.pos or hit.block), block_id, actor)
 
     def use_block(self, hit: Hit | None, actor: Actor) -> Outcome:
         """Right click: use the targeted block, or else place the selected one.
@@ -269,7 +306,8 @@ class Rules:
         ``can_use`` is asked, then the block's own ``on_use``, then the mods' ``on_use`` until
         one returns ``True``: that is the action (``outcome.used``). Otherwise the actor's
         selected block is placed as by `place_block` (denied with a reason when nothing is
-        selected). A denied use is not turned into a place.
+        selected). A denied use is not turned into a place. A survival actor's place
+        ``spent`` one item of the selected block (a use spends nothing).
 
         Raises
         ------
@@ -303,7 +341,8 @@ class Rules:
             if tx.error is not None:
                 return self._finish(tx, placed.pos or pos)
             if placed.done:
-                return self._finish(tx, placed.pos or pos)
+                assert selected is not None
+                return self._spend(self._finish(tx, placed.pos or pos), selected, actor)
             if not tx.changes:
                 return placed
             # No mod claimed the click and the place was denied, yet an on_use hook changed
@@ -345,6 +384,57 @@ class Rules:
             finally:
                 tx.actor = outer
             return self._finish(tx, pos, used=True)
+
+    def move_items(
+        self,
+        actor: Actor,
+        container: Container,
+        source: Slot,
+        target: Slot,
+        inventory: Sequence[ItemStack | None],
+    ) -> Outcome:
+        """Move the stack in ``source`` onto ``target`` as ``actor``: between the actor's
+        inventory and a block's (a chest's), or within the block's (`world.actions.containers`:
+        the mods' ``can_use``, the block's ``allow_*``, the change, its ``on_*``).
+
+        Parameters
+        ----------
+        actor : Actor
+        container : Container
+            The block's inventory (`world.items.containers`): the voxel and the data key of its
+            slots.
+        source, target : Slot
+            ``Slot(PLAYER, i)``, a slot of ``inventory``, or ``Slot(BLOCK, i)``, one of the
+            block's (`world.actions.containers.PLAYER`, `world.actions.containers.BLOCK`); at
+            least one is the block's.
+        inventory : sequence of (ItemStack or None)
+            The actor's inventory slots as they are (`world.items.inventory.INVENTORY_SLOTS`);
+            not changed.
+
+        Returns
+        -------
+        Outcome
+            Done, with ``inventory`` the actor's slots after the move (None when it did not
+            touch them): take them only from a done outcome. Or denied, nothing moved on either
+            side: the block gone or its data unreadable, nothing in ``source``, a ``can_use``
+            veto, the block's ``allow_*`` refusing, or a failing hook or callback (rolled back).
+
+        Raises
+        ------
+        TypeError, ValueError
+            For an actor that is not an `Actor`, or a container, slot or inventory that is not
+            one (`world.actions.containers.check_move`), before anything runs.
+        """
+        check_actor(actor)
+        container, source, target, pocket = containers.check_move(
+            container, source, target, inventory
+        )
+        with self._transaction() as tx:
+            moved = containers.move(tx, actor, container, source, target, pocket)
+            if not moved and tx.error is None:
+                return moved
+            finished = self._finish(tx, container.pos)
+            return replace(finished, inventory=moved.inventory) if finished.done else finished
 
     def pick_block(self, hit: Hit | None, actor: Actor) -> int | None:
         """The block id the middle click puts in the hotbar: the target's, or None (nothing
@@ -393,7 +483,7 @@ class Rules:
         Returns
         -------
         Changes
-            The voxels changed by this tick (`world.voxels.changes`).
+            The voxels changed by this tick (`world.voxels.changes`), relit (`pop_relit`).
 
         Raises
         ------
@@ -416,7 +506,9 @@ class Rules:
                 tx.call("on_tick", {"world": tx.view, "dt": seconds}, isolate=True)
             self._ticks.run(tx, ticks)
             tx.notify_neighbors(TICK_NEIGHBOR_BUDGET, isolate=True)
-            return tx.changes.all()
+            changes = tx.changes.all()
+        self._relight(changes)
+        return changes
 
     # -- the transaction ------------------------------------------------------------------------
 
@@ -444,7 +536,24 @@ class Rules:
         if tx.queue is not None:
             self._pending.merge(tx.queue)
         changes = tx.changes.all()
+        self._relight(changes)
         return Outcome(True, pos=pos, changes=changes, break_time=break_time, used=used)
+
+    def _spend(self, outcome: Outcome, placed: int, actor: Actor) -> Outcome:
+        """A done place by a survival actor uses up one item of the placed block."""
+        if not outcome.done or actor.creative:
+            return outcome
+        return replace(outcome, spent=ItemStack(self._world.registry[placed].name, 1))
+
+    def _relight(self, changes: Changes) -> None:
+        """Relight around the committed changes that can change light, in one call (one bounded
+        relight per chunk touched, each seeing them all), when the world keeps a light."""
+        light = self._world.light
+        if not isinstance(light, Light) or not changes:
+            return
+        positions = [c.pos for c in changes if light.changes_light(c.old, c.new)]
+        if positions:
+            self._relit |= light.update(positions)
 
 
 class _Pipeline:

@@ -7,10 +7,11 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from world import World
+from world.actions.containers import BLOCK, PLAYER, Slot
 from world.base import GAME
 from world.geometry import Int3
 from world.items.containers import (
@@ -20,7 +21,7 @@ from world.items.containers import (
     encode_slots,
     slots_empty,
 )
-from world.items.inventory import ItemStack
+from world.items.inventory import INVENTORY_SLOTS, ItemStack
 from world.mods.hooks import hookimpl
 from world.mods.loader import DEFAULT_MODS_DIR, load_mods
 from world.mods.outcome import Actor
@@ -283,3 +284,292 @@ def test_slots_text_is_bounded_by_what_one_voxel_holds() -> None:
     from world.items.containers import MAX_SLOTS_TEXT
 
     assert MAX_SLOTS_TEXT == MAX_DATA_BYTES
+
+
+# -- moves through the rules: Rules.move_items (world.actions.containers) ------------------------
+
+CHEST_AT = Int3(0, 0, 0)
+LOGS = ItemStack("base:log", 20)
+
+
+def pocket_with(*stacks: tuple[int, ItemStack]) -> list[ItemStack | None]:
+    """An inventory's 36 slots holding the given stacks."""
+    slots: list[ItemStack | None] = [None] * INVENTORY_SLOTS
+    for slot, stack in stacks:
+        slots[slot] = stack
+    return slots
+
+
+def chest_slots(world: World, at: Int3 = CHEST_AT) -> list[ItemStack | None]:
+    return decode_slots(world.meta(*at).get("inventory"), MAX_CONTAINER_SLOTS)
+
+
+def counted(*groups: Any) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for group in groups:
+        for stack in group:
+            if stack is not None:
+                total[stack.item] = total.get(stack.item, 0) + stack.count
+    return total
+
+
+def test_a_move_into_a_chest_writes_its_slots_and_gives_back_the_inventory_after_it() -> None:
+    world, rules, _ = chest_world()
+    world.set_block(*CHEST_AT, world.registry.id("chests:chest"))
+    chest = Container(CHEST_AT, "Chest", 27)
+    pocket = pocket_with((9, LOGS))
+    alex = Actor.at("alex", (0.5, 1.0, 3.5))
+    put = rules.move_items(alex, chest, Slot(PLAYER, 9), Slot(BLOCK, 3), pocket)
+    assert put.done and put.pos == CHEST_AT
+    assert put.inventory is not None and put.inventory[9] is None
+    assert chest_slots(world)[3] == LOGS
+    assert pocket[9] == LOGS  # the rules changed a copy: the caller takes `put.inventory`
+    within = rules.move_items(alex, chest, Slot(BLOCK, 3), Slot(BLOCK, 0), put.inventory)
+    assert within.done and within.inventory is None  # the player's slots were not touched
+    assert chest_slots(world)[:4] == [LOGS, None, None, None]
+    back = rules.move_items(alex, chest, Slot(BLOCK, 0), Slot(PLAYER, 0), put.inventory)
+    assert back.done and back.inventory is not None and back.inventory[0] == LOGS
+    assert "inventory" not in world.meta(*CHEST_AT)  # empty slots leave no data
+
+
+def test_a_protected_chest_refuses_a_stranger_s_move_and_its_owner_moves() -> None:
+    """The protection mod's ``can_use`` refuses a stranger at a container in an area: asked
+    for every move too, so a chest opened before the area was set (or by another mod's screen)
+    keeps its stacks."""
+    world, rules, _ = chest_world()
+    protection = rules.mods["protection"].plugin  # type: ignore[index]
+    world.set_block(*CHEST_AT, world.registry.id("chests:chest"))
+    world.meta(*CHEST_AT)["inventory"] = encode_slots([ItemStack("base:dirt", 5)])  # type: ignore[assignment]
+    protection.protect(world, "vault", (-2, -2, -2), (2, 2, 2), owner="alex")  # type: ignore[attr-defined]
+    chest = Container(CHEST_AT, "Chest", 27)
+    pocket = pocket_with((9, LOGS))
+    steve = Actor.at("steve", (0.5, 1.0, 3.5))
+    for source, target in [
+        (Slot(PLAYER, 9), Slot(BLOCK, 3)),  # put
+        (Slot(BLOCK, 0), Slot(PLAYER, 0)),  # take
+        (Slot(BLOCK, 0), Slot(BLOCK, 1)),  # within
+        (Slot(PLAYER, 9), Slot(BLOCK, 0)),  # swap
+    ]:
+        refused = rules.move_items(steve, chest, source, target, pocket)
+        assert not refused.done and refused.reason == "vault belongs to alex"
+        assert refused.denied_by == "protection" and refused.inventory is None
+        assert chest_slots(world)[:4] == [ItemStack("base:dirt", 5), None, None, None]
+    alex = replace(steve, name="alex")
+    assert rules.move_items(alex, chest, Slot(BLOCK, 0), Slot(PLAYER, 0), pocket).done
+    assert "inventory" not in world.meta(*CHEST_AT)
+
+
+class Box:
+    """A mod with one block, ``box:box`` (a container of 27 slots), whose inventory callbacks
+    the test sets, and which records what they were told."""
+
+    def __init__(self) -> None:
+        self.allow: dict[str, Any] = {}  # callback name -> what it returns (or raises)
+        self.heard: list[tuple[str, Any, ItemStack]] = []
+
+    def _allow(self, kind: str) -> Any:
+        def allow(stack: ItemStack, world: Any) -> Any:
+            answer = self.allow.get(kind)
+            if isinstance(answer, BaseException):
+                raise answer
+            return stack.count if answer is None else answer
+
+        return allow
+
+    def _on(self, kind: str) -> Any:
+        def on(world: Any, pos: Int3, key: str, stack: ItemStack, **slots: int) -> None:
+            self.heard.append((kind, slots, stack))
+            if kind in self.allow:  # a failing callback: its own write goes back with it
+                world.meta(*pos)["note"] = "heard"
+                raise RuntimeError(f"{kind} failed")
+
+        def on_slot(world: Any, pos: Int3, key: str, index: int, stack: ItemStack) -> None:
+            on(world, pos, key, stack, index=index)
+
+        def on_move(
+            world: Any, pos: Int3, key: str, from_index: int, to_index: int, stack: ItemStack
+        ) -> None:
+            on(world, pos, key, stack, from_index=from_index, to_index=to_index)
+
+        return on_move if kind == "on_move" else on_slot
+
+    @hookimpl
+    def register_blocks(self, registry: Any) -> None:
+        from world.blocks.registry import BlockType
+
+        callbacks = {
+            name: self._allow(name) for name in ("allow_put", "allow_take", "allow_move")
+        } | {name: self._on(name) for name in ("on_put", "on_take", "on_move")}
+        registry.register(BlockType("box:box", containers=("inventory",), **callbacks))
+
+
+def box_world() -> tuple[World, Rules, Box]:
+    box = Box()
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins={"box": box}, game=GAME)
+    world = World(make_registry(mods))
+    world.set_block(*CHEST_AT, world.registry.id("box:box"))
+    return world, Rules(world, mods), box
+
+
+BOX = Container(CHEST_AT, "Box", 27)
+
+
+def test_a_block_s_allow_callbacks_decide_how_many_go_and_its_on_callbacks_hear_what_went() -> None:
+    world, rules, box = box_world()
+    alex = Actor.at("alex", (0.5, 1.0, 3.5))
+    pocket = pocket_with((9, LOGS), (10, ItemStack("base:dirt", 3)))
+    box.allow["allow_put"] = 5
+    put = rules.move_items(alex, BOX, Slot(PLAYER, 9), Slot(BLOCK, 0), pocket)
+    assert put.done and put.inventory is not None
+    assert put.inventory[9] == ItemStack("base:log", 15)  # five went, the rest stayed
+    assert chest_slots(world)[0] == ItemStack("base:log", 5)
+    assert box.heard == [("on_put", {"index": 0}, ItemStack("base:log", 5))]
+    box.allow["allow_put"] = 0
+    refused = rules.move_items(alex, BOX, Slot(PLAYER, 9), Slot(BLOCK, 0), put.inventory)
+    assert not refused.done and refused.reason == "box will not take log"
+    assert refused.denied_by == "box" and refused.inventory is None
+    box.allow["allow_put"] = "the box is sealed"  # a reason refuses, shown as it is
+    sealed = rules.move_items(alex, BOX, Slot(PLAYER, 9), Slot(BLOCK, 1), put.inventory)
+    assert not sealed.done and sealed.reason == "the box is sealed"
+    box.allow["allow_put"] = 99  # more than the stack: all of it
+    box.allow["allow_take"] = 2
+    swap = rules.move_items(alex, BOX, Slot(PLAYER, 10), Slot(BLOCK, 0), put.inventory)
+    assert not swap.done and swap.reason == "box will not give up log"  # a swap is whole stacks
+    took = rules.move_items(alex, BOX, Slot(BLOCK, 0), Slot(PLAYER, 9), put.inventory)
+    assert (
+        took.done and took.inventory is not None and took.inventory[9] == ItemStack("base:log", 17)
+    )
+    box.allow["allow_move"] = 1
+    within = rules.move_items(alex, BOX, Slot(BLOCK, 0), Slot(BLOCK, 5), took.inventory)
+    assert within.done and chest_slots(world)[0] == ItemStack("base:log", 2)
+    assert box.heard[-2:] == [
+        ("on_take", {"index": 0}, ItemStack("base:log", 2)),
+        ("on_move", {"from_index": 0, "to_index": 5}, ItemStack("base:log", 1)),
+    ]
+    assert chest_slots(world)[5] == ItemStack("base:log", 1)
+    assert not rules.mods.errors  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("failing", "source", "target"),
+    [
+        ("on_move", Slot(BLOCK, 0), Slot(BLOCK, 4)),
+        ("on_put", Slot(PLAYER, 9), Slot(BLOCK, 0)),  # a merge onto the box's logs
+        ("on_take", Slot(BLOCK, 0), Slot(PLAYER, 20)),
+        ("on_take", Slot(PLAYER, 10), Slot(BLOCK, 0)),  # a swap: the put is heard, then this
+    ],
+)
+def test_a_raising_on_callback_rolls_the_whole_move_back(
+    failing: str, source: Slot, target: Slot
+) -> None:
+    world, rules, box = box_world()
+    world.meta(*CHEST_AT)["inventory"] = encode_slots([ItemStack("base:log", 7)])  # type: ignore[assignment]
+    before_data = dict(world.meta(*CHEST_AT))
+    pocket = pocket_with((9, LOGS), (10, ItemStack("base:dirt", 3)))
+    before = counted(pocket, chest_slots(world))
+    box.allow[failing] = True
+    failed = rules.move_items(Actor.at("alex", (0.5, 1.0, 3.5)), BOX, source, target, pocket)
+    assert not failed.done and failed.denied_by == "box"
+    assert f"failed in {failing} of box:box" in failed.reason
+    assert failed.inventory is None  # the player's slots stay as they were: the caller's
+    assert dict(world.meta(*CHEST_AT)) == before_data  # the box's slots and the note went back
+    assert counted(pocket, chest_slots(world)) == before  # no item lost or made
+    assert [kind for kind, *_ in box.heard][-1] == failing
+
+
+def test_a_block_callback_answering_nonsense_is_the_mod_s_error_and_nothing_moves() -> None:
+    world, rules, box = box_world()
+    box.allow["allow_put"] = 2.5
+    pocket = pocket_with((9, LOGS))
+    failed = rules.move_items(
+        Actor.at("alex", (0.5, 1.0, 3.5)), BOX, Slot(PLAYER, 9), Slot(BLOCK, 0), pocket
+    )
+    assert not failed.done and "allow_put of box:box" in failed.reason
+    assert "expected a count of items" in failed.reason
+    assert "inventory" not in world.meta(*CHEST_AT)
+
+
+def test_a_move_s_built_in_rules_refuse_what_cannot_be_moved() -> None:
+    world, rules, _ = chest_world()
+    alex = Actor.at("alex", (0.5, 1.0, 3.5))
+    chest = Container(CHEST_AT, "Chest", 27)
+    pocket = pocket_with((9, LOGS))
+    gone = rules.move_items(alex, chest, Slot(PLAYER, 9), Slot(BLOCK, 0), pocket)
+    assert not gone.done and gone.reason == "Chest is gone"  # air: nothing holds the slots
+    world.set_block(*CHEST_AT, world.registry.id("chests:chest"))
+    empty = rules.move_items(alex, chest, Slot(BLOCK, 2), Slot(PLAYER, 0), pocket)
+    assert not empty.done and empty.reason == "nothing to move"
+    world.meta(*CHEST_AT)["inventory"] = "not slots"
+    unread = rules.move_items(alex, chest, Slot(PLAYER, 9), Slot(BLOCK, 0), pocket)
+    assert not unread.done and unread.reason.startswith("Chest cannot be opened")
+    assert world.meta(*CHEST_AT)["inventory"] == "not slots"  # never written over
+    world.meta(*CHEST_AT)["inventory"] = encode_slots([ItemStack("base:log", 64)])  # type: ignore[assignment]
+    full = rules.move_items(alex, chest, Slot(PLAYER, 9), Slot(BLOCK, 0), pocket)
+    assert full.done and full.inventory is None  # onto a full stack: nothing moves
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("chest", Slot(PLAYER, 0), Slot(BLOCK, 0), "pocket"), "container"),
+        ((BOX, (PLAYER, 0), Slot(BLOCK, 0), "pocket"), "source"),
+        ((BOX, Slot(PLAYER, 36), Slot(BLOCK, 0), "pocket"), "source"),
+        ((BOX, Slot(PLAYER, 0), Slot(BLOCK, 27), "pocket"), "target"),
+        ((BOX, Slot(PLAYER, 0), Slot("hand", 0), "pocket"), "target"),
+        ((BOX, Slot(PLAYER, 0), Slot(PLAYER, 1), "pocket"), "block"),
+        ((BOX, Slot(BLOCK, 1), Slot(BLOCK, 1), "pocket"), "two slots"),
+        ((BOX, Slot(PLAYER, 0), Slot(BLOCK, 0), [None] * 3), "inventory"),
+        ((BOX, Slot(PLAYER, 0), Slot(BLOCK, 0), ["base:log"] * 36), "slot 0"),
+    ],
+)
+def test_a_bad_move_is_refused_naming_what_is_wrong(args: tuple[Any, ...], named: str) -> None:
+    world, rules, _ = box_world()
+    *rest, inventory = args
+    inventory = pocket_with() if inventory == "pocket" else inventory
+    with pytest.raises(ValueError, match=named):
+        rules.move_items(Actor.at("alex", (0.5, 1.0, 3.5)), *rest, inventory)
+    assert "inventory" not in world.meta(*CHEST_AT)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(
+                [Slot(PLAYER, i) for i in (0, 9, 10, 35)] + [Slot(BLOCK, i) for i in (0, 1, 26)]
+            ),
+            st.sampled_from(
+                [Slot(PLAYER, i) for i in (0, 9, 10, 35)] + [Slot(BLOCK, i) for i in (0, 1, 26)]
+            ),
+            st.sampled_from([None, 0, 1, 5, 64, "no", RuntimeError("allow failed")]),
+            st.sampled_from(
+                [None, "allow_put", "allow_take", "allow_move", "on_put", "on_take", "on_move"]
+            ),
+        ),
+        max_size=25,
+    )
+)
+def test_moves_through_the_rules_in_any_order_never_lose_or_make_an_item(
+    plan: list[tuple[Slot, Slot, Any, str | None]],
+) -> None:
+    """Moves between the player's slots and a box's, its callbacks allowing any count,
+    refusing or failing: the items in the player's slots (as the outcomes give them back) and
+    in the box add up to what there was after every move."""
+    world, rules, box = box_world()
+    alex = Actor.at("alex", (0.5, 1.0, 3.5))
+    pocket = pocket_with(
+        (0, ItemStack("base:log", 40)),
+        (9, ItemStack("base:log", 30)),
+        (10, ItemStack("base:dirt", 64)),
+        (35, ItemStack("tools:stone_axe", 1)),
+    )
+    before = counted(pocket)
+    for source, target, answer, callback in plan:
+        if source == target or PLAYER == source.side == target.side:
+            continue
+        box.allow = {} if callback is None else {callback: answer}
+        outcome = rules.move_items(alex, BOX, source, target, pocket)
+        if outcome.inventory is not None:
+            assert outcome.done
+            pocket = list(outcome.inventory)
+        assert counted(pocket, chest_slots(world)) == before, (source, target, answer, callback)

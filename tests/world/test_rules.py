@@ -15,9 +15,11 @@ from world import World
 from world.base import GAME, default_registry
 from world.base.blocks import BASE_BLOCKS
 from world.geometry import Int3
+from world.items.inventory import ItemStack
 from world.mods.hooks import hookimpl
 from world.mods.loader import load_mods
 from world.mods.outcome import NOTHING_TARGETED, Actor, Outcome
+from world.mods.registration import make_registry
 from world.physics.body import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH
 from world.ray import Hit
 from world.rules import Rules, break_block, break_time, pick_block, place_block, use_block
@@ -735,3 +737,121 @@ def test_a_place_beyond_the_world_limit_is_denied():
     hit = Hit(Int3(edge, 0, 0), Int3(1, 0, 0), 1.0, (edge + 1.0, 0.5, 0.5), STONE)
     outcome = place_block(world, hit, "base:dirt", actor((edge - 5.5, 0.0, 0.5)))
     assert not outcome and outcome.reason == "outside the world"
+
+
+# -- what an action does to the actor's inventory, and the light ------------------------------
+
+
+def test_a_survival_break_s_outcome_carries_its_drops_and_a_creative_one_none():
+    world = World(REG)
+    world.set_block(0, 0, 0, STONE)
+    world.set_block(1, 0, 0, GLASS)
+    broken = Rules(world).break_block(hit_at(world, (0, 0, 0)), actor())
+    assert broken.done and broken.drops == (ItemStack("base:cobblestone", 1),)  # stone's drop
+    assert Rules(world).break_block(hit_at(world, (1, 0, 0)), actor()).drops == ()  # glass: none
+    world.set_block(0, 0, 0, STONE)
+    creative = Rules(world).break_block(hit_at(world, (0, 0, 0)), actor(creative=True))
+    assert creative.done and creative.drops == ()
+    world.set_block(0, 0, 0, BEDROCK)
+    assert Rules(world).break_block(hit_at(world, (0, 0, 0)), actor()).drops == ()  # denied
+
+
+def test_leaves_drop_a_sapling_at_their_chance_reproducibly_with_a_seed():
+    world = World(REG)
+    leaves = REG.id("base:leaves")
+
+    def saplings(seed: int) -> int:
+        rules, count = Rules(world, drop_seed=seed), 0
+        for _ in range(400):
+            world.set_block(0, 0, 0, leaves)
+            count += len(rules.break_block(hit_at(world, (0, 0, 0)), actor()).drops)
+        return count
+
+    assert saplings(7) == saplings(7)
+    assert 5 <= saplings(7) <= 40  # one in twenty: about 20 of 400
+
+
+def test_a_failing_get_drops_rolls_the_break_back_naming_its_mod():
+    from world.blocks.registry import BlockType
+
+    class Cursed:
+        @hookimpl
+        def register_blocks(self, registry):
+            def get_drops(registry, state, rng):
+                raise RuntimeError("no drops today")
+
+            registry.register(BlockType("cursed:stone", get_drops=get_drops))
+
+    mods = loaded(cursed=Cursed())
+    world = World(make_registry(mods))
+    world.set_block(0, 0, 0, world.registry.id("cursed:stone"))
+    failed = Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), actor())
+    assert not failed.done and failed.denied_by == "cursed"
+    assert "get_drops of cursed:stone" in failed.reason and failed.drops == ()
+    assert world.registry.name(world.get_block(0, 0, 0)) == "cursed:stone"  # not broken
+    creative = Rules(world, mods).break_block(hit_at(world, (0, 0, 0)), actor(creative=True))
+    assert creative.done  # creative breaks give nothing: get_drops is not asked
+
+
+@pytest.mark.parametrize("creative", [False, True])
+def test_a_survival_place_spends_one_of_the_placed_block_s_item_and_a_use_nothing(creative):
+    world = World(REG)
+    world.set_block(0, 0, 0, STONE)
+    placer = actor(creative=creative, selected="base:dirt", item="base:dirt")
+    placed = Rules(world).use_block(hit_at(world, (0, 0, 0)), placer)
+    assert placed.done
+    assert placed.spent == (None if creative else ItemStack("base:dirt", 1))
+    again = Rules(world).place_block(hit_at(world, (0, 0, 0), (1, 0, 0)), "base:glass", placer)
+    assert again.done and again.spent == (None if creative else ItemStack("base:glass", 1))
+    refused = Rules(world).use_block(hit_at(world, (0, 0, 0)), placer)  # the dirt is in the way
+    assert not refused.done and refused.spent is None
+
+
+def test_an_item_s_handled_use_spends_nothing():
+    class Wand:
+        @hookimpl
+        def on_use(self):
+            return True
+
+    mods = loaded(wand=Wand())
+    world = World(REG)
+    world.set_block(0, 0, 0, STONE)
+    used = Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), actor(selected="base:dirt"))
+    assert used.used and used.spent is None
+
+
+def test_the_rules_relight_what_actions_and_ticks_change_when_the_world_keeps_a_light():
+    from world.light.lighting import Light
+
+    class Torcher:
+        def __init__(self) -> None:
+            self.plan: list[tuple[int, int, int]] = []
+
+        @hookimpl
+        def on_tick(self, world):
+            while self.plan:
+                world.set_block(*self.plan.pop(), "base:torch")
+
+    torcher = Torcher()
+    mods = loaded(torcher=torcher)
+    world = World(REG)
+    world.set_blocks([(x, 0, z) for x in range(-4, 5) for z in range(-4, 5)], STONE)
+    rules = Rules(world, mods)
+    assert rules.pop_relit() == set()
+    dark = Rules(World(REG))  # no light kept: nothing is relit, nothing fails
+    dark.world.set_block(0, 0, 0, STONE)
+    assert dark.place_block(hit_at(dark.world, (0, 0, 0)), "base:torch", actor()).done
+    assert dark.pop_relit() == set()
+    world.light = light = Light(world)
+    light.add_chunks(list(world.chunks))
+    assert light.at(0, 1, 0)[1] == 0  # block light: none yet
+    assert rules.place_block(hit_at(world, (0, 0, 0)), "base:torch", actor()).done
+    assert light.at(0, 1, 0)[1] == 14 and light.at(1, 1, 0)[1] == 13  # a torch's 14
+    assert rules.pop_relit() == {(0, 0, 0), (-1, 0, 0), (0, 0, -1), (-1, 0, -1)}
+    assert rules.pop_relit() == set()  # taken
+    torcher.plan = [(0, 1, 8)]
+    rules.tick(0.05)
+    assert light.at(0, 1, 9)[1] == 13
+    assert (0, 0, 0) in rules.pop_relit()
+    assert rules.break_block(hit_at(world, (0, 1, 0)), actor()).done
+    assert light.at(1, 1, 0)[1] == 14 - 9  # only the tick's torch lights it now, 9 steps away

@@ -1,5 +1,7 @@
 """Blocks' own callbacks (`world.blocks.registry.BlockType`'s ``on_use``, ``can_break``,
-``placement_state``, ``on_construct``, ``on_destruct``) as hook implementations.
+``placement_state``, ``on_construct``, ``on_destruct``, the timers' and random ticks', and the
+moves of items in its inventories, ``allow_*`` and ``on_put`` / ``on_take`` / ``on_move``) as
+hook implementations.
 
 `BLOCK_CALLBACKS` names the arguments each callback is offered; a callback asks for any of them by
 name, as a hook implementation does (pluggy's rule). `callback_implementation` reads its signature
@@ -35,6 +37,11 @@ __all__ = [
     "implementation",
 ]
 
+# A move of items in a block's inventory (`world.actions.containers`): which inventory (its data
+# key), which slot or slots, and the stack that goes.
+_SLOT = ("world", "pos", "block", "state", "props", "actor", "key", "index", "stack")
+_MOVE = (*_SLOT[:7], "from_index", "to_index", "stack")
+
 BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
     "on_use": ("world", "pos", "block", "state", "props", "actor", "hit"),
     "can_break": ("world", "pos", "block", "state", "props", "actor"),
@@ -43,10 +50,12 @@ BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
     "on_destruct": ("world", "pos", "block", "state", "props", "actor"),
     "on_timer": ("world", "pos", "block", "state", "props", "elapsed"),
     "on_random_tick": ("world", "pos", "block", "state", "props"),
+    **dict.fromkeys(("allow_put", "allow_take", "on_put", "on_take"), _SLOT),
+    **dict.fromkeys(("allow_move", "on_move"), _MOVE),
 }
 """Each per-block callback and the arguments it is offered."""
 
-DECIDING = frozenset(("can_break", "placement_state"))
+DECIDING = frozenset(("can_break", "placement_state", "allow_put", "allow_take", "allow_move"))
 """The callbacks that only decide: the world is read-only while they run."""
 
 REACTIVE_GROUPS = ("fence", "attached")

@@ -5,7 +5,9 @@ pipeline), shared by the rules' actions (`world.rules.Rules`) and by a hook acti
 Breaking (`dig`): the built-in rules, the block's own ``can_break``, every mod's ``can_break``
 (`world.actions.checks.may_break`); the change to air; settling (the block's ``on_destruct``, the
 neighbours' shape updates: `world.actions.transaction.Transaction.settle`); every mod's
-``on_break``.
+``on_break``. What the break gives a survival actor (`drops`: the block's ``get_drops`` through the
+watchdog, or its ``drops``) is worked out in the same transaction, so that a failing ``get_drops``
+rolls the break back.
 
 Placing (`place_at_hit` for a click, `place` for a given voxel and state): where the block goes
 (`world.actions.placement.PlaceContext`: the clicked voxel when it is replaceable or the placed
@@ -23,13 +25,17 @@ Actions nest when a hook digs or places as an actor: at most `MAX_DEPTH` deep an
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import world.validate as validate
 from world.actions.checks import break_seconds, held_tool, may_break, may_place, place_refusal
+from world.blocks.drops import block_drops
 from world.blocks.registry import AIR
 from world.geometry import Int3
+from world.items.inventory import ItemStack
+from world.mods.calls import Implementation
 from world.mods.context import PlaceContext
 from world.mods.outcome import Outcome, denied
 
@@ -39,7 +45,7 @@ if TYPE_CHECKING:
     from world.mods.outcome import Actor
     from world.ray import Hit
 
-__all__ = ["MAX_CHAINED", "MAX_DEPTH", "dig", "place", "place_at_hit", "use"]
+__all__ = ["MAX_CHAINED", "MAX_DEPTH", "dig", "drops", "place", "place_at_hit", "use"]
 
 # Nested actions (a hook digging or placing as the actor): a door's other half is depth 1; a
 # recursive vein miner goes as deep as its vein. Each level costs about ten Python frames.
@@ -98,6 +104,26 @@ def dig(tx: Transaction, pos: Int3, actor: Actor) -> Outcome:
             changes=tx.changes.since(mark),
             break_time=break_seconds(block, actor, held_tool(tx.world, actor)),
         )
+
+
+def drops(tx: Transaction, state: int, rng: random.Random) -> tuple[ItemStack, ...]:
+    """What breaking a block in ``state`` gives a survival actor (`world.blocks.drops.block_drops`).
+
+    A block's ``get_drops`` runs as its mod's callback, through the watchdog: one that raises,
+    runs too long or returns something else than item stacks sets ``tx.error`` (the break is
+    then rolled back) and gives nothing; one the circuit breaker switched off gives nothing.
+    """
+    registry = tx.world.registry
+    block = registry[state]
+    if block.get_drops is None:
+        return tuple(block_drops(registry, state, rng))
+    mod, label = block.name.split(":")[0], f"get_drops of {block.name}"
+    impl = Implementation(mod, label, block_drops, ("registry", "state", "rng"))
+    result, error = tx.run(impl, {"registry": registry, "state": state, "rng": rng})
+    if error is not None:
+        tx.error = tx.error or error
+        return ()
+    return tuple(result) if isinstance(result, list) else ()
 
 
 def place(

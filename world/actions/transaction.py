@@ -11,9 +11,10 @@ first restores every voxel the transaction changed, so no action is ever half ap
 `Transaction.call` is the one place where the calling policies of `world.mods.hooks.CALLING` are
 applied to a hook's implementations; `Transaction.block_call` calls a block's own callback
 (`world.blocks.registry.BlockType`: ``on_use``, ``can_break``, ``placement_state``,
-``on_construct``,
-``on_destruct``) the same way, through the same watchdog, its failures named after the block and
-its mod; `Transaction.notify_neighbors` drains the neighbour queue.
+``on_construct``, ``on_destruct``, the inventory callbacks ``allow_*`` and ``on_put`` /
+``on_take`` / ``on_move``: `world.actions.callbacks.BLOCK_CALLBACKS`) the same way, through the
+same watchdog, its failures named after the block and its mod; `Transaction.notify_neighbors`
+drains the neighbour queue.
 
 Settling. Every change is also an *update*, processed by `Transaction.settle` right after the
 action's own change and after every hook call (queued, never nested, oldest first; at most
@@ -465,8 +466,9 @@ class Transaction:
     ) -> tuple[object, ModError | None]:
         """Call ``block``'s own ``callback`` (one of `world.actions.callbacks.BLOCK_CALLBACKS`, or
         an item's ``on_use``) with the arguments it asks for, as the block's mod, through the
-        watchdog: its result and error (also kept in `error`). Deciding callbacks (``can_break``,
-        ``placement_state``) see a read-only world.
+        watchdog: its result and error (also kept in `error`). Deciding callbacks
+        (`world.actions.callbacks.DECIDING`: ``can_break``, ``placement_state``, ``allow_*``) see
+        a read-only world.
         """
         function = getattr(block, callback)
         key = (block.name, callback)

@@ -128,6 +128,13 @@ class BlockType:
         ABMs: crops growing, leaves decaying, grass spreading; `world.ticks.random_ticks`).
     on_timer : callable or None
         Called when a timer started on the voxel with ``world.start_timer`` runs out.
+    allow_put, allow_take, allow_move : callable or None
+        Decide a move of items into, out of or within one of the block's inventories
+        (`world.actions.containers`; Luanti's ``allow_metadata_inventory_*``): return how many
+        of the stack may go, 0 refuses. ``None``: every move is allowed.
+    on_put, on_take, on_move : callable or None
+        Called after such a move (Luanti's ``on_metadata_inventory_*``); one that raises rolls
+        the whole move back.
     drops : tuple of world.items.inventory.Drop, or None
         What breaking it gives in survival: ``None`` its own item (the block's name), ``()``
         nothing (glass), else these drops (stone gives cobblestone).
@@ -167,6 +174,12 @@ class BlockType:
     placement_state: Callable[..., Any] | None = None
     on_random_tick: Callable[..., Any] | None = None
     on_timer: Callable[..., Any] | None = None
+    allow_put: Callable[..., Any] | None = None
+    allow_take: Callable[..., Any] | None = None
+    allow_move: Callable[..., Any] | None = None
+    on_put: Callable[..., Any] | None = None
+    on_take: Callable[..., Any] | None = None
+    on_move: Callable[..., Any] | None = None
     drops: tuple[Drop, ...] | None = None
     get_drops: Callable[..., Any] | None = None
     label: Label | None = None
@@ -230,7 +243,8 @@ class BlockType:
         if self.label is not None and not isinstance(self.label, Label):
             raise ValueError(f"label of {self.name!r} must be a Label or None, got {self.label!r}")
         hooks = ("on_use", "can_break", "on_construct", "on_destruct", "placement_state")
-        for hook in (*hooks, "get_drops", "on_random_tick", "on_timer"):
+        moves = ("allow_put", "allow_take", "allow_move", "on_put", "on_take", "on_move")
+        for hook in (*hooks, *moves, "get_drops", "on_random_tick", "on_timer"):
             value = getattr(self, hook)
             if value is not None and not callable(value):
                 raise ValueError(f"{hook} of {self.name!r} must be callable or None, got {value!r}")

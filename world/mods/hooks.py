@@ -40,9 +40,11 @@ inside ``can_*`` hooks; ``world.storage`` is the calling mod's saved key→value
 array.
 
 Blocks have their own callbacks too (`world.blocks.registry.BlockType`'s ``on_use``, ``can_break``,
-``placement_state``, ``on_construct``, ``on_destruct``), called in the same pipeline
-(`world.actions.pipeline`): a block's own decision before the mods' ``can_*`` hooks, its own
-``on_use`` before theirs, ``on_construct`` / ``on_destruct`` right after the change.
+``placement_state``, ``on_construct``, ``on_destruct``, and ``allow_*`` / ``on_put`` / ``on_take`` /
+``on_move`` for their inventories), called in the same pipeline (`world.actions.pipeline`,
+`world.actions.containers`): a block's own decision before the mods' ``can_*`` hooks (a move of
+items: after their ``can_use``), its own ``on_use`` before theirs, ``on_construct`` /
+``on_destruct`` right after the change.
 """
 
 from __future__ import annotations
@@ -154,7 +156,9 @@ def can_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> bool 
     """May ``actor`` use (right click) the block at ``pos``?
 
     Called by `world.rules.use_block` before any `on_use`. A denied use is not turned into
-    a place: the right click does nothing and the outcome carries the reason.
+    a place: the right click does nothing and the outcome carries the reason. Also called by
+    `world.rules.Rules.move_items` before every move of items in the block's inventory (a
+    chest's slots): moving them is using the block, and a denial refuses the move.
     ``world`` is read-only here.
 
     Returns

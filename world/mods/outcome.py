@@ -3,6 +3,13 @@
 Both are frozen value objects; hooks receive an `Actor` as is and the game shows an
 `Outcome`'s ``reason``. An `Actor` checks its fields once, when it is made (`world.validate`):
 every rule after that trusts them.
+
+The player's inventory is not the world's: the game keeps it. An `Outcome` says what an action
+did to it, and the game applies exactly that, only when the action was done: the stacks a
+survival break gives (``drops``), the item a survival place used up (``spent``), and the whole
+inventory after a move of items between it and a block's slots (``inventory``, worked out by
+`world.actions.containers` from the slots the game handed in). A denied or rolled-back action
+carries none of them, so the inventory and the world change together or not at all.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from dataclasses import dataclass, field
 import world.validate as validate
 from world.geometry import Int3, Vec3
 from world.items.containers import Container
+from world.items.inventory import ItemStack
 from world.mods.text_prompt import TextPrompt
 from world.physics.body import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH
 from world.voxels.changes import Changes
@@ -227,6 +235,15 @@ class Outcome:
         A mod's ``on_use`` handled the right click (so nothing was placed).
     denied_by : str or None
         The mod that denied or failed; ``None`` when done or denied by a built-in rule.
+    drops : tuple of ItemStack
+        What a survival break gives the actor (`world.blocks.drops.block_drops` of the broken
+        block; Minecraft: nothing in creative), for the game to add to the inventory.
+    spent : ItemStack or None
+        What the action used up of the held stack: one item of the placed block when a
+        survival actor places one (a right click that placed); None otherwise.
+    inventory : tuple of (ItemStack or None), or None
+        The actor's inventory slots after a move of items (`world.rules.Rules.move_items`), for
+        the game to take as they are; None when the action did not change them.
     """
 
     done: bool
@@ -236,6 +253,9 @@ class Outcome:
     break_time: float = 0.0
     used: bool = False
     denied_by: str | None = None
+    drops: tuple[ItemStack, ...] = ()
+    spent: ItemStack | None = None
+    inventory: tuple[ItemStack | None, ...] | None = None
 
     def __bool__(self) -> bool:
         return self.done
