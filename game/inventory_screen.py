@@ -15,9 +15,10 @@ inventory (`world.items.inventory.Inventory.crafting`): a save made while stacks
 them.
 
 A block's inventory (a chest: `world.items.containers`) opens in the grid's place
-(`open_container`): its slots, rows of nine, above the player's; each move in or out of it is handed
-to
-``on_change`` (the game writes the block's data).
+(`open_container`): its slots, rows of nine, above the player's. A move that touches its slots is
+not made here: it is handed to ``move`` as two `world.actions.containers.Slot` s (the game makes
+it the player's action through the rules, `game.containers`, and sets `InventoryScreen.stored`
+to the block's slots after it); moves within the player's own slots stay the screen's.
 
 Drawing is one mesh of quads for the slot backgrounds and one for the icons, textured with one
 sheet holding every item's isometric icon (`game.icons.icon_sheet`, made once when the screen is
@@ -38,6 +39,7 @@ from game.atlas_build import atlas_texture
 from game.hud import WindowRoot
 from game.hud_layout import SLOT_GAP, SLOT_SIZE, fit_scale
 from game.icons import icon_sheet
+from world.actions.containers import BLOCK, PLAYER, Slot
 from world.blocks.registry import BlockRegistry
 from world.items.containers import Container
 from world.items.crafting import craft
@@ -137,10 +139,10 @@ class InventoryScreen:
         self.held: int | None = None  # survival: the cell whose stack was picked up
         self.grid = inventory.crafting  # survival: the crafting grid (the inventory keeps it)
         # A block's inventory shown instead of the grid (`open_container`), its slots, and who
-        # is told when they change.
+        # makes a move that touches them.
         self.container: Container | None = None
         self.stored: list[ItemStack | None] = []
-        self._on_change: Callable[[list[ItemStack | None]], object] | None = None
+        self._mover: Callable[[Slot, Slot], object] | None = None
         self.shown = False
         self._sheet: PandaTexture | None = None
         self._columns = 1
@@ -224,7 +226,7 @@ class InventoryScreen:
 
     def open(self, *, creative: bool) -> None:
         """Show the screen: the picker in creative, the inventory in survival."""
-        self.container, self._on_change = None, None
+        self.container, self._mover = None, None
         self.creative = creative
         self.shown = True
         self.held = None
@@ -237,11 +239,12 @@ class InventoryScreen:
         self,
         container: Container,
         slots: list[ItemStack | None],
-        on_change: Callable[[list[ItemStack | None]], object],
+        move: Callable[[Slot, Slot], object],
     ) -> None:
-        """Show a block's inventory above the player's (in either mode)."""
+        """Show a block's inventory above the player's (in either mode); ``move`` makes each
+        move that touches its slots (module notes)."""
         self.open(creative=False)
-        self.container, self.stored, self._on_change = container, list(slots), on_change
+        self.container, self.stored, self._mover = container, list(slots), move
         self.refresh()
 
     def close(self) -> None:
@@ -250,7 +253,7 @@ class InventoryScreen:
         self.shown = False
         self.held = None
         self.root.enabled = False
-        self.container, self.stored, self._on_change = None, [], None
+        self.container, self.stored, self._mover = None, [], None
         for cell, stack in enumerate(self.grid):
             if stack is not None:
                 left = self.inventory.add(stack.item, stack.count)
@@ -313,13 +316,20 @@ class InventoryScreen:
             if self._stack(index) is not None:
                 self.held = index
         else:
-            touched = max(self.held, index) >= CRAFT_CELL
-            self._move(self.held, index)
-            self.held = None
-            if touched and self._on_change is not None:
-                self._on_change(list(self.stored))
+            held, self.held = self.held, None
+            if self._mover is None or max(held, index) < CRAFT_CELL:
+                self._move(held, index)
+            elif held != index and self._stack(held) is not None:
+                self._mover(self.slot_of(held), self.slot_of(index))
         self.refresh()
         return None
+
+    def slot_of(self, cell: int) -> Slot:
+        """The slot a survival cell shows while a block's inventory is open: the block's, or
+        the player's inventory's."""
+        if cell >= CRAFT_CELL:
+            return Slot(BLOCK, cell - CRAFT_CELL)
+        return Slot(PLAYER, self._slot_of_cell(cell))
 
     def _stack(self, cell: int) -> ItemStack | None:
         """The stack in a survival cell: an inventory slot's, the crafting grid's or the open

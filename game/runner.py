@@ -143,18 +143,18 @@ class ScriptPlayer:
             self.screenshot(Path(str(args["path"])))
         elif name == "inventory":
             if game.inventory_screen.shown:
-                game.close_inventory()
+                game.screens.close_inventory()
             else:
-                game.open_inventory()
+                game.screens.open_inventory()
             self.frames(1)
         elif name == "search":
             self._inventory_open(action).set_query(str(args["text"]))
         elif name == "click_item":
             self._inventory_open(action)
-            game.click_inventory(int(args["cell"]) - 1)
+            game.screens.click(int(args["cell"]) - 1)
             self.frames(1)
         elif name == "time":
-            game.set_time(parse_time(str(args["time"])))
+            game.sky.set_time(parse_time(str(args["time"])))
         elif name == "type":
             if not game.text_screen.shown:
                 raise ScriptError(f"{action.where}: type needs a text prompt open (use a sign)")

@@ -1,7 +1,9 @@
 """Chests: 27 slots of storage in a block (Minecraft's chest, Luanti's ``default:chest``).
 
 Right-clicking a chest opens it above the player's inventory (`world.items.containers`: its slots
-are kept in the chest's own data, saved with the world). A chest holding anything cannot be broken,
+are kept in the chest's own data, saved with the world); every move in or out of it is the
+player's action through the rules (`world.actions.containers`: the mods' ``can_use``, so a chest
+in someone else's protected area keeps its stacks). A chest holding anything cannot be broken,
 as Luanti's: empty it first. Should another mod replace it anyway, its stacks drop into the world
 and come to the player (`world.blocks.block_type.BlockType.containers`): nothing is ever lost with
 the block. Eight planks round an empty middle make one.

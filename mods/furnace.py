@@ -6,9 +6,11 @@ fuel, and what came out. Its timer (`world.start_timer`) runs once a second whil
 a fuel item is burnt when something can be smelted and there is room for the result; while fuel
 burns, the item in the first slot cooks, and after its cooking time one is taken and its result
 added to the third slot. Its info text (`world.voxels.block_data.INFOTEXT`) says how far it has got.
-Right-clicking it wakes it for a minute, so that what the player puts in is noticed. A furnace
-that holds anything cannot be broken by hand, as Luanti's; replaced by another mod's change, it
-drops what it holds (``containers``). Eight cobblestone round an empty middle make one.
+Right-clicking it wakes it for a minute, and what the player puts in or moves about in its slots
+wakes it at once (its ``on_put`` and ``on_move``: the player's moves go through the rules,
+`world.actions.containers`, and Luanti's furnace notices them so too). A furnace that holds
+anything cannot be broken by hand, as Luanti's; replaced by another mod's change, it drops what
+it holds (``containers``). Eight cobblestone round an empty middle make one.
 
 Other mods add what smelts and what burns by calling `add_cooking` and `add_fuel` on this mod
 (``world.mod("furnace")``, with ``"furnace"`` in their ``depends``) in their ``register_blocks``.
@@ -84,6 +86,11 @@ def use_furnace(world: ModWorld, pos: Int3, actor: Actor) -> bool:
     return True
 
 
+def noticed(world: ModWorld, pos: Int3) -> None:
+    """A stack put in or moved (``on_put``, ``on_move``): look for work now."""
+    world.start_timer(*pos, TICK)
+
+
 def furnace_tick(world: ModWorld, pos: Int3, elapsed: float) -> None:
     """The timer ran out: burn, cook, and say how far it has got (module notes)."""
     data = world.meta(*pos)
@@ -146,6 +153,8 @@ def register_blocks(registry: BlockRegistrar) -> None:
             tiles=("base:stone", "base:stone", "base:cobblestone"),
             on_use=use_furnace,
             on_timer=furnace_tick,
+            on_put=noticed,
+            on_move=noticed,
             can_break=unless_empty(SLOTS, "the furnace is not empty"),  # as Luanti's
             containers=(SLOTS,),  # replaced by a mod's change: its stacks drop, none is lost
         )

@@ -16,8 +16,11 @@ them through ``world.storage``; `protect`, `unprotect` and `areas` take the
 (or this mod's store itself, ``world.mod_storage.for_mod("protection")``).
 
 Inside an area, blocks that keep items (group ``container``: chests, furnaces) open only for
-the owner; doors, lamps and signs can be used by anyone. Other mods respect areas by asking
-``world.may_break`` / ``world.may_place`` before changing blocks (as `tnt` does).
+the owner, and only the owner moves stacks in or out of them: `can_use` is asked for every move
+of items too (`world.rules.Rules.move_items`), so a chest opened before the area was set keeps
+its stacks from a stranger; the chests' own callbacks need not know about areas. Doors, lamps and
+signs can be used by anyone. Other mods respect areas by asking ``world.may_break`` /
+``world.may_place`` before changing blocks (as `tnt` does).
 
 Players set them in the chat (`world.mods.commands`), as with Luanti's areas mod:
 ``/protect <name> <x1> <y1> <z1> <x2> <y2> <z2>`` protects a box of at most `MAX_SIDE` voxels a
@@ -136,8 +139,9 @@ def can_place(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
 
 @hookimpl
 def can_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> str | None:
-    """Blocks that keep items (group ``container``: chests, furnaces) open only for the area's
-    owner, as Luanti's protected chests; doors, lamps and signs stay usable by anyone."""
+    """Blocks that keep items (group ``container``: chests, furnaces) open, and let their stacks
+    be moved, only for the area's owner, as Luanti's protected chests; doors, lamps and signs stay
+    usable by anyone."""
     if "container" not in block.groups:
         return None
     return _refusal(world, pos, actor.name)

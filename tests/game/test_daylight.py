@@ -22,7 +22,6 @@ from game.daylight import (
 )
 from world import World
 from world.geometry import Int3
-from world.voxels.changes import Change
 
 Replay = Callable[[Any, str], None]
 
@@ -74,8 +73,8 @@ def test_night_darkens_the_field_but_not_what_a_torch_lights(
     target = game.target
     assert target is not None
     torch = target.block + Int3(0, 1, 0)
-    game.world.set_block(*torch, game.world.registry.id("base:torch"))
-    game._relight([Change(torch, 0, game.world.get_block(*torch))])
+    game.world.set_block(*torch, game.world.registry.id("base:torch"))  # outside the rules:
+    game.chunks.relight(game.light.update([torch]), now=True)  # relit by hand
     replay(game, f"wait 3\nscreenshot {tmp_path / 'torch.png'}")
     lit = _pixels(tmp_path / "torch.png")
     assert lit[view].mean() > 2.0 * night[view].mean()  # the torch lights the ground around

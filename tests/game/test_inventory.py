@@ -462,18 +462,18 @@ def test_clicks_in_any_order_never_lose_or_make_an_item(
         game.world.meta(*chest).pop("inventory", None)
         before = _counts(inventory.slots)
         if with_chest:
-            game.open_container(Container(chest, "Chest", 27))
+            game.screens.open_container(Container(chest, "Chest", 27))
         else:
             screen.open(creative=False)
         for cell in cells:
             if cell >= 45 and not with_chest:
                 continue  # 45 is the grid's output: crafting is tested elsewhere
-            game.click_inventory(cell)
+            game.screens.click(cell)
         held = decode_slots(game.world.meta(*chest).get("inventory"), 27)
         assert _counts(inventory.slots, inventory.crafting, held) == before
         if with_chest:
             assert held == screen.stored
-        game.close_inventory()
+        game.screens.close_inventory()
         assert inventory.crafting == [None] * 9  # the grid went back
         assert _counts(inventory.slots, held) == before
 
@@ -517,7 +517,7 @@ def test_a_chest_replaced_between_clicks_drops_what_it_held_and_no_click_makes_a
     )
     @given(steps)
     def run(plan: list[tuple[str, int]]) -> None:
-        game.close_inventory()
+        game.screens.close_inventory()
         game.world.dropped.clear()
         game.world.set_block(*at, 0)
         game.world.set_block(*at, chest)
@@ -526,10 +526,10 @@ def test_a_chest_replaced_between_clicks_drops_what_it_held_and_no_click_makes_a
         for slot, stack in zip((0, 9, 10), stock, strict=True):
             inventory.slots[slot] = stack
         before = total()
-        game.open_container(Container(at, "Chest", 27))
+        game.screens.open_container(Container(at, "Chest", 27))
         for kind, cell in plan:
             if kind == "click" and game.inventory_screen.shown:
-                game.click_inventory(cell)
+                game.screens.click(cell)
             elif kind == "replace":
                 game.world.set_block(*at, stone)
             elif kind == "bulk":
@@ -537,9 +537,9 @@ def test_a_chest_replaced_between_clicks_drops_what_it_held_and_no_click_makes_a
             elif kind == "frame":
                 replay(game, "wait 1")
             elif kind == "reopen" and game.world.get_block(*at) != chest:
-                game.close_inventory()
+                game.screens.close_inventory()
                 game.world.set_block(*at, chest)
-                game.open_container(Container(at, "Chest", 27))
+                game.screens.open_container(Container(at, "Chest", 27))
             assert total() == before, (kind, cell)
         if game.world.get_block(*at) != chest:
             replay(game, "wait 1")  # the screen closes; the dropped stacks are picked up
@@ -548,3 +548,79 @@ def test_a_chest_replaced_between_clicks_drops_what_it_held_and_no_click_makes_a
         assert total() == before
 
     run()
+
+
+def test_a_protected_chest_refuses_a_stranger_s_clicks_and_nothing_moves(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    """The chest was opened before someone else's area was set around it (as ``/protect``
+    does while it is open): every move the player clicks is refused through the rules
+    (protection's ``can_use``), with its reason shown; nothing moves on either side. Once the
+    area is the player's, the same clicks move the logs."""
+    from game.player import PLAYER_NAME
+
+    game = make_game(flat=True, creative=False)
+    chest = _place_chest(game, replay)
+    inventory = game.hotbar.inventory
+    replay(game, "use")
+    screen = game.inventory_screen
+    assert screen.container is not None
+    protection = game.mods["protection"].plugin
+    protection.protect(game.world, "vault", chest, chest, owner="alex")
+    before = list(inventory.slots)
+    replay(game, "click_item 1\nclick_item 37")  # the logs onto the chest's first slot
+    assert game.last_outcome is not None and not game.last_outcome.done
+    assert "vault belongs to alex" in str(game.hud.message.text)
+    assert inventory.slots == before and screen.stored == [None] * 27
+    assert "inventory" not in game.world.meta(*chest)
+    protection.protect(game.world, "vault", chest, chest, owner=PLAYER_NAME)
+    replay(game, "click_item 1\nclick_item 37")
+    assert game.last_outcome.done and screen.stored[0] == ItemStack("base:log", 20)
+    assert inventory.count("base:log") == 0 and "base:log" in game.world.meta(*chest)["inventory"]
+
+
+STRONGBOX = """
+    from world.blocks.registry import BlockType
+    from world.mods.hooks import hookimpl
+
+    def fail(stack):
+        raise RuntimeError("the lock jammed")
+
+    @hookimpl
+    def register_blocks(registry):
+        registry.register(BlockType("strongbox:box", containers=("inventory",), on_move=fail))
+"""
+
+
+def test_a_raising_on_move_clicked_on_the_screen_rolls_the_move_back(
+    make_game: Callable[..., Any], tmp_path: Path
+) -> None:
+    """A block whose ``on_move`` fails: a move within its slots is rolled back (nothing moved,
+    no item lost or made) and the mod's failure is shown; moves in and out still work."""
+    from world.items.containers import Container, decode_slots
+
+    folder = tmp_path / "mods"
+    folder.mkdir()
+    (folder / "strongbox.py").write_text(textwrap.dedent(STRONGBOX))
+    game = make_game(flat=True, creative=False, mods=(str(folder),))
+    empty(game)
+    inventory = game.hotbar.inventory
+    inventory.put(9, ItemStack("base:log", 20))
+    box = (0, 10, 0)
+    game.world.set_block(*box, game.world.registry.id("strongbox:box"))
+    game.screens.open_container(Container(box, "Strongbox", 27))
+    screen = game.inventory_screen
+    game.screens.click(0)  # inventory slot 9
+    game.screens.click(36)  # the box's first slot: a put, no on_put to fail
+    assert screen.stored[0] == ItemStack("base:log", 20) and inventory.count("base:log") == 0
+    game.screens.click(36)
+    game.screens.click(40)  # within the box: on_move fails
+    assert game.last_outcome is not None and not game.last_outcome.done
+    assert game.last_outcome.denied_by == "strongbox"
+    assert "the lock jammed" in str(game.hud.message.text)
+    held = decode_slots(game.world.meta(*box).get("inventory"), 27)
+    assert held == screen.stored and held[0] == ItemStack("base:log", 20) and held[4] is None
+    game.screens.click(36)
+    game.screens.click(27)  # out again, onto the hotbar's first slot
+    assert inventory.slots[0] == ItemStack("base:log", 20)
+    assert "inventory" not in game.world.meta(*box)

@@ -573,3 +573,20 @@ def test_moves_through_the_rules_in_any_order_never_lose_or_make_an_item(
             assert outcome.done
             pocket = list(outcome.inventory)
         assert counted(pocket, chest_slots(world)) == before, (source, target, answer, callback)
+
+
+def test_a_furnace_notices_what_is_put_in_through_its_on_put() -> None:
+    """No right click woke it: the sand and the planks put in start its timer, and glass comes
+    out after the cooking time."""
+    world, rules, _ = chest_world()
+    furnace = Container(CHEST_AT, "Furnace", 3)
+    world.set_block(*CHEST_AT, world.registry.id("furnace:furnace"))
+    alex = Actor.at("alex", (0.5, 1.0, 3.5))
+    pocket = pocket_with((9, ItemStack("base:sand", 1)), (10, ItemStack("base:planks", 1)))
+    put = rules.move_items(alex, furnace, Slot(PLAYER, 9), Slot(BLOCK, 0), pocket)
+    assert put.done and put.inventory is not None
+    fuel = rules.move_items(alex, furnace, Slot(PLAYER, 10), Slot(BLOCK, 1), put.inventory)
+    assert fuel.done and world.block_data.timer(CHEST_AT) is not None
+    for _ in range(12):
+        rules.tick(1.0)
+    assert decode_slots(world.meta(*CHEST_AT).get("inventory"), 3)[2] == ItemStack("base:glass")
