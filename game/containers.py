@@ -1,12 +1,13 @@
-"""The block inventory the player has open (a chest's slots above their own): the block it
-belongs to, its data as last shown, and each move in or out of it through the rules.
+"""The block inventory the player has open, and its moves as the player's actions.
 
-No engine here: `game.screens` shows it on the inventory screen. Every move touching the block's
-slots is the player's action, `world.rules.Rules.move_items` (the mods' ``can_use``, the
-block's ``allow_*`` and ``on_*`` callbacks, all or nothing); the player's inventory takes the
-slots the outcome gives back, only from a done move. Data that cannot be read as slots is not
-opened (nor written over); a block replaced since it was opened (its stacks dropped into the
-world) is `gone`, and the screen closes rather than move a stack the world no longer has.
+A chest's slots shown above the player's own: the block they belong to, their data as last shown,
+and each move in or out of them through the rules. No engine here: `game.screens` shows it on the
+inventory screen. Every move touching the block's slots is the player's action,
+`world.rules.Rules.move_items` (the mods' ``can_use``, the block's ``allow_*`` and ``on_*``
+callbacks, all or nothing); the player's inventory takes the slots the outcome gives back, only from
+a done move. Data that cannot be read as slots is not opened (nor written over); a block replaced
+since it was opened (its stacks dropped into the world) is `gone`, and the screen closes rather than
+move a stack the world no longer has.
 """
 
 from __future__ import annotations

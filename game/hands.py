@@ -1,14 +1,13 @@
-"""The player's hands: break, use and pick through the rules, and apply what each outcome says;
-the hotbar's selection.
+"""The player's hands: break, use and pick through the rules, and apply what each outcome says.
 
-`world.rules.Rules` decides; this only carries the decision out in the game's own state: a
-survival break's drops go into the inventory (*inventory full: n item(s) lost* when they do not
-fit), a place takes the item it spent from the selected slot, stacks lying in the world
-(``World.dropped``: a container's when a mod replaced its block) come into the inventory as it has
-room (the rest wait, saved with the world, and the player is told once), the chunks whose blocks or
-light changed are remeshed before the next frame, the broken blocks burst into particles, and a
-denial's reason or a mod's failure is shown (a click at the sky is silent, as in Minecraft; a
-mod's failure in full once, in short after).
+The hotbar's selection is theirs too. `world.rules.Rules` decides; this only carries the decision
+out in the game's own state: a survival break's drops go into the inventory (*inventory full: n
+item(s) lost* when they do not fit), a place takes the item it spent from the selected slot, stacks
+lying in the world (``World.dropped``: a container's when a mod replaced its block) come into the
+inventory as it has room (the rest wait, saved with the world, and the player is told once), the
+chunks whose blocks or light changed are remeshed before the next frame, the broken blocks burst
+into particles, and a denial's reason or a mod's failure is shown (a click at the sky is silent, as
+in Minecraft; a mod's failure in full once, in short after).
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""The pause menu in a running game (Esc): the world waits while it is open and the mouse is let
-go; the settings changed in it apply at once (the game mode, the field of view, the view distance,
-the mouse's sensitivity) and are remembered for the next runs (`game.user_settings`).
+"""The pause menu in a running game (Esc), and the settings in effect.
+
+The world waits while the menu is open and the mouse is let go; the settings changed in it apply
+at once (the game mode, the field of view, the view distance, the mouse's sensitivity) and are
+remembered for the next runs (`game.user_settings`).
 
 `game.menu.PauseMenu` draws the menu and decides nothing; this holds the settings in effect and
 applies a change to the game (`Host`).

@@ -1,14 +1,14 @@
-"""The screens that take the keys from the game: a mod's text prompt (and the chat line, T), the
-inventory screen (E) and a block's inventory shown on it.
+"""The screens that take the keys from the game: text prompts and the inventory screen.
 
-While one is shown the body stands still and the crosshair hides; in a window the mouse is let go
-(and taken back when it closes), and a text prompt takes the keyboard's typed characters. A text
-prompt's Enter sends its text: the chat's line to `game.chat.Chat`, a mod's to its ``on_submit``
-as the player's action; Escape sends nothing. A block's inventory (`game.containers`) is read
-again every frame and before every click (a furnace's timer changes it), closes when its block
-went or its data became unreadable, and every move that touches its slots goes through the rules
-as the player's action (`world.rules.Rules.move_items`): its outcome is applied and shown as any
-action's.
+A mod's text prompt (and the chat line, T), the inventory screen (E) and a block's inventory shown
+on it. While one is shown the body stands still and the crosshair hides; in a window the mouse is
+let go (and taken back when it closes), and a text prompt takes the keyboard's typed characters. A
+text prompt's Enter sends its text: the chat's line to `game.chat.Chat`, a mod's to its
+``on_submit`` as the player's action; Escape sends nothing. A block's inventory (`game.containers`)
+is read again every frame and before every click (a furnace's timer changes it), closes when its
+block went or its data became unreadable, and every move that touches its slots goes through the
+rules as the player's action (`world.rules.Rules.move_items`): its outcome is applied and shown as
+any action's.
 """
 
 from __future__ import annotations

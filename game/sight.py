@@ -1,7 +1,8 @@
-"""What the player aims at, and what is drawn on it: the view's raycast for the target (every
-frame, and again before a click acts), its outline and the block's ``infotext``
-(`world.voxels.block_data.INFOTEXT`; none over a menu or a screen), the crack of the block being
-broken, and F4's frozen ray with the voxels it crosses.
+"""What the player aims at, and what is drawn on it.
+
+The view's raycast for the target (every frame, and again before a click acts), its outline and
+the block's ``infotext`` (`world.voxels.block_data.INFOTEXT`; none over a menu or a screen), the
+crack of the block being broken, and F4's frozen ray with the voxels it crosses.
 """
 
 from __future__ import annotations

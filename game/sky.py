@@ -1,7 +1,9 @@
-"""The sky around the player, kept each frame: its colour and the fog up to the view distance
-(`game.scene.set_view`, again when the window's shape changes, so the vertical field of view
-holds), the time of day (`game.daylight`: the sky's colour, the chunks' share of sky light, the
-sun and the moon) and the view through water (`game.scene.Underwater`).
+"""The sky around the player, kept each frame.
+
+Its colour and the fog up to the view distance (`game.scene.set_view`, again when the window's shape
+changes, so the vertical field of view holds), the time of day (`game.daylight`: the sky's colour,
+the chunks' share of sky light, the sun and the moon) and the view through water
+(`game.scene.Underwater`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Moving items between a player's inventory and a block's, as the player's action (Luanti's node
-inventory callbacks, Minecraft's container clicks), inside one transaction.
+"""Moving items between a player's inventory and a block's, as the player's action.
+
+Luanti's node inventory callbacks, Minecraft's container clicks, inside one transaction.
 
 Contract
 --------
