@@ -196,6 +196,8 @@ class Screens:
         """The open block inventory as the world holds it now: closed when its block went or its
         data became unreadable, redrawn when a mod changed it (a furnace's timer)."""
         opened = self.opened
+        if opened is not None and self.inventory.container is None:  # closed by other means
+            self.opened = opened = None
         if opened is None:
             return
         if opened.gone:
