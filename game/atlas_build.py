@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 TEXTURE_ERROR = "textures"
-"""The `world.mods.host.ModError.where` of a mod's texture problems."""
+"""The `world.mods.calls.ModError.where` of a mod's texture problems."""
 
 MAX_TILE_FILE_BYTES: Final = 1 << 20
 """The largest tile file read: far above any real 16×16 or 32×32 PNG, with its metadata."""

@@ -309,7 +309,7 @@ class Game:
 
     def _actor(self) -> Actor:
         """The player as the rules see them, with the look and the sneak key the placement reads
-        (`world.actions.placement.PlaceContext`: facing, sneak-placing against a usable block)."""
+        (`world.mods.context.PlaceContext`: facing, sneak-placing against a usable block)."""
         actor = self.player.actor(self.hotbar.current)
         return replace(
             actor,

@@ -8,7 +8,7 @@ and runs, in order (Luanti's dig/place pipeline, `world.actions.pipeline`):
 
 1. the built-in rules (`world.actions.checks`, Minecraft's);
 2. the block's own decision: its ``can_break``, or the placed block's ``placement_state``, which
-   picks the state from the click's `world.actions.placement.PlaceContext`;
+   picks the state from the click's `world.mods.context.PlaceContext`;
 3. the mods' ``can_*`` hooks (the first ``False`` or reason string denies);
 4. the change, settled: the changed block's ``on_destruct`` / ``on_construct`` and the
    neighbours' built-in shape updates (`world.actions.transaction.Transaction.settle`);
@@ -272,7 +272,7 @@ class Rules:
         The block goes into ``hit.block`` itself when that block is replaceable (tall grass) or
         the placed block merges into it (a slab into the same slab), else against the entered
         face, at ``hit.block + hit.face``. Its state is the one given unless the block's
-        ``placement_state`` picks one from the click (`world.actions.placement.PlaceContext`).
+        ``placement_state`` picks one from the click (`world.mods.context.PlaceContext`).
 
         Returns
         -------

@@ -10,7 +10,7 @@ watchdog, or its ``drops``) is worked out in the same transaction, so that a fai
 rolls the break back.
 
 Placing (`place_at_hit` for a click, `place` for a given voxel and state): where the block goes
-(`world.actions.placement.PlaceContext`: the clicked voxel when it is replaceable or the placed
+(`world.mods.context.PlaceContext`: the clicked voxel when it is replaceable or the placed
 block merges into it, else against the face; a block of the group ``"merges"`` with a
 ``placement_state`` is asked about a voxel holding the same block, and merges when it answers a
 state: a slab into a slab), the built-in rules, the block's own

@@ -25,7 +25,7 @@ How Blockpick calls hooks (`world.mods.loader` loads mods, `world.rules` runs th
   runs until one handles the click (`Policy.UNTIL_HANDLED`), the other hooks notify every mod
   (`Policy.NOTIFY`; ``register_blocks`` and ``register_commands``, which run before there is a
   world, are called mod by mod by `world.mods.registration.make_registry` and
-  `world.mods.commands.make_commands`).
+  `world.mods.registration.make_commands`).
 - A hook that raises (``SystemExit`` and ``KeyboardInterrupt`` included) or runs longer than
   `world.mods.guard.HOOK_TIME_LIMIT` is logged with its mod's name, the action it was part of is
   denied and every block it changed (the action's own change included) is restored.
@@ -36,7 +36,7 @@ inside ``can_*`` hooks; ``world.storage`` is the calling mod's saved key→value
 ``world.dig`` / ``world.place`` act as an actor through every hook), ``pos`` and ``neighbor`` are
 `world.geometry.Int3` world voxel coordinates, ``block`` / ``old`` / ``new`` are frozen
 `world.blocks.registry.BlockType` values, ``actor`` is a frozen `world.mods.outcome.Actor` and
-``context`` a frozen `world.actions.placement.PlaceContext`. Nothing a hook receives is an internal
+``context`` a frozen `world.mods.context.PlaceContext`. Nothing a hook receives is an internal
 array.
 
 Blocks have their own callbacks too (`world.blocks.registry.BlockType`'s ``on_use``, ``can_break``,
@@ -140,7 +140,7 @@ def can_place(
     collision boxes stay outside the actor's body). ``pos`` is the voxel that will change,
     which is ``hit.block`` itself when that is replaceable (tall grass) or a merge (a slab into
     a slab), else ``hit.block + hit.face``. ``context`` is the click's
-    `world.actions.placement.PlaceContext` (hit, look, facing, sneak), or None when a mod places
+    `world.mods.context.PlaceContext` (hit, look, facing, sneak), or None when a mod places
     through ``world.place`` / asks ``world.may_place``; ``world.get_block(*pos)`` is the block
     being replaced. ``world`` is read-only here.
 

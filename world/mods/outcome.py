@@ -66,7 +66,7 @@ class Actor:
         the click.
     look : tuple of 3 float or None
         Where the actor looks (any non-zero vector; kept as given). It gives the placement's
-        horizontal facing (`world.actions.placement.PlaceContext`); ``None``: the direction from the
+        horizontal facing (`world.mods.context.PlaceContext`); ``None``: the direction from the
         eye to the clicked point, or north when that is zero.
     sneak : bool
         Sneaking (left shift): a right click with a block selected places it against a usable
