@@ -74,7 +74,7 @@ def picker_figures() -> tuple[float, float, float]:
     from game.inventory_screen import InventoryScreen
     from world.base import default_registry
     from world.blocks.atlas import ATLAS_PATH
-    from world.blocks.registry import BlockType
+    from world.blocks.block_type import BlockType
     from world.blocks.shapes import slab, stairs
     from world.items.inventory import Inventory
 

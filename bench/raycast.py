@@ -32,7 +32,7 @@ from world.blocks.block_type import BlockType
 from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FACINGS, door, fence, slab, stairs, torch
 from world.ray import raycast, raycast_many
-from world.voxels.chunks import Chunk
+from world.voxels.layout import Chunk
 
 EYE = 1.62
 SCALAR_RAYS = 10_000

@@ -22,8 +22,9 @@ from numpy.typing import NDArray
 from bench.common import print_table
 from world.base import default_registry
 from world.blocks.registry import BlockRegistry
-from world.save.storage import GeneratorFactory, WorldStore
-from world.voxels.chunks import CHUNK, CHUNK_VOLUME, ChunkGenerator, ChunkKey
+from world.save.format import GeneratorFactory
+from world.save.storage import WorldStore
+from world.voxels.layout import CHUNK, CHUNK_VOLUME, ChunkGenerator, ChunkKey
 
 SEED = 20240601
 REPEAT = 15

@@ -41,7 +41,7 @@ from bench.common import median_seconds, print_table
 from world import World
 from world.base import GAME
 from world.blocks.abm import Abm
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.gen.terrain import clear_cache, surface_height
 from world.gen.worldgen import mod_hooks, worldgen_factory
 from world.geometry import Int3

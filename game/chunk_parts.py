@@ -72,8 +72,7 @@ from panda3d.core import (
 
 from game.geometry import indexed, interleaved_format, vertex_data
 from world.mesh.pack import OTHER, VERTEX_ROW, PackedMesh
-from world.voxels.chunks import CHUNK
-from world.voxels.layout import chunk_layers
+from world.voxels.layout import CHUNK, chunk_layers
 
 __all__ = [
     "Band",

@@ -83,8 +83,8 @@ from world.mesh.pack import PackedMesh, drawn_mesh
 from world.stream.lighting import LightScheduler
 from world.stream.streamer import ChunkStreamer
 from world.stream.worker import WorkerRecipe
-from world.voxels.chunks import CHUNK, ChunkKey, World
-from world.voxels.layout import chunk_layers
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK, ChunkKey, chunk_layers
 
 __all__ = ["ChunkView"]
 

@@ -46,7 +46,7 @@ from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FULL, Box
 from world.geometry import Int3, Vec3
 from world.ray import Hit, traverse
-from world.voxels.chunks import CHUNK_SHIFT
+from world.voxels.layout import CHUNK_SHIFT
 
 __all__ = [
     "REFRESH_SECONDS",

@@ -20,7 +20,7 @@ from game.hotbar import Hotbar
 from game.hud import ERROR_SECONDS, Hud
 from game.particles import MAX_PARTICLES, PER_BLOCK, BreakParticles
 from game.sight import Sight
-from world.blocks.registry import AIR
+from world.blocks.block_type import AIR
 from world.items.inventory import ItemStack
 from world.mods.host import Mods
 from world.mods.outcome import NOTHING_TARGETED, Actor, Outcome

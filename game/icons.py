@@ -19,7 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from world.blocks.atlas import TILE_PX, TILES_PER_ROW
-from world.blocks.registry import DRAW_NONE, DRAW_PLANT, BlockRegistry
+from world.blocks.block_type import DRAW_NONE, DRAW_PLANT
+from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FULL, Box
 
 __all__ = ["ICON_PX", "block_icon", "icon_sheet"]

@@ -29,8 +29,8 @@ from game.render_origin import RenderOrigin
 from world.blocks.labels import Label, LabelPlace, label_place, label_text
 from world.blocks.shapes import FACINGS
 from world.geometry import Int3
-from world.voxels.chunks import CHUNK, ChunkKey, World
-from world.voxels.layout import chunk_index, voxel_at
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK, ChunkKey, chunk_index, voxel_at
 
 __all__ = ["LABEL_DISTANCE", "MAX_LABELS", "LabelView"]
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from world.geometry import Int3, Vec3
-from world.voxels.chunks import CHUNK
+from world.voxels.layout import CHUNK
 
 __all__ = ["REBASE_DISTANCE", "Placeable", "RenderOrigin"]
 

@@ -34,7 +34,7 @@ from game.script import Action, ScriptError, read_script
 from game.session import NewWorldError, Session, world_file
 from game.signals import StopSignals
 from game.user_settings import load_settings
-from world.save.storage import SaveError
+from world.save.format import SaveError
 
 __all__ = [
     "SCRIPT_FPS",

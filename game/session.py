@@ -74,9 +74,10 @@ from world.save.dirs import (
     resolve_world,
     worlds_dir,
 )
-from world.save.format import GeneratorFactory
+from world.save.format import GeneratorFactory, SaveError
 from world.save.job import SaveJob
-from world.save.storage import PlayerState, SaveError, WorldStore
+from world.save.meta import PlayerState
+from world.save.storage import WorldStore
 from world.stream.worker import WorkerRecipe, registry_fingerprint
 from world.voxels.chunks import World
 

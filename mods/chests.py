@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from world.blocks.registry import BlockType
+from world.blocks import BlockType
+from world.hooks import hookimpl
 from world.items.containers import Container, unless_empty
 from world.items.recipes import Recipe
-from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.geometry import Int3

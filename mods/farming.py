@@ -13,15 +13,16 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from world.blocks.registry import BlockType
+from world.blocks import BlockType
 from world.blocks.shapes import Box
+from world.hooks import hookimpl
 from world.items.inventory import ItemStack
 from world.items.item import Item
 from world.items.recipes import Recipe
-from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
-    from world.blocks.registry import BlockRegistry, Props
+    from world.blocks.block_type import Props
+    from world.blocks.registry import BlockRegistry
     from world.geometry import Int3
     from world.mods.context import PlaceContext
     from world.mods.registrar import BlockRegistrar

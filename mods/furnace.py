@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from world.blocks.registry import BlockType
+from world.blocks import BlockType
+from world.hooks import hookimpl
 from world.items.containers import Container, decode_slots, encode_slots, unless_empty
 from world.items.inventory import STACK_MAX, ItemStack
 from world.items.recipes import Recipe
-from world.mods.hooks import hookimpl
 from world.voxels.block_data import INFOTEXT
 
 if TYPE_CHECKING:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from world.blocks.abm import Abm
-from world.mods.hooks import hookimpl
+from world.hooks import hookimpl
 
 if TYPE_CHECKING:
-    from world.blocks.registry import BlockType
+    from world.blocks.block_type import BlockType
     from world.geometry import Int3
     from world.mods.outcome import Actor
     from world.mods.registrar import BlockRegistrar

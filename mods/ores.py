@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from world.blocks import BlockType
 from world.blocks.ores import Ore
-from world.blocks.registry import BlockType
+from world.hooks import hookimpl
 from world.items.recipes import Recipe
-from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.mods.registrar import BlockRegistrar

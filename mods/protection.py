@@ -37,12 +37,12 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from world.hooks import hookimpl
 from world.mods.commands import ChatCommand, CommandRegistrar, coordinate
-from world.mods.hooks import hookimpl
 from world.voxels.chunks import World
 
 if TYPE_CHECKING:
-    from world.blocks.registry import BlockType
+    from world.blocks.block_type import BlockType
     from world.geometry import Int3
     from world.mods.outcome import Actor
     from world.mods.view import ModWorld

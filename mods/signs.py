@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from world.blocks import BlockType
 from world.blocks.labels import Label
-from world.blocks.registry import BlockType
 from world.blocks.shapes import FACINGS, Box, rotate
+from world.hooks import hookimpl
 from world.items.recipes import Recipe
-from world.mods.hooks import hookimpl
 from world.mods.text_prompt import TextPrompt
 from world.voxels.block_data import INFOTEXT
 
 if TYPE_CHECKING:
-    from world.blocks.registry import Props
+    from world.blocks.block_type import Props
     from world.geometry import Int3
     from world.mods.context import PlaceContext
     from world.mods.outcome import Actor

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from world.blocks.registry import BlockType
-from world.mods.hooks import hookimpl
+from world.blocks import BlockType
+from world.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.geometry import Int3

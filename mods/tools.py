@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from world.hooks import hookimpl
 from world.items.item import Item
 from world.items.recipes import Recipe
-from world.mods.hooks import hookimpl
 
 if TYPE_CHECKING:
     from world.mods.registrar import BlockRegistrar

@@ -8,7 +8,8 @@ blocks. Everything below takes its registry explicitly (`world.voxels.chunks.Wor
 from __future__ import annotations
 
 from world.base import default_registry
-from world.blocks.registry import AIR, BlockRegistry, BlockType
+from world.blocks.block_type import AIR, BlockType
+from world.blocks.registry import BlockRegistry
 from world.geometry import FACE_NORMALS, Int3, Vec3
 from world.ray import (
     MAX_REACH,
@@ -21,9 +22,8 @@ from world.ray import (
     traverse,
 )
 from world.validate import WORLD_LIMIT
-from world.voxels.chunks import CHUNK, Chunk
 from world.voxels.chunks import World as VoxelWorld
-from world.voxels.layout import DEFAULT_BUILD_HEIGHT, ChunkSource
+from world.voxels.layout import CHUNK, DEFAULT_BUILD_HEIGHT, Chunk, ChunkSource
 
 __all__ = [
     "AIR",

@@ -65,7 +65,7 @@ from world.actions.checks import break_seconds, check_hit, held_tool, may_break,
 from world.actions.containers import Slot
 from world.actions.neighbors import MAX_PENDING, NeighborQueue
 from world.actions.transaction import START, Transaction
-from world.blocks.registry import AIR
+from world.blocks.block_type import AIR
 from world.geometry import Int3
 from world.items.containers import Container
 from world.items.inventory import ItemStack

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from world.actions.breaking import BREAK_DELAY, CRACK_STAGES
-from world.blocks.registry import AIR
+from world.blocks.block_type import AIR
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]

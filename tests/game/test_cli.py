@@ -18,7 +18,7 @@ from game.scene import SKY
 from tests.game.runs import blockpick
 from world.base import default_registry
 from world.blocks.atlas import ATLAS_PATH, tile_pixel_box
-from world.blocks.registry import AIR
+from world.blocks.block_type import AIR
 from world.gen.generators import make_generator
 from world.save.storage import WorldStore
 

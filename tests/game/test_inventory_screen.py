@@ -11,7 +11,7 @@ from PIL import Image
 
 from world.base import default_registry
 from world.blocks.atlas import ATLAS_PATH
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.blocks.shapes import slab
 from world.items.inventory import Inventory, ItemStack
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.game.runs import finish_streaming
-from world.blocks.registry import AIR
+from world.blocks.block_type import AIR
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]

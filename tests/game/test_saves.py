@@ -18,10 +18,11 @@ from PIL import Image
 from game.options import Options
 from game.session import AUTOSAVE_SECONDS, Session
 from world.base import default_registry
-from world.blocks.registry import AIR
+from world.blocks.block_type import AIR
 from world.gen.generators import make_generator
 from world.save.dirs import create_world, world_path
-from world.save.storage import SaveError, WorldStore
+from world.save.format import SaveError
+from world.save.storage import WorldStore
 
 Replay = Callable[[Any, str], None]
 DT = 1 / 60

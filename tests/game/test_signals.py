@@ -17,7 +17,7 @@ import pytest
 from game.signals import STOP_SIGNALS, StopSignals
 from tests.game.runs import ROOT, game_env
 from world.base import default_registry
-from world.blocks.registry import AIR
+from world.blocks.block_type import AIR
 from world.gen.generators import make_generator
 from world.save.storage import WorldStore
 

@@ -25,8 +25,11 @@ from numpy.typing import NDArray
 from world.base import default_registry
 from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
-from world.save.storage import PlayerState, SaveError, WorldLocked, WorldStore
-from world.voxels.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
+from world.save.format import SaveError
+from world.save.lock import WorldLocked
+from world.save.meta import PlayerState
+from world.save.storage import WorldStore
+from world.voxels.layout import CHUNK, CHUNK_VOLUME, ChunkKey
 
 GENERATOR = "killtest"
 SEED = 1234

@@ -11,7 +11,7 @@ from world import World
 from world.actions.pipeline import MAX_CHAINED
 from world.actions.transaction import MAX_UPDATES
 from world.base import GAME
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.geometry import Int3
 from world.mods.hooks import hookimpl
 from world.mods.loader import load_mods

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import GAME
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.gen.generators import make_generator
 from world.geometry import Int3
 from world.mods.hooks import hookimpl

@@ -11,12 +11,8 @@ import pytest
 from world import World
 from world.base import default_registry
 from world.base.blocks import BASE_BLOCKS
-from world.blocks.registry import (
-    DRAW_BOXES,
-    DRAW_CUBE,
-    BlockRegistry,
-    BlockType,
-)
+from world.blocks.block_type import DRAW_BOXES, DRAW_CUBE, BlockType
+from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FULL, Box, door, slab, stairs
 from world.gen.generators import make_generator
 from world.save.storage import WorldStore

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from world.base import default_registry
-from world.blocks.registry import AIR, BlockRegistry, BlockType
+from world.blocks.block_type import AIR, BlockType
+from world.blocks.registry import BlockRegistry
 
 
 def test_default_registry_order_and_properties():

@@ -7,7 +7,7 @@ import pytest
 
 from world import World
 from world.base import GAME, default_registry
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.geometry import Int3
 from world.mods.breaker import TRIP_ERRORS, TRIP_TIMEOUTS, WINDOW_SECONDS, Breaker, HookDisabled
 from world.mods.calls import ModError

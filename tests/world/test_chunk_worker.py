@@ -31,10 +31,11 @@ from world.mods.guard import HookGuard
 from world.mods.host import Mods
 from world.mods.loader import DEFAULT_MODS_DIR, load_mods
 from world.mods.registration import make_registry
-from world.save.storage import SaveError, WorldStore
+from world.save.format import SaveError
+from world.save.storage import WorldStore
 from world.stream.loader import MESHES_IN_FLIGHT, ChunkLoader
 from world.stream.worker import Link, WorkerRecipe, registry_fingerprint
-from world.voxels.chunks import ChunkKey
+from world.voxels.layout import ChunkKey
 from world.voxels.padded import neighbour_keys
 
 SEED = 11

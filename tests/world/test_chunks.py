@@ -11,8 +11,7 @@ from tests.world.test_validate import DTYPES, MAGNITUDES, integers_of_any_kind
 from world import CHUNK, Chunk, World
 from world.base import default_registry
 from world.validate import CHUNK_LIMIT, WORLD_LIMIT
-from world.voxels.chunks import CHUNK_VOLUME, chunk_index, local_index
-from world.voxels.layout import chunk_layers
+from world.voxels.layout import CHUNK_VOLUME, chunk_index, chunk_layers, local_index
 
 REG = default_registry()
 STONE = REG.id("base:stone")

@@ -395,7 +395,7 @@ class Box:
 
     @hookimpl
     def register_blocks(self, registry: Any) -> None:
-        from world.blocks.registry import BlockType
+        from world.blocks.block_type import BlockType
 
         callbacks = {
             name: self._allow(name) for name in ("allow_put", "allow_take", "allow_move")

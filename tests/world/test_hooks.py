@@ -579,7 +579,7 @@ def test_tick_rejects_a_bad_dt(dt):
 
 
 def test_register_blocks_runs_in_load_order_base_first():
-    from world.blocks.registry import BlockType
+    from world.blocks.block_type import BlockType
 
     class Adds:
         def __init__(self, name):

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from world.base import default_registry
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.items.inventory import (
     HOTBAR_SLOTS,
     INVENTORY_SLOTS,

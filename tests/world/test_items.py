@@ -10,7 +10,7 @@ import pytest
 
 from world import World
 from world.base import GAME
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.geometry import Int3
 from world.items.inventory import Inventory
 from world.items.item import Item

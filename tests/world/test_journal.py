@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import GAME
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.geometry import Int3
 from world.mods.guard import HookTimeout
 from world.mods.hooks import hookimpl

@@ -12,7 +12,8 @@ from world import World
 from world.base import GAME, default_registry
 from world.blocks.block_type import BlockType
 from world.blocks.registry import BlockRegistry
-from world.light.lighting import MAX_LIGHT, Light, opacity_table, sky_stop_table
+from world.light.lighting import Light, opacity_table, sky_stop_table
+from world.light.relax import MAX_LIGHT
 
 
 def registry() -> BlockRegistry:

@@ -16,7 +16,8 @@ from world.base import default_registry
 from world.blocks.atlas import tile_cells
 from world.geometry import FACE_NORMALS
 from world.light.lighting import Light
-from world.mesh.mesher import MeshData, mesh_chunk, mesh_inputs, mesh_padded, padded_blocks
+from world.mesh.data import MeshData
+from world.mesh.mesher import mesh_chunk, mesh_inputs, mesh_padded, padded_blocks
 from world.mesh.pack import OTHER, VERTEX_ROW, PackedMesh, drawn_mesh, pack
 
 ChunkKey = tuple[int, int, int]

@@ -14,11 +14,13 @@ from hypothesis import strategies as st
 from world import World
 from world.base import default_registry
 from world.blocks.atlas import tile_uv_rects
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.gen.generators import FlatGenerator, TerrainGenerator
 from world.gen.terrain import surface_height
 from world.geometry import FACE_NORMALS
-from world.mesh.mesher import AO_LEVELS, FACE_SHADE, PLANT_SHADE, UV_INSET_PX, MeshData, mesh_chunk
+from world.mesh.data import MeshData
+from world.mesh.mesher import AO_LEVELS, PLANT_SHADE, mesh_chunk
+from world.mesh.shapes import FACE_SHADE, UV_INSET_PX
 
 REG = default_registry()
 AIR = 0

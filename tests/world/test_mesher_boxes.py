@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 from world import World
 from world.base import default_registry
 from world.blocks.atlas import tile_uv_rects
-from world.blocks.registry import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID
+from world.blocks.block_type import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID
 from world.blocks.shapes import FULL
 from world.geometry import FACE_NORMALS
-from world.mesh.mesher import FACE_SHADE, UV_INSET_PX, MeshData, mesh_chunk
+from world.mesh.data import MeshData
+from world.mesh.mesher import mesh_chunk
+from world.mesh.shapes import FACE_SHADE, UV_INSET_PX
 
 REG = default_registry()
 STONE = REG.id("base:stone")

@@ -18,7 +18,9 @@ from world import World
 from world.blocks.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
 from world.gen.generators import TerrainGenerator
 from world.light.lighting import Light
-from world.mesh.mesher import UV_INSET_PX, MeshData, mesh_chunk
+from world.mesh.data import MeshData
+from world.mesh.mesher import mesh_chunk
+from world.mesh.shapes import UV_INSET_PX
 
 # Points inside a quad in its (right, up) frame, off both diagonals and texel edges.
 _INSIDE = np.array([(0.2, 0.6), (0.6, 0.2), (0.8, 0.35), (0.35, 0.8), (0.1, 0.3), (0.7, 0.9)])

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import default_registry
+from world.physics.collision import EPS, move_aabb
 from world.physics.movement import (
-    EPS,
     EYE_HEIGHT,
     JUMP_HEIGHT,
     MAX_FRAME_DT,
@@ -26,7 +26,6 @@ from world.physics.movement import (
     Controls,
     FixedStep,
     look_direction,
-    move_aabb,
     step,
     with_flying,
 )

@@ -21,8 +21,8 @@ from world import World
 from world.base import default_registry
 from world.blocks.block_type import BlockType
 from world.blocks.shapes import COLLISION_TOP, Box, carpet, fence, slab, stairs, torch
+from world.physics.collision import EPS
 from world.physics.movement import (
-    EPS,
     JUMP_HEIGHT,
     STEP_HEIGHT,
     TICK,

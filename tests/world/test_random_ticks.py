@@ -13,7 +13,7 @@ import pytest
 from world import World
 from world.base import GAME, default_registry
 from world.blocks.abm import Abm
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.geometry import Int3
 from world.mods.hooks import hookimpl
 from world.mods.loader import load_mods

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from world import Hit, World, raycast, raycast_many, segment_voxels, traverse
 from world.base import default_registry
-from world.voxels.chunks import Chunk
+from world.voxels.layout import Chunk
 
 REG = default_registry()
 STONE = REG.id("base:stone")

@@ -9,7 +9,7 @@ import numpy as np
 
 from world import World
 from world.ray import MAX_REACH, raycast, raycast_many
-from world.voxels.chunks import CHUNK_VOLUME
+from world.voxels.layout import CHUNK_VOLUME
 
 STONE = 1
 

@@ -772,7 +772,7 @@ def test_leaves_drop_a_sapling_at_their_chance_reproducibly_with_a_seed():
 
 
 def test_a_failing_get_drops_rolls_the_break_back_naming_its_mod():
-    from world.blocks.registry import BlockType
+    from world.blocks.block_type import BlockType
 
     class Cursed:
         @hookimpl

@@ -17,7 +17,7 @@ from world.save.codec import (
     encode_blob,
     encode_mod_rows,
 )
-from world.voxels.chunks import CHUNK_VOLUME
+from world.voxels.layout import CHUNK_VOLUME
 
 
 @settings(max_examples=30, deadline=None)

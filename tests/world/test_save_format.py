@@ -12,14 +12,13 @@ from pathlib import Path
 import pytest
 
 from world.save.format import (
-    PlayerState,
     SaveError,
-    WorldInfo,
     create_file,
     placeholder_name,
     probe_file,
     remove_stale_temporaries,
 )
+from world.save.meta import PlayerState, WorldInfo
 
 
 def test_player_state_round_trips_and_rejects_bad_values():

@@ -20,8 +20,15 @@ from hypothesis import strategies as st
 from world import World
 from world.base import default_registry
 from world.save.codec import CHUNK_KEY_RANGE, chunk_key
-from world.save.format import BLOCK_DATA_SCHEMA, MOD_STORAGE_SCHEMA, remove_stale_temporaries
-from world.save.storage import SCHEMA_VERSION, PlayerState, SaveError, WorldStore
+from world.save.format import (
+    BLOCK_DATA_SCHEMA,
+    MOD_STORAGE_SCHEMA,
+    SCHEMA_VERSION,
+    SaveError,
+    remove_stale_temporaries,
+)
+from world.save.meta import PlayerState
+from world.save.storage import WorldStore
 from world.validate import WORLD_LIMIT
 from world.voxels.mod_storage import MAX_KEY
 

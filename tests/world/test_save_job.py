@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from tests.world.test_storage import new_store, stripes
 from world import World
 from world.base import default_registry
+from world.save.format import SaveError
 from world.save.job import SaveJob
-from world.save.storage import SaveError, WorldStore
+from world.save.storage import WorldStore
 
 
 def saved_blocks(path: Path, keys: set[tuple[int, int, int]]) -> dict[tuple[int, int, int], bytes]:

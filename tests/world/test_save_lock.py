@@ -13,9 +13,10 @@ import pytest
 
 from tests.world import storage_worker
 from world.base import default_registry
-from world.blocks.registry import BlockType
-from world.save.lock import lock_path
-from world.save.storage import SaveError, WorldLocked, WorldStore
+from world.blocks.block_type import BlockType
+from world.save.format import SaveError
+from world.save.lock import WorldLocked, lock_path
+from world.save.storage import WorldStore
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
 

@@ -10,7 +10,8 @@ import pytest
 
 from world.base import default_registry
 from world.base.blocks import BASE_BLOCKS
-from world.blocks.registry import BlockRegistry, BlockType
+from world.blocks.block_type import BlockType
+from world.blocks.registry import BlockRegistry
 from world.save.format import SaveError
 from world.save.names import NameTable, register_placeholder
 

@@ -23,7 +23,8 @@ from world.save.dirs import (
     world_path,
     worlds_dir,
 )
-from world.save.storage import SaveError, WorldStore
+from world.save.format import SaveError
+from world.save.storage import WorldStore
 
 
 @pytest.fixture

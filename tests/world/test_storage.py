@@ -29,18 +29,16 @@ from tests.world import storage_worker
 from world import World
 from world.base import default_registry
 from world.base.blocks import BASE_BLOCKS
-from world.blocks.registry import MISSING_TILE, BlockRegistry, BlockType
+from world.blocks.block_type import BlockType
+from world.blocks.registry import BlockRegistry
 from world.gen.generators import make_generator
-from world.save.storage import (
-    CHUNK_FORMAT_ZLIB,
-    SCHEMA_VERSION,
-    PlayerState,
-    SaveError,
-    WorldLocked,
-    WorldStore,
-    placeholder_name,
-)
-from world.voxels.chunks import CHUNK, CHUNK_VOLUME, ChunkKey
+from world.save.codec import CHUNK_FORMAT_ZLIB
+from world.save.format import SCHEMA_VERSION, SaveError, placeholder_name
+from world.save.lock import WorldLocked
+from world.save.meta import PlayerState
+from world.save.storage import WorldStore
+from world.tiles import MISSING_TILE
+from world.voxels.layout import CHUNK, CHUNK_VOLUME, ChunkKey
 
 N_BASE = len(default_registry())
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from world import World
 from world.stream.streamer import LET_GO_COLUMNS, LET_GO_SPREAD, ChunkStreamer
-from world.voxels.chunks import CHUNK_VOLUME
+from world.voxels.layout import CHUNK_VOLUME
 
 STONE = 1
 

@@ -20,7 +20,7 @@ from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
 from world.save.storage import WorldStore
 from world.stream.streamer import ChunkStreamer
-from world.voxels.chunks import CHUNK_VOLUME
+from world.voxels.layout import CHUNK_VOLUME
 
 LAYERS = (0, 3)
 FLIGHT_SPEED = 21.8  # blocks a second

@@ -11,21 +11,26 @@ from world.base import default_registry
 from world.blocks.block_type import BlockType
 from world.blocks.shapes import carpet
 from world.physics.movement import (
-    DIVE_SPEED,
     FLY_SPEED,
     JUMP_SPEED,
     PLAYER_HEIGHT,
-    SWIM_UP_SPEED,
     TICK,
     WALK_SPEED,
-    WATER_SINK_SPEED,
-    WATER_SPEED,
     Body,
     Controls,
     step,
     with_flying,
 )
-from world.physics.swimming import FLUID_JUMP_THRESHOLD, WATER_DRAG, climbs_out, liquid_depth
+from world.physics.swimming import (
+    DIVE_SPEED,
+    FLUID_JUMP_THRESHOLD,
+    SWIM_UP_SPEED,
+    WATER_DRAG,
+    WATER_SINK_SPEED,
+    WATER_SPEED,
+    climbs_out,
+    liquid_depth,
+)
 
 REGISTRY = default_registry()
 STONE = REGISTRY.id("base:stone")

@@ -26,7 +26,7 @@ from world.gen.terrain import (
     surface_height,
     tree_trunks,
 )
-from world.voxels.chunks import CHUNK_VOLUME
+from world.voxels.layout import CHUNK_VOLUME
 
 REG = default_registry()
 ID = {name.split(":")[-1]: REG.id(name) for name in REG.names if name != "air"}

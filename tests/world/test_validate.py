@@ -23,7 +23,7 @@ from world.validate import (
     vec3,
     voxel,
 )
-from world.voxels.chunks import CHUNK_SHIFT
+from world.voxels.layout import CHUNK_SHIFT
 
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 MAGNITUDES = [

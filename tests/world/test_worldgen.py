@@ -9,8 +9,8 @@ import pytest
 
 from world import World
 from world.base import GAME
+from world.blocks.block_type import BlockType
 from world.blocks.ores import Ore
-from world.blocks.registry import BlockType
 from world.gen.worldgen import WorldgenGenerator, mod_hooks, worldgen_factory
 from world.mods.guard import HookGuard
 from world.mods.hooks import hookimpl

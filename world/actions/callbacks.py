@@ -25,7 +25,8 @@ from world.mods.calls import Implementation
 
 if TYPE_CHECKING:
     from world.blocks.abm import Abm
-    from world.blocks.registry import BlockRegistry, BlockType
+    from world.blocks.block_type import BlockType
+    from world.blocks.registry import BlockRegistry
 
 __all__ = [
     "ABM_ARGUMENTS",

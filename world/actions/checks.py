@@ -20,7 +20,7 @@ import math
 from typing import TYPE_CHECKING
 
 import world.validate as validate
-from world.blocks.registry import AIR, BlockType
+from world.blocks.block_type import AIR, BlockType
 from world.geometry import FACE_NORMALS, Int3
 from world.mods.outcome import Actor, Outcome, denied
 from world.ray import Hit

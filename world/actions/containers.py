@@ -48,14 +48,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from world.blocks.registry import AIR
+from world.blocks.block_type import AIR
 from world.items.containers import Container, decode_slots, encode_slots
 from world.items.inventory import INVENTORY_SLOTS, Inventory, ItemStack
 from world.mods.outcome import Outcome, denied
 
 if TYPE_CHECKING:
     from world.actions.transaction import Transaction
-    from world.blocks.registry import BlockRegistry, BlockType
+    from world.blocks.block_type import BlockType
+    from world.blocks.registry import BlockRegistry
     from world.geometry import Int3
     from world.mods.outcome import Actor
 

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 
 import world.validate as validate
 from world.actions.checks import break_seconds, held_tool, may_break, may_place, place_refusal
+from world.blocks.block_type import AIR
 from world.blocks.drops import block_drops
-from world.blocks.registry import AIR
 from world.geometry import Int3
 from world.items.inventory import ItemStack
 from world.mods.calls import Implementation
@@ -41,7 +41,7 @@ from world.mods.outcome import Outcome, denied
 
 if TYPE_CHECKING:
     from world.actions.transaction import Transaction
-    from world.blocks.registry import BlockType
+    from world.blocks.block_type import BlockType
     from world.mods.outcome import Actor
     from world.ray import Hit
 

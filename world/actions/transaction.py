@@ -37,16 +37,17 @@ from numpy.typing import NDArray
 from world.actions.callbacks import DECIDING, BlockTables, callback_implementation
 from world.actions.neighbors import NeighborQueue, Undo
 from world.actions.placement import update_neighbor_shapes
-from world.blocks.registry import AIR
+from world.blocks.block_type import AIR
 from world.geometry import FACE_NORMALS, Int3
 from world.mods.calls import Implementation
 from world.mods.hooks import CALLING, Policy
 from world.mods.view import ModWorld
 from world.voxels.changes import Change, ChangeLog
-from world.voxels.chunks import CHUNK, ChunkDiff, ChunkKey, chunk_index
+from world.voxels.chunks import ChunkDiff
+from world.voxels.layout import CHUNK, ChunkKey, chunk_index
 
 if TYPE_CHECKING:
-    from world.blocks.registry import BlockType
+    from world.blocks.block_type import BlockType
     from world.items.item import Item
     from world.mods.calls import ModError
     from world.mods.guard import HookGuard

@@ -27,7 +27,7 @@ from world.geometry import Int3
 from world.mods.context import DOWN, FACING_NORMALS, UP, PlaceContext
 
 if TYPE_CHECKING:
-    from world.blocks.registry import PropValue
+    from world.blocks.block_type import PropValue
     from world.mods.view import ModWorld
 
 __all__ = ["axis_state", "door_state", "fence_state", "slab_state", "stairs_state", "torch_state"]

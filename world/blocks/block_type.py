@@ -18,7 +18,7 @@ from typing import Any, Final, Protocol
 from world.blocks.labels import Label
 from world.blocks.shapes import COLLISION_TOP, FULL, Shape, check_shape
 from world.items.inventory import Drop
-from world.tiles import MISSING_TILE, NAME_PATTERN, check_tiles
+from world.tiles import NAME_PATTERN, check_tiles
 
 __all__ = [
     "AIR",
@@ -31,8 +31,6 @@ __all__ = [
     "DRAW_PLANT",
     "MAX_BLOCKS",
     "MAX_STATES_PER_BLOCK",
-    "MISSING_TILE",
-    "NAME_PATTERN",
     "PROPERTY_PATTERN",
     "BlockType",
     "PropValue",
@@ -40,7 +38,6 @@ __all__ = [
     "Registers",
     "changed_values",
     "check_light",
-    "check_tiles",
     "parse_state_key",
     "same_value",
     "state_key_of",

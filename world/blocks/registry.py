@@ -29,26 +29,17 @@ from numpy.typing import NDArray
 from world.blocks.abm import Abm
 from world.blocks.atlas import ATLAS_TILES
 from world.blocks.block_type import (
-    AIR,
     AIR_TYPE,
     DRAW_BOXES,
     DRAW_CUBE,
     DRAW_KINDS,
     DRAW_LIQUID,
-    DRAW_NONE,
     DRAW_PLANT,
     MAX_BLOCKS,
-    MAX_STATES_PER_BLOCK,
-    MISSING_TILE,
-    NAME_PATTERN,
-    PROPERTY_PATTERN,
     BlockType,
-    Props,
     PropValue,
-    Registers,
     changed_values,
     check_light,
-    check_tiles,
     parse_state_key,
     state_key_of,
     value_text,
@@ -57,25 +48,10 @@ from world.blocks.ores import Ore
 from world.blocks.shapes import COLLISION_TOP, FULL, Shape, check_shape
 from world.items.item import Item
 from world.items.recipes import Recipe
+from world.tiles import check_tiles
 
 __all__ = [
-    "AIR",
-    "DRAW_BOXES",
-    "DRAW_CUBE",
-    "DRAW_KINDS",
-    "DRAW_LIQUID",
-    "DRAW_NONE",
-    "DRAW_PLANT",
-    "MAX_BLOCKS",
-    "MAX_STATES_PER_BLOCK",
-    "MISSING_TILE",
-    "NAME_PATTERN",
-    "PROPERTY_PATTERN",
     "BlockRegistry",
-    "BlockType",
-    "PropValue",
-    "Props",
-    "Registers",
 ]
 
 

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from world.blocks.registry import BlockRegistry
 from world.gen.terrain import generate_chunk, spawn_point, surface_height
 from world.validate import integer
-from world.voxels.chunks import CHUNK, CHUNK_VOLUME
+from world.voxels.layout import CHUNK, CHUNK_VOLUME
 
 __all__ = [
     "DEFAULT_FLAT_LAYERS",

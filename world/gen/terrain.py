@@ -55,7 +55,7 @@ from numpy.typing import NDArray
 from world.blocks.registry import BlockRegistry
 from world.gen.noise import fade, fractal_noise, hash2, stream_salt, unit
 from world.validate import integer
-from world.voxels.chunks import CHUNK, CHUNK_VOLUME
+from world.voxels.layout import CHUNK, CHUNK_VOLUME
 
 __all__ = [
     "COLUMN_CACHE_SIZE",

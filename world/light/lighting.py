@@ -46,7 +46,7 @@ from world.voxels.chunks import World
 from world.voxels.layout import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
 from world.voxels.padded import neighbour_keys, pad
 
-__all__ = ["MAX_LIGHT", "Light", "opacity_table", "sky_stop_table"]
+__all__ = ["Light", "opacity_table", "sky_stop_table"]
 
 _S = 16
 _DARK = np.zeros(CHUNK_VOLUME, np.uint8)  # a chunk without light

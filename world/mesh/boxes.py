@@ -37,7 +37,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from world.blocks.atlas import tile_uv_rects
-from world.blocks.registry import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID, DRAW_PLANT, BlockRegistry
+from world.blocks.block_type import DRAW_BOXES, DRAW_CUBE, DRAW_LIQUID, DRAW_PLANT
+from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import Shape
 from world.geometry import FACE_NORMALS
 from world.mesh.merge import TileTables, tile_tables

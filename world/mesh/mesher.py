@@ -75,9 +75,11 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from world.blocks.registry import DRAW_LIQUID, BlockRegistry
+from world.blocks.block_type import DRAW_LIQUID
+from world.blocks.registry import BlockRegistry
 from world.geometry import FACE_NORMALS
-from world.light.lighting import MAX_LIGHT, Light
+from world.light.lighting import Light
+from world.light.relax import MAX_LIGHT
 from world.mesh.boxes import (
     CULL_BOXES,
     CULL_OPAQUE,
@@ -100,20 +102,17 @@ from world.mesh.shapes import (
     PADDED_INDEX,
     PLANT_RIGHTS,
     TRIANGLES,
-    UV_INSET_PX,
     VOXEL_CORNERS,
     gather_rows,
 )
 from world.validate import chunk_coord, integer
-from world.voxels.chunks import CHUNK, World
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK
 from world.voxels.padded import neighbour_keys, pad
 
 __all__ = [
     "AO_LEVELS",
-    "FACE_SHADE",
     "PLANT_SHADE",
-    "UV_INSET_PX",
-    "MeshData",
     "MeshInputs",
     "PaddedLight",
     "mesh_chunk",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from world.geometry import FACE_NORMALS, Int3, Vec3
 
 if TYPE_CHECKING:
-    from world.blocks.registry import BlockType
+    from world.blocks.block_type import BlockType
     from world.mods.outcome import Actor
     from world.ray import Hit
 

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from world.blocks.registry import BlockType
+    from world.blocks.block_type import BlockType
     from world.geometry import Int3
     from world.mods.commands import CommandRegistrar
     from world.mods.context import PlaceContext

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from world.blocks.abm import Abm
+from world.blocks.block_type import MAX_BLOCKS, BlockType
 from world.blocks.ores import Ore
-from world.blocks.registry import MAX_BLOCKS, BlockRegistry, BlockType
+from world.blocks.registry import BlockRegistry
 from world.items.item import Item
 from world.items.recipes import Recipe
 

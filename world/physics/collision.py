@@ -35,7 +35,8 @@ from numpy.typing import NDArray
 
 from world.geometry import Vec3
 from world.validate import WORLD_LIMIT, vec3
-from world.voxels.chunks import CHUNK, CHUNK_SHIFT, World
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK, CHUNK_SHIFT
 
 __all__ = [
     "EPS",

@@ -53,7 +53,7 @@ import math
 from dataclasses import dataclass, replace
 
 from world.physics.body import EYE_HEIGHT, PLAYER_HEIGHT, PLAYER_WIDTH
-from world.physics.collision import EPS, MAX_BOX, collision_region, move_aabb, move_stepping
+from world.physics.collision import collision_region, move_stepping
 from world.physics.swimming import (
     DIVE_SPEED,
     FLUID_JUMP_THRESHOLD,
@@ -70,35 +70,24 @@ from world.voxels.chunks import World
 
 __all__ = [
     "AIR_ACCEL",
-    "DIVE_SPEED",
-    "EPS",
-    "FLUID_JUMP_THRESHOLD",
     "FLY_SPEED",
     "FLY_VERTICAL_SPEED",
     "GRAVITY",
     "GROUND_ACCEL",
     "JUMP_HEIGHT",
     "JUMP_SPEED",
-    "MAX_BOX",
     "MAX_FRAME_DT",
     "SPRINT_SPEED",
     "STEP_HEIGHT",
-    "SWIM_UP_SPEED",
     "TERMINAL_SPEED",
     "TICK",
     "WALK_SPEED",
-    "WATER_DRAG",
-    "WATER_EXIT_ROOM",
     "WATER_EXIT_SPEED",
-    "WATER_SINK_SPEED",
-    "WATER_SPEED",
     "Body",
     "Controls",
     "FixedStep",
     "Vec3",
-    "liquid_depth",
     "look_direction",
-    "move_aabb",
     "step",
     "with_flying",
 ]

@@ -22,7 +22,8 @@ from world.ray._region import PASS, SHAPE, Region
 from world.ray._shapes import boxes_many
 from world.ray._walk import MAX_REACH
 from world.validate import WORLD_LIMIT, number
-from world.voxels.chunks import CHUNK_SHIFT, CHUNK_VOLUME, World
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK_SHIFT, CHUNK_VOLUME
 
 __all__ = ["RayBatch", "raycast_many"]
 

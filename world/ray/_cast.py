@@ -20,7 +20,8 @@ from world.ray._exact import NEAR, ExactForm, exact_form, first_axis, within_rea
 from world.ray._shapes import box_hit, box_point
 from world.ray._walk import _FACES, _LIMIT, _ZERO, MAX_REACH, Hit, _direction, _reach
 from world.validate import WORLD_LIMIT, vec3
-from world.voxels.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y
 
 __all__ = ["raycast"]
 

@@ -15,7 +15,8 @@ from numpy.typing import ArrayLike
 from world.geometry import Int3, Vec3
 from world.ray._exact import NEAR, ExactForm, exact_form, first_axis, within_reach
 from world.validate import WORLD_LIMIT, number, vec3
-from world.voxels.chunks import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y, World
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOLUME, STRIDE_X, STRIDE_Y
 
 __all__ = ["MAX_REACH", "Hit", "Step", "segment_voxels", "traverse"]
 

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from world.validate import WORLD_LIMIT
-from world.voxels.chunks import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
+from world.voxels.layout import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
 from world.voxels.mod_storage import Value
 
 __all__ = [

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from world.save.storage import SEED_RANGE, SaveError, WorldInfo, WorldStore, random_seed
-from world.voxels.chunks import DEFAULT_BUILD_HEIGHT
+from world.save.format import SaveError
+from world.save.meta import SEED_RANGE, WorldInfo, random_seed
+from world.save.storage import WorldStore
+from world.voxels.layout import DEFAULT_BUILD_HEIGHT
 
 __all__ = [
     "APP_NAME",

@@ -48,16 +48,16 @@ from world.save.codec import CHUNK_KEY_RANGE, chunk_key, decode_blob
 from world.save.format import (
     BLOCK_DATA_SCHEMA,
     SaveError,
-    WorldInfo,
     connect,
     create_file,
     probe_file,
     regular_file,
 )
 from world.save.lock import FileLock
+from world.save.meta import WorldInfo
 from world.save.names import NameTable
 from world.voxels.block_data import MAX_DATA_BYTES, BlockData
-from world.voxels.chunks import CHUNK_VOLUME, ChunkKey
+from world.voxels.layout import CHUNK_VOLUME, ChunkKey
 
 __all__ = ["MAX_BLOCK_DATA_ROW", "SaveFile"]
 

@@ -40,38 +40,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from world.blocks.registry import AIR, MAX_BLOCKS, BlockRegistry
-from world.save.codec import CHUNK_FORMAT_ZLIB, RAW_CHUNK_BYTES, ZLIB_LEVEL, decode_mod_rows
-from world.save.meta import GAME_MODES, SEED_RANGE, PlayerState, WorldInfo, random_seed
-from world.voxels.chunks import ChunkGenerator
+from world.blocks.block_type import AIR, MAX_BLOCKS
+from world.blocks.registry import BlockRegistry
+from world.save.codec import decode_mod_rows
+from world.save.meta import PlayerState, WorldInfo
+from world.voxels.layout import ChunkGenerator
 from world.voxels.mod_storage import ModStorage, Value
 
 __all__ = [
     "APPLICATION_ID",
     "BLOCK_DATA_SCHEMA",
     "BLOCK_DATA_TABLE",
-    "CHUNK_FORMAT_ZLIB",
     "FORMAT_NAME",
-    "GAME_MODES",
     "MOD_STORAGE_SCHEMA",
     "MOD_STORAGE_TABLE",
     "PLACEHOLDER_GROUP",
-    "RAW_CHUNK_BYTES",
     "SCHEMA_VERSION",
-    "SEED_RANGE",
     "UPSERT_CHUNK",
     "UPSERT_META",
-    "ZLIB_LEVEL",
     "FileState",
     "GeneratorFactory",
-    "PlayerState",
     "SaveError",
-    "WorldInfo",
     "connect",
     "create_file",
     "placeholder_name",
     "probe_file",
-    "random_seed",
     "read_mod_storage",
     "read_names",
     "regular_file",

@@ -34,8 +34,9 @@ from numpy.typing import NDArray
 from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
 from world.items.inventory import ItemStack
-from world.save.format import PlayerState, WorldInfo
-from world.voxels.chunks import CHUNK_VOLUME, ChunkKey, World
+from world.save.meta import PlayerState, WorldInfo
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK_VOLUME, ChunkKey
 from world.voxels.mod_storage import Value
 
 __all__ = ["SaveJob", "dropped_rows"]

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from world.items.inventory import Inventory
 from world.validate import WORLD_LIMIT
-from world.voxels.chunks import DEFAULT_BUILD_HEIGHT
+from world.voxels.layout import DEFAULT_BUILD_HEIGHT
 
 __all__ = [
     "GAME_MODES",

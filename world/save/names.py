@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from world.blocks.registry import MAX_BLOCKS, BlockRegistry, BlockType
+from world.blocks.block_type import MAX_BLOCKS, BlockType
+from world.blocks.registry import BlockRegistry
 from world.save.format import PLACEHOLDER_GROUP, SaveError, placeholder_name, read_names
 
 __all__ = ["NameTable", "register_placeholder"]

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from world.blocks.registry import BlockRegistry
 from world.voxels.block_data import BlockData
-from world.voxels.chunks import ChunkKey, ChunkSource
+from world.voxels.layout import ChunkKey, ChunkSource
 
 if TYPE_CHECKING:
     from world.save.file import SaveFile

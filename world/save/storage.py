@@ -59,6 +59,7 @@ import numpy as np
 
 from world.blocks.registry import BlockRegistry
 from world.save.codec import (
+    CHUNK_FORMAT_ZLIB,
     ModRow,
     chunk_key,
     encode_blob,
@@ -66,46 +67,24 @@ from world.save.codec import (
 )
 from world.save.file import SaveFile
 from world.save.format import (
-    APPLICATION_ID,
     BLOCK_DATA_SCHEMA,
     BLOCK_DATA_TABLE,
-    CHUNK_FORMAT_ZLIB,
-    FORMAT_NAME,
-    GAME_MODES,
     MOD_STORAGE_SCHEMA,
     MOD_STORAGE_TABLE,
-    SCHEMA_VERSION,
-    SEED_RANGE,
     UPSERT_CHUNK,
     UPSERT_META,
     GeneratorFactory,
-    PlayerState,
     SaveError,
-    WorldInfo,
     create_file,
-    placeholder_name,
-    random_seed,
 )
 from world.save.job import SaveJob
-from world.save.lock import WorldLocked
+from world.save.meta import PlayerState, WorldInfo, random_seed
 from world.save.saved_chunks import SavedChunks
-from world.voxels.chunks import DEFAULT_BUILD_HEIGHT, ChunkSource, World
+from world.voxels.chunks import World
+from world.voxels.layout import DEFAULT_BUILD_HEIGHT, ChunkSource
 
 __all__ = [
-    "APPLICATION_ID",
-    "CHUNK_FORMAT_ZLIB",
-    "FORMAT_NAME",
-    "GAME_MODES",
-    "SCHEMA_VERSION",
-    "SEED_RANGE",
-    "GeneratorFactory",
-    "PlayerState",
-    "SaveError",
-    "WorldInfo",
-    "WorldLocked",
     "WorldStore",
-    "placeholder_name",
-    "random_seed",
 ]
 
 _log = logging.getLogger(__name__)

@@ -53,7 +53,7 @@ from world.stream.worker import (
     WorkerRecipe,
     read_batch,
 )
-from world.voxels.chunks import ChunkKey
+from world.voxels.layout import ChunkKey
 
 __all__ = ["IN_FLIGHT", "MESHES_IN_FLIGHT", "ChunkLoader", "Loaded"]
 

@@ -49,7 +49,8 @@ from itertools import product
 
 from world.stream.loader import ChunkLoader
 from world.stream.worker import WorkerRecipe
-from world.voxels.chunks import CHUNK, ChunkKey, World
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK, ChunkKey
 
 __all__ = ["LET_GO_COLUMNS", "MAX_VIEW_DISTANCE", "MIN_VIEW_DISTANCE", "ChunkStreamer"]
 

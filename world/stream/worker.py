@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from world.voxels.chunks import ChunkKey
+from world.voxels.layout import ChunkKey
 
 if TYPE_CHECKING:
     from world.blocks.registry import BlockRegistry

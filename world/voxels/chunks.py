@@ -36,7 +36,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from world.blocks.registry import AIR, BlockRegistry
+from world.blocks.block_type import AIR
+from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
 from world.items.containers import MAX_CONTAINER_SLOTS, decode_slots
 from world.items.inventory import ItemStack
@@ -46,38 +47,20 @@ from world.voxels.journal import Journal
 from world.voxels.layout import (
     CHUNK,
     CHUNK_MASK,
-    CHUNK_SHIFT,
     CHUNK_VOLUME,
     DEFAULT_BUILD_HEIGHT,
-    STRIDE_X,
-    STRIDE_Y,
     Chunk,
-    ChunkGenerator,
     ChunkKey,
     ChunkSource,
     by_chunk,
     chunk_index,
-    local_index,
     voxel_at,
 )
 from world.voxels.mod_storage import ModStorage
 
 __all__ = [
-    "CHUNK",
-    "CHUNK_MASK",
-    "CHUNK_SHIFT",
-    "CHUNK_VOLUME",
-    "DEFAULT_BUILD_HEIGHT",
-    "STRIDE_X",
-    "STRIDE_Y",
-    "Chunk",
     "ChunkDiff",
-    "ChunkGenerator",
-    "ChunkKey",
-    "ChunkSource",
     "World",
-    "chunk_index",
-    "local_index",
 ]
 
 

@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from world.blocks.registry import BlockType
+from world.blocks.block_type import BlockType
 from world.mods.hooks import hookimpl
 
 DRY = "sponge:sponge"
