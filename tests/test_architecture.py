@@ -258,6 +258,37 @@ def test_every_package_of_world_opens_with_its_contract() -> None:
             assert len(doc) > 200, f"{module.path} has no contract docstring"
 
 
+# The contract's public addresses (../shared/DESIGN.md) name what outside code imports from them.
+CONTRACT_ADDRESSES = ("world.hooks", "world.storage")
+
+
+def test_no_module_of_world_re_exports_a_name_it_imports() -> None:
+    # A package's __init__ (its contract) and the contract's addresses gather names; any other
+    # module lists in __all__ only what it defines, so each name has one address inside.
+    offenders = []
+    for module in find_modules(packages=("world",)).values():
+        if module.is_package or module.name in CONTRACT_ADDRESSES:
+            continue
+        tree = ast.parse(module.path.read_text(encoding="utf-8"))
+        imported = {
+            alias.asname or alias.name
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
+        listed = [
+            element.value
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, ast.List | ast.Tuple)
+            for element in node.value.elts
+            if isinstance(element, ast.Constant)
+        ]
+        offenders += [f"{module.name} re-exports {name}" for name in listed if name in imported]
+    assert not offenders, "\n".join(offenders)
+
+
 def test_world_never_imports_the_engine() -> None:
     # tests/world/test_blocks.py checks the same at run time, in a fresh interpreter
     offenders = [
