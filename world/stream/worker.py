@@ -145,7 +145,7 @@ class WorkerProcess:
         parent, child = socket.socketpair()
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "world.stream.worker", str(child.fileno())],
+                [sys.executable, "-m", "world.stream", str(child.fileno())],
                 pass_fds=(child.fileno(),),
                 stdin=subprocess.DEVNULL,
             )
@@ -406,9 +406,9 @@ def _read_all(conn: Connection, inbox: queue.SimpleQueue[Any]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m world.stream.worker FD``: serve the socket ``FD`` (see the module notes)."""
+    """``python -m world.stream FD``: serve the socket ``FD`` (see the module notes)."""
     if len(argv) != 1 or not argv[0].isdigit():
-        print("usage: python -m world.stream.worker FD (started by the game)", file=sys.stderr)
+        print("usage: python -m world.stream FD (started by the game)", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="blockpick chunk worker: %(message)s")
     # A broken pipe: the game is gone.
@@ -418,7 +418,3 @@ def main(argv: list[str]) -> int:
     ):
         serve(conn)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
