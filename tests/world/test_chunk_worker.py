@@ -432,3 +432,18 @@ def test_a_send_the_socket_cannot_take_now_waits_for_the_next_call_not_the_frame
     assert [g[1] for g in got] == list(range(40))
     assert all(np.array_equal(g[2], job[2]) for g, job in zip(got, jobs, strict=True))
     theirs_conn.close()
+
+
+def test_the_worker_process_starts_as_the_package_s_main_without_a_warning() -> None:
+    # Started as `python -m world.stream.worker`, the module the package imports ran twice,
+    # and runpy warned on every start of the game.
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "world.stream", "not-a-socket"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.startswith("usage: python -m world.stream FD")
