@@ -17,7 +17,7 @@ from world.blocks.shapes import FULL, Box, door, slab, stairs
 from world.gen.generators import make_generator
 from world.save.storage import WorldStore
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 DOOR = BlockType(
     "test:door",

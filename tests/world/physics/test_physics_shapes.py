@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.world.test_collision_shapes import (
+from tests.world.physics.test_collision_shapes import (
     SIZE,
     cells,
     overlaps,

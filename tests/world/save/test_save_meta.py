@@ -66,7 +66,7 @@ def test_the_old_fixture_save_loads_with_its_pitch_turned_down() -> None:
 
     from world.save.storage import WorldStore
 
-    fixture = Path(__file__).parent / "fixtures" / "pre_states.sqlite"
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "pre_states.sqlite"
     with WorldStore(fixture, read_only=True) as store:
         player = store.player
     assert player is not None and player.pitch == -5.0  # stored as 5 degrees up

@@ -28,7 +28,7 @@ REG = default_registry()
 STONE = REG.id("base:stone")
 DIRT = REG.id("base:dirt")
 DT_SECONDS = 1 / 60
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def loaded(**plugins):

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.world.test_storage import new_store, stripes
+from tests.world.save.test_storage import new_store, stripes
 from world import World
 from world.base import default_registry
 from world.save.format import SaveError

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from tests.world import storage_worker
+from tests.world.save import storage_worker
 from world import World
 from world.base import default_registry
 from world.base.blocks import BASE_BLOCKS

@@ -13,7 +13,7 @@ from collections import defaultdict
 import numpy as np
 from hypothesis import given, settings
 
-from tests.world.test_mesher import REG, STONE, small_worlds
+from tests.world.mesh.test_mesher import REG, STONE, small_worlds
 from world import World
 from world.blocks.atlas import TILE_PX, TILE_ROWS, TILES_PER_ROW
 from world.gen.generators import TerrainGenerator

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.world import storage_worker
+from tests.world.save import storage_worker
 from world.base import default_registry
 from world.blocks.block_type import BlockType
 from world.save.format import SaveError
