@@ -12,7 +12,9 @@ first position after a capture or any change of the window counts for nothing.
 It owns the timing of held buttons: breaking progress (`world.actions.breaking.BreakProgress`, which
 also gives the crack's stage), the repeat of a held right button, the double tap of space
 that toggles flying; and which buttons were pressed as actions: a press that captured the
-mouse or closed the pause menu is not one, so holding it on does not start breaking.
+mouse or closed the pause menu is not one, so holding it on does not start breaking. It follows
+the Ctrl keys by their own down and up events, so Q with one held throws the stack wherever the
+events come from (a keyboard, a script's ``key ctrl+q``).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ class Act(Enum):
     TRACE = "trace"  # F4: show or hide the traced voxels
     FLY = "fly"  # space tapped twice: start or stop flying
     CHAT = "chat"  # T: open the chat line (``value`` 1: "/", with the slash typed)
+    DROP = "drop"  # Q: throw one of the held item (``value`` 1: Ctrl+Q, the whole stack)
 
 
 @dataclass(frozen=True)
@@ -200,6 +203,7 @@ class Controls:
         self._repeat_left = 0.0
         self._last_space = -math.inf
         self._acting: set[str] = set()  # buttons pressed as actions and not released yet
+        self._control: set[str] = set()  # the Ctrl keys held down
         self.look = MouseLook()
 
     # -- events --------------------------------------------------------------------------------
@@ -212,6 +216,10 @@ class Controls:
         """
         if key.endswith("mouse up"):
             self._acting.discard(key.removesuffix(" up"))
+        if key in _CONTROL_KEYS:
+            self._control.add(key)
+        elif key.removesuffix(" up") in _CONTROL_KEYS:
+            self._control.discard(key.removesuffix(" up"))
         if key == "escape":
             return [Intent(Act.RESUME if paused else Act.PAUSE)]
         if paused:
@@ -239,6 +247,8 @@ class Controls:
             intents.append(Intent(_FUNCTION_KEYS[key]))
         elif key in ("t", "/"):
             intents.append(Intent(Act.CHAT, int(key == "/")))
+        elif key == "q":
+            intents.append(Intent(Act.DROP, int(bool(self._control))))
         elif key == "space":
             if now - self._last_space <= DOUBLE_TAP_SECONDS:
                 intents.append(Intent(Act.FLY))
@@ -263,6 +273,7 @@ class Controls:
         """Let go of every button (the game pauses): breaking starts over, nothing is held."""
         self._advance(0.0, holding=False, aim=NO_AIM)
         self._acting.clear()
+        self._control.clear()
 
     # -- every frame ---------------------------------------------------------------------------
 
@@ -312,3 +323,4 @@ class Controls:
 
 
 _FUNCTION_KEYS = {"f2": Act.SCREENSHOT, "f3": Act.DEBUG, "f4": Act.TRACE}
+_CONTROL_KEYS = ("left control", "right control")

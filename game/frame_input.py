@@ -5,7 +5,8 @@ the body's held input, the look), and the held buttons' timing makes intents (br
 target's ``break_time`` has passed, placing repeated). A key or button event goes to the screens
 first (`game.screens`: an open one takes every key), else becomes the controls' intents. Each
 intent is carried out by what owns it: the player's hands (`game.hands`: break, use, pick, the
-hotbar's selection), the view's aim (`game.sight`: aim again, F4's trace), the screens (the chat
+hotbar's selection, Q's throw; a click on an entity the view aims at punches or uses it instead
+of the block), the view's aim (`game.sight`: aim again, F4's trace), the screens (the chat
 line) or the game itself (`Host`: the pause menu, the mouse, F2's screenshot, flying); then the
 crack shows the breaking progress.
 """
@@ -102,12 +103,18 @@ class FrameInput:
                 case Act.AIM:
                     self.sight.aim()
                     self.sight.trace()
+                case Act.ATTACK if self.sight.entity is not None:
+                    self.hands.punch_entity()
                 case Act.ATTACK:
                     self.carry_out(self.controls.attack(self.sight.breaking()))
                 case Act.BREAK:
                     self.hands.break_block()
+                case Act.USE if self.sight.entity is not None:
+                    self.hands.use_entity()
                 case Act.USE:
                     self.hands.use_block()
+                case Act.DROP:
+                    self.hands.drop(stack=bool(intent.value))
                 case Act.PICK:
                     self.hands.pick_block()
                 case Act.SELECT:

@@ -1,12 +1,15 @@
-"""The player's hands: break, use and pick through the rules, and apply what each outcome says.
+"""The player's hands: break, use, pick, throw and punch through the rules, and show what each
+outcome did.
 
-The hotbar's selection is theirs too. `world.rules.Rules` decides; this only carries the decision
-out in the game's own state: a survival break's drops go into the inventory (*inventory full: n
-item(s) lost* when they do not fit), a place takes the item it spent from the selected slot, stacks
-lying in the world (``World.dropped``: a container's when a mod replaced its block) come into the
-inventory as it has room (the rest wait, saved with the world, and the player is told once), the
-chunks whose blocks or light changed are remeshed before the next frame, the broken blocks burst
-into particles, and a denial's reason or a mod's failure is shown (a click at the sky is silent, as
+The hotbar's selection is theirs too. `world.rules.Rules` decides and carries the decision out in
+the world, the player's inventory included (the world holds it: `game.player.Player.join`): a
+survival break's drops lie in the world as stacks (``builtin:item`` entities) that the entities'
+steps give to a player walking over them, a survival place takes its item from the held stack,
+Q throws the held item (Ctrl+Q the stack). So the hands only show: the hotbar is redrawn
+whenever the inventory's slots differ from those it last drew (a pickup happens in a tick, a
+mod's hook may write them: `refresh_inventory`, every frame and after every action), the chunks
+whose blocks or light changed are remeshed before the next frame, the broken blocks burst into
+particles, and a denial's reason or a mod's failure is shown (a click at the sky is silent, as
 in Minecraft; a mod's failure in full once, in short after).
 """
 
@@ -30,7 +33,7 @@ __all__ = ["Hands"]
 
 
 class Hands:
-    """The player's actions on the block ``sight`` aims at and their outcomes (module notes);
+    """The player's actions on what ``sight`` aims at and their outcomes (module notes);
     ``actor`` gives the player as the rules see them now."""
 
     def __init__(
@@ -50,27 +53,35 @@ class Hands:
         self.chunks, self.particles, self.day, self.sight = chunks, particles, day, sight
         self._actor = actor
         self.last_outcome: Outcome | None = None
-        self._waiting = 0  # items lying in the world that the inventory had no room for
+        # The slots the hotbar last drew (`refresh_inventory`).
+        self._drawn_slots: tuple[ItemStack | None, ...] = tuple(hotbar.inventory.slots)
         self._errors_shown = len(mods.errors)
 
     def break_block(self) -> None:
-        """Break the target; in survival its drops go into the inventory."""
-        outcome = self.rules.break_block(self.sight.target, self._actor())
-        if outcome.drops:
-            inventory = self.hotbar.inventory
-            lost = sum(inventory.add(stack.item, stack.count) for stack in outcome.drops)
-            if lost:
-                self.hud.flash(f"inventory full: {lost} item(s) lost")
-            self.hud.refresh_hotbar()
-        self.after(outcome)
+        """Break the target (in survival its drops fall into the world)."""
+        self.after(self.rules.break_block(self.sight.target, self._actor()))
 
     def use_block(self) -> None:
         """Right click: a mod's use, or placing the selected block (which may spend one)."""
-        outcome = self.rules.use_block(self.sight.target, self._actor())
-        if outcome.spent is not None:
-            self.hotbar.spend(outcome.spent)
-            self.hud.refresh_hotbar()
-        self.after(outcome)
+        self.after(self.rules.use_block(self.sight.target, self._actor()))
+
+    def punch_entity(self) -> None:
+        """Left click on the targeted entity: its kind's ``on_punch``, a knock back."""
+        if self.sight.entity is not None:
+            self.after(self.rules.punch_entity(self.sight.entity.entity_id, self._actor()))
+
+    def use_entity(self) -> None:
+        """Right click on the targeted entity: its kind's ``on_use``."""
+        if self.sight.entity is not None:
+            self.after(self.rules.use_entity(self.sight.entity.entity_id, self._actor()))
+
+    def drop(self, *, stack: bool = False) -> None:
+        """Q: throw one of the held item in front; Ctrl+Q (``stack``) the whole stack. Nothing
+        held throws nothing, silently (Minecraft)."""
+        held = self.hotbar.inventory.current
+        if held is None:
+            return
+        self.after(self.rules.drop_held(self._actor(), held.count if stack else 1))
 
     def pick_block(self) -> None:
         """Middle click: the target's block into the hotbar (creative), or selected (survival)."""
@@ -96,8 +107,10 @@ class Hands:
             self.hud.show_item_name(registry[item].description if item in registry else item)
 
     def after(self, outcome: Outcome) -> None:
-        """Show a denial; redraw what a done action changed (blocks, light, the target)."""
+        """Show a denial; redraw what a done action changed (blocks, light, the target, the
+        inventory)."""
         self.last_outcome = outcome
+        self.refresh_inventory()
         if not outcome.done:
             if outcome.reason == NOTHING_TARGETED and outcome.denied_by is None:
                 return
@@ -117,25 +130,15 @@ class Hands:
         self.chunks.remesh_dirty()
         self.sight.aim()
 
-    def pick_up(self) -> None:
-        """Stacks lying in the world go into the inventory as far as it has room (module notes)."""
-        dropped = self.rules.world.dropped
-        if not dropped:
-            self._waiting = 0
-            return
-        inventory = self.hotbar.inventory
-        waiting = []
-        for pos, stack in dropped:
-            left = inventory.add(stack.item, stack.count)
-            if left:
-                waiting.append((pos, ItemStack(stack.item, left)))
-        if len(waiting) != len(dropped) or sum(s.count for _, s in waiting) != self._waiting:
-            self.hud.refresh_hotbar()
-        count = sum(stack.count for _, stack in waiting)
-        if count > self._waiting:
-            self.hud.flash(f"inventory full: {count} item(s) wait for room")
-        self._waiting = count
-        dropped[:] = waiting
+    def refresh_inventory(self) -> bool:
+        """Redraw the hotbar when the inventory's slots changed since it was last drawn (a
+        pickup in a tick, an action, a mod); True when they had. One tuple of 36 compared."""
+        slots = tuple(self.hotbar.inventory.slots)
+        if slots == self._drawn_slots:
+            return False
+        self._drawn_slots = slots
+        self.hud.refresh_hotbar()
+        return True
 
     def show_new_mod_errors(self) -> bool:
         """Show the mod errors not shown yet (each once); True when there were any."""

@@ -4,9 +4,9 @@ Slots hold item stacks (`world.items.inventory`); an item is named like the bloc
 hotbar shows each slot as that block's default state id (`Hotbar.slots`). In creative mode blocks
 are infinite: placing takes nothing and a middle click puts a full stack of the picked block in
 the hotbar (Minecraft's pick block). In survival placing takes one item from the selected stack
-(the rules say so: `world.mods.outcome.Outcome.spent`), a middle click only selects (or swaps
-into the hotbar) a stack the inventory already holds, and a new world starts with nothing, as
-Minecraft's does.
+(the rules take it from the world's player: `world.actions.objects.spend`), a middle click only
+selects (or swaps into the hotbar) a stack the inventory already holds, and a new world starts
+with nothing, as Minecraft's does.
 """
 
 from __future__ import annotations
@@ -136,8 +136,3 @@ class Hotbar:
                 self.inventory.move(slot, self.selected)
                 return True
         return False
-
-    def spend(self, stack: ItemStack) -> None:
-        """Use up what an action spent of the selected stack (`world.mods.outcome.Outcome.spent`:
-        one item, a survival place)."""
-        self.inventory.take(self.selected, stack.count)

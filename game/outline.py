@@ -5,7 +5,8 @@ As in Minecraft, the outline follows the targeted state's whole selection shape
 both its boxes, a slab its half, a torch its stick; ``None`` is the full cube). Each box is drawn
 as its 12 edges, `MARGIN` outside its faces. One line mesh a distinct shape is built the first
 time it is targeted and kept, so moving the target costs a position and a show. The outline is
-placed through the render origin (`game.render_origin`), as the chunks are.
+placed through the render origin (`game.render_origin`), as the chunks are. A targeted entity
+gets the same thin outline round its box (`BlockOutline.show_box`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ursina import Entity, Mesh, destroy
 from game.render_origin import RenderOrigin
 from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FULL, Box, Shape
+from world.geometry import Vec3
 from world.ray import Hit
 
 __all__ = ["MARGIN", "BlockOutline", "outline_segments"]
@@ -74,6 +76,24 @@ class BlockOutline:
         if hit is None or not shape:
             self.entity.enabled = False
             return
+        self._show_shape(shape)
+        block = (int(hit.block[0]), int(hit.block[1]), int(hit.block[2]))
+        if block != self.block:
+            self.block = block
+            self.origin.place(self.entity, block)
+        self.entity.enabled = True
+
+    def show_box(self, corner: Vec3, size: tuple[float, float]) -> None:
+        """Put the outline around a targeted entity's box: its lowest ``corner`` in world units
+        and its ``size`` (width on x and z, height); one mesh a size."""
+        width, height = size
+        self._show_shape((Box(0.0, 0.0, 0.0, width, height, width),))
+        self.block = None
+        self.origin.place(self.entity, corner)
+        self.entity.enabled = True
+
+    def _show_shape(self, shape: Shape) -> None:
+        """Show the line mesh of ``shape`` (built the first time)."""
         if shape != self.shape:
             if self.shape is not None:
                 self.meshes[self.shape].hide()
@@ -83,11 +103,6 @@ class BlockOutline:
                 mesh.reparentTo(self.entity)
             mesh.show()
             self.shape = shape
-        block = (int(hit.block[0]), int(hit.block[1]), int(hit.block[2]))
-        if block != self.block:
-            self.block = block
-            self.origin.place(self.entity, block)
-        self.entity.enabled = True
 
     def destroy(self) -> None:
         """Remove the outline."""

@@ -2,17 +2,20 @@
 
 The parts, each its own module: the engine-free state (`game.play_state`: the mods, the world,
 its rules, light and day, the player and hotbar, from a `game.session.Session`: a save, or an
-unsaved world); the frame's input (`game.frame_input`: `game.controls.Controls` turns keys and
-buttons into intents and times the held buttons); the player's hands (`game.hands`: break, use
-and pick through `world.rules`, which decides, and the outcome applied: drops, the item spent, the
-view remeshed where the rules relit); the view's aim (`game.sight`: the target raycast from the
-eye every frame, its outline, info text and crack); the screens that take the keys
-(`game.screens`: a mod's text prompt, the chat line, the inventory and a block's inventory, whose
-moves are the player's actions too); the sky (`game.sky`); the Esc pause menu (`game.pause`)
-whose settings are remembered (`game.user_settings`); F3's debug text (`game.debug`, fed a
-`DebugSnapshot`) and F4's traced voxels; and a mod's error shown once when it first happens. The
-camera follows the player's eye (`game.player.Player` is pure), so the same code path serves a
-player's mouse and a script's actions (`game.runner`), headless or not.
+unsaved world; the player joined into the world, which holds their inventory and sees where the
+body is every frame: `game.player.Player.sync`); the frame's input (`game.frame_input`:
+`game.controls.Controls` turns keys and buttons into intents and times the held buttons); the
+player's hands (`game.hands`: break, use, pick, throw and punch through `world.rules`, which
+decides and changes the world and the inventory; the view remeshed where the rules relit, the
+hotbar redrawn when the inventory changed); the view's aim (`game.sight`: the block or entity
+picked from the eye every frame, its outline, info text and crack); the entities
+(`game.entity_view`: dropped stacks, falling blocks, mods' creatures); the screens that take the
+keys (`game.screens`: a mod's text prompt, the chat line, the inventory and a block's
+inventory, whose moves are the player's actions too); the sky (`game.sky`); the Esc pause
+menu (`game.pause`) whose settings are remembered (`game.user_settings`); F3's debug text
+(`game.debug`, fed a `DebugSnapshot`) and F4's traced voxels; and a mod's error shown once when
+it first happens. The camera follows the player's eye (`game.player.Player` is pure), so the
+same code path serves a player's mouse and a script's actions (`game.runner`), headless or not.
 
 The chunks around the player stream in and out (`game.chunk_view`), and the body is held still
 until the column under it is loaded (movement waits for the ground, as in Minecraft). Methods
@@ -39,6 +42,7 @@ from game.controls import Controls, Pointer
 from game.crack import CrackOverlay
 from game.debug import DebugOverlay, DebugSnapshot, TracedCells
 from game.engine import WindowPointer, collect_garbage, save_screenshot
+from game.entity_view import EntityView
 from game.frame_input import FrameInput
 from game.hands import Hands
 from game.hud import Hud
@@ -59,6 +63,7 @@ from game.sky import Sky
 from game.text_screen import TextScreen
 from game.user_settings import Settings, load_settings, with_command_line
 from world.blocks.registry import BlockRegistry
+from world.geometry import Vec3
 from world.mods.host import Mods
 from world.mods.outcome import Actor, Outcome
 from world.mods.text_prompt import TextPrompt
@@ -139,6 +144,11 @@ class Game:
             on_shown=self.labels.chunk_shown,
             on_dropped=self.labels.chunk_dropped,
         )
+        # Dropped stacks, falling blocks and creatures, drawn by the chunks' shader and light.
+        self.entity_view = EntityView(
+            self.world, self.chunks.node, self.atlas, self.origin.to_render,
+            lambda: self.chunks.view_distance, self.light,
+        )  # fmt: skip
         # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
         atlas = Texture(self.atlas)
         atlas.path, atlas._cached_image = None, None  # what ursina sets for a texture from a file
@@ -222,6 +232,7 @@ class Game:
         if not self.paused and self.chunks.ready_at(self.player.body.pos):  # else held until
             # the ground under it is loaded; a screen takes the keys, not the body
             self.player.update(dt, self._still if self.screens.shown else self.held)
+        self.player.sync()  # a teleport by the world moves the body; the world sees the body
         follow(self.player.eye, self.player.yaw, self.player.pitch, self.origin)
         self.sky.update(self.world, self.player.eye)
         self.sight.aim()
@@ -230,7 +241,10 @@ class Game:
             self.frame_input.hold(dt)
             self.rules.tick(dt, self.player.body.pos)
             self.chunks.relight(self.rules.pop_relit(), now=True)  # what the tick relit
-            self.hands.pick_up()
+        if self.hands.refresh_inventory() and self.inventory_screen.shown:  # a pickup, a mod
+            self.inventory_screen.refresh()
+        player = self.player
+        self.entity_view.update(player.eye, player.yaw, player.pitch, 0.0 if self.paused else dt)
         # The garbage collector's pass, if one is due, here rather than inside a chunk job, and
         # within the chunk work's budget (`game.engine.collect_garbage`).
         collecting = collect_garbage()
@@ -256,7 +270,7 @@ class Game:
             show=self.hud.flash,
             submit=self.submit_text,
             feet=lambda: self.player.body.pos,
-            teleport=self.player.teleport,
+            teleport=self._teleport,
             time_of_day=lambda: (self.day.tick, self.day.clock_text()),
             set_time=lambda tick: self.sky.set_time(tick),
             set_creative=self.player.set_creative,
@@ -265,6 +279,15 @@ class Game:
             seed=lambda: self.session.world_seed,
             breaker=lambda: self.rules.breaker,
         )
+
+    def _teleport(self, feet: Vec3) -> None:
+        """``/tp``: the world moves its player (recorded in the command's action); the body
+        follows in this frame (`game.player.Player.sync`)."""
+        joined = self.player.joined
+        if joined is None:
+            self.player.teleport(feet)
+        else:
+            self.world.players.teleport(joined, feet)
 
     def _debug_snapshot(self) -> DebugSnapshot:
         """What F3 shows, now."""
@@ -392,6 +415,7 @@ class Game:
         """Remove every entity the game made (tests build several games in one process)."""
         destroy(self._driver)
         self.rules.close()
+        self.entity_view.destroy()
         self.chunks.destroy()
         self.labels.destroy()
         self.hud.destroy()

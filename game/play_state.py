@@ -6,7 +6,9 @@ the session (a save, or an unsaved world) with the mods' ore and ``on_generated`
 generator, the rules (`world.rules.Rules`), the world's light (`world.light.lighting.Light`: lit as
 the view draws chunks, relit by the rules after every change; hooks read it through
 ``ModWorld.light_at``), the day's clock, and the player with their hotbar as the session saved
-them. Nothing here draws: `game.play.Game` builds the view around it.
+them, joined into the world (`game.player.Player.join`): the world holds the very inventory the
+hotbar wraps, so the rules, the entities' pickups and the mods change it where the game reads
+it. Nothing here draws: `game.play.Game` builds the view around it.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class PlayState:
         self.player = Player(self.world, session.spawn())
         self.hotbar = Hotbar.default(registry)
         session.attach(self.player, self.hotbar)  # the saved mode, look, flying, hotbar
+        self.player.join(self.hotbar.inventory)  # the world's player, carrying that inventory
 
     def worker_mod_error(self, mod: str, where: str, message: str) -> None:
         """A mod failed in the chunk worker process (its ``on_generated``): as if here."""

@@ -161,7 +161,13 @@ class ScriptPlayer:
             game.text_screen.type_text(str(args["text"]))
             self.frames(1)
         elif name == "key":
-            game.input(str(args["name"]))
+            key = str(args["name"])
+            ctrl = key.startswith("ctrl+")  # as the keyboard does: Ctrl down, the key, Ctrl up
+            if ctrl:
+                game.input("left control")
+            game.input(key.removeprefix("ctrl+"))
+            if ctrl:
+                game.input("left control up")
             self.frames(1)
         elif name == "teleport":
             game.player.teleport((float(args["x"]), float(args["y"]), float(args["z"])))

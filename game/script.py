@@ -143,11 +143,12 @@ def _chat_line(text: str) -> str:
     return _unescaped(text, "a chat line", lines=False)
 
 
-_KEYS = ("enter", "escape", "backspace")
+_KEYS = ("enter", "escape", "backspace", "q", "ctrl+q")
 
 
 def _key(text: str) -> str:
-    """Parse a key name a script may press: enter, escape or backspace."""
+    """Parse a key name a script may press: enter, escape, backspace, q (throw one of the held
+    item) or ctrl+q (throw the stack)."""
     if text.lower() not in _KEYS:
         raise ValueError(f"key must be one of {', '.join(_KEYS)}, got {text!r}")
     return text.lower()
@@ -201,7 +202,7 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
     "search": (_p("text", _words, ""),),  # the creative picker's search line
     "click_item": (_p("cell", _cell),),  # click a cell of the open inventory screen
     "type": (_p("text", _typed),),  # type into an open text prompt (a sign's editor)
-    "key": (_p("name", _key),),  # press a key: enter, escape, backspace
+    "key": (_p("name", _key),),  # press a key: enter, escape, backspace, q, ctrl+q
     "time": (_p("time", _time),),  # set the time of day: a name or ticks (game.daylight)
     "chat": (_p("text", _chat_line),),  # send a line in the chat: "/give_stone_10"
 }

@@ -1,8 +1,11 @@
 """What the player aims at, and what is drawn on it.
 
-The view's raycast for the target (every frame, and again before a click acts), its outline and
-the block's ``infotext`` (`world.voxels.block_data.INFOTEXT`; none over a menu or a screen), the
-crack of the block being broken, and F4's frozen ray with the voxels it crosses.
+The view's ray (every frame, and again before a click acts) picks the nearer of a block and an
+entity (`world.entities.picking.pick`; an entity standing in front of a block hides it, as in
+Minecraft): `Sight.target`, the block, or `Sight.entity`, the entity, never both. The outline
+goes round the block's selection boxes or the entity's box; the block's ``infotext``
+(`world.voxels.block_data.INFOTEXT`; none over a menu or a screen), the crack of the block being
+broken, and F4's frozen ray with the voxels it crosses.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from game.hud import Hud
 from game.outline import BlockOutline
 from game.player import Player
 from world.actions.breaking import BreakProgress
+from world.entities.picking import EntityHit, entity_box, pick
 from world.mods.outcome import Actor
-from world.ray import Hit, raycast
+from world.ray import Hit
 from world.rules import Rules
 from world.voxels.block_data import INFOTEXT, infotext
 
@@ -44,15 +48,23 @@ class Sight:
         self.rules, self.player, self.hud = rules, player, hud
         self.outline, self.crack, self.traced = outline, crack, traced
         self._actor, self._covered = actor, covered
-        self.target: Hit | None = None
+        self.target: Hit | None = None  # the block aimed at
+        self.entity: EntityHit | None = None  # or the entity
 
     def aim(self) -> None:
-        """Raycast the view for the target and move the outline; show the target's info text
-        unless a menu or a screen covers the view."""
+        """Pick the block or the entity the view aims at and move the outline; show the
+        block's info text unless a menu or a screen covers the view."""
         world, player = self.rules.world, self.player
-        target = raycast(world, player.eye, player.direction, self._actor().reach)
-        self.target = target
-        self.outline.show(target)
+        hit = pick(world, player.eye, player.direction, self._actor().reach)
+        self.entity = hit if isinstance(hit, EntityHit) else None
+        self.target = target = hit if isinstance(hit, Hit) else None
+        entity = None if self.entity is None else world.entities.get(self.entity.entity_id)
+        kind = None if entity is None else world.registry.entities.get(entity.kind)
+        if entity is not None and kind is not None:
+            x0, y0, z0 = entity_box(entity, kind)[:3]
+            self.outline.show_box((x0, y0, z0), kind.size)
+        else:
+            self.outline.show(target)
         value = None
         if target is not None and not self._covered():
             value = world.block_data.value(target.block, INFOTEXT)

@@ -3,10 +3,12 @@
 Right-clicking a chest opens it above the player's inventory (`world.items.containers`: its slots
 are kept in the chest's own data, saved with the world); every move in or out of it is the
 player's action through the rules (`world.actions.containers`: the mods' ``can_use``, so a chest
-in someone else's protected area keeps its stacks). A chest holding anything cannot be broken,
-as Luanti's: empty it first. Should another mod replace it anyway, its stacks drop into the world
-and come to the player (`world.blocks.block_type.BlockType.containers`): nothing is ever lost with
-the block. Eight planks round an empty middle make one.
+in someone else's protected area keeps its stacks). Broken, as Minecraft's, it spills what it
+holds into the world (`world.blocks.block_type.BlockType.containers`): each stack lies as an item
+entity where the chest stood, beside the chest's own drop, and the player picks them up; so it
+does when another mod replaces it. Nothing is ever lost with the block, nor left both in it and
+dropped (the break is one action). Only a chest whose slots cannot be read (damaged data, which
+could not drop) refuses to break. Eight planks round an empty middle make one.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from world.blocks import BlockType
 from world.hooks import hookimpl
-from world.items.containers import Container, unless_empty
+from world.items.containers import Container, decode_slots
 from world.items.recipes import Recipe
 
 if TYPE_CHECKING:
@@ -28,12 +30,23 @@ description = "chests that keep 27 stacks"
 
 CHEST = "chests:chest"
 SLOTS = "inventory"  # the data key of its slots (`world.items.containers.Container.key`)
+SIZE = 27
 
 
 def open_chest(world: ModWorld, pos: Int3, actor: Actor) -> bool:
     """Right click: show the chest's slots."""
-    actor.open_container(Container(pos, "Chest", 27, SLOTS))
+    actor.open_container(Container(pos, "Chest", SIZE, SLOTS))
     return True
+
+
+def chest_can_break(world: ModWorld, pos: Int3) -> str | None:
+    """Breaks whatever it holds (its stacks drop), unless its slots cannot be read: data that is
+    not slots could not drop, and would go with the block."""
+    try:
+        decode_slots(world.meta(*pos).get(SLOTS), SIZE)
+    except ValueError:
+        return "the chest is not empty"
+    return None
 
 
 @hookimpl
@@ -45,8 +58,8 @@ def register_blocks(registry: BlockRegistrar) -> None:
             groups=("container", "choppy"),  # keeps items: protection guards it; an axe
             tiles=("base:log_top", "base:log_top", "base:planks"),
             on_use=open_chest,
-            can_break=unless_empty(SLOTS, "the chest is not empty"),  # as Luanti's
-            containers=(SLOTS,),  # replaced by a mod's change: its stacks drop, none is lost
+            can_break=chest_can_break,
+            containers=(SLOTS,),  # broken or replaced: its stacks drop into the world
         )
     )
     registry.register_craft(Recipe(CHEST, 1, ("PPP", "P P", "PPP"), {"P": "base:planks"}))

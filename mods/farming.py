@@ -6,6 +6,13 @@ seeds (the ``farming:wheat`` item) to plant. Wheat has 8 stages (``age`` 0..7) a
 grows one stage on a random tick (`world.ticks.random_ticks`) when water lies within 4 blocks of its
 farmland, as Minecraft's hydrated farmland. Ripe wheat drops two seeds, unripe one
 (``get_drops``). It can only be planted on farmland, and pops off when the farmland goes.
+
+Bone meal (``farming:bone_meal``) right-clicked on unripe wheat makes it grow 2 to 5 stages at
+once, as Minecraft's, and is used up: one item from the player's held stack
+(`world.mods.objects.PlayerRef.take_held`; none in creative). Used up inside the click's action,
+it comes back should the action be refused or fail, and the `protection` mod refuses a
+stranger's before it is used. There are no bones in the game: three wheat seeds and a dirt
+compost into one (a shapeless recipe; Minecraft's composter makes bone meal from seeds too).
 """
 
 from __future__ import annotations
@@ -25,20 +32,24 @@ if TYPE_CHECKING:
     from world.blocks.registry import BlockRegistry
     from world.geometry import Int3
     from world.mods.context import PlaceContext
+    from world.mods.objects import PlayerRef
     from world.mods.registrar import BlockRegistrar
     from world.mods.view import ModWorld
 
 description = "farmland and wheat that grows near water"
 
 WHEAT, FARMLAND, HOE = "farming:wheat", "farming:farmland", "farming:hoe"
+BONE_MEAL = "farming:bone_meal"
 TILLABLE = ("base:grass", "base:dirt")
 WATER_REACH = 4
+RIPE = 7  # wheat's last age
+BONE_MEAL_STAGES = (2, 5)  # stages one bone meal grows a crop, both included (Minecraft's)
 
 
 def wheat_grows(world: ModWorld, pos: Int3, state: int, props: Props) -> None:
     """A random tick on wheat: one stage more when its farmland has water near."""
     age = int(props["age"])
-    if age >= 7:
+    if age >= RIPE:
         return
     x, y, z = pos
     around = [
@@ -58,9 +69,26 @@ def till(world: ModWorld, pos: Int3, block: BlockType) -> bool | None:
     return True
 
 
+def fertilize(
+    world: ModWorld, pos: Int3, block: BlockType, state: int, props: Props, player: PlayerRef | None
+) -> bool | None:
+    """Bone meal's right click: unripe wheat grows 2 to 5 stages, and one bone meal is used up
+    (none in creative; none for an actor who is no player of the world, as a placed block)."""
+    if block.name != WHEAT or int(props["age"]) >= RIPE:
+        return None  # nothing to grow: not handled, nothing used up
+    if player is not None and not player.creative:
+        held = player.held
+        if held is None or held.item != BONE_MEAL:
+            return None  # the hand holds no bone meal to use up
+        player.take_held(1)
+    grown = min(RIPE, int(props["age"]) + random.Random().randint(*BONE_MEAL_STAGES))
+    world.set_block(*pos, world.registry.with_props(state, age=grown))
+    return True
+
+
 def wheat_drops(registry: BlockRegistry, state: int, rng: random.Random) -> list[ItemStack]:
     """Ripe wheat gives two seeds back, unripe one."""
-    return [ItemStack(WHEAT, 2 if registry.props(state)["age"] == 7 else 1)]
+    return [ItemStack(WHEAT, 2 if registry.props(state)["age"] == RIPE else 1)]
 
 
 @hookimpl
@@ -69,6 +97,11 @@ def register_blocks(registry: BlockRegistrar) -> None:
     registry.register_craft(Recipe(HOE, 1, ("PP", " P", " P"), {"P": "base:planks"}))
     registry.register_item(
         Item(HOE, description="hoe", image="farming_hoe.png", stack_max=1, on_use=till)
+    )
+    # No bones in the game: seeds composted in dirt (Minecraft's composter takes seeds too).
+    registry.register_craft(Recipe(BONE_MEAL, 1, items=(WHEAT, WHEAT, WHEAT, "base:dirt")))
+    registry.register_item(
+        Item(BONE_MEAL, description="bone meal", image="farming_bone_meal.png", on_use=fertilize)
     )
     registry.register(
         BlockType(

@@ -8,9 +8,10 @@ burns, the item in the first slot cooks, and after its cooking time one is taken
 added to the third slot. Its info text (`world.voxels.block_data.INFOTEXT`) says how far it has got.
 Right-clicking it wakes it for a minute, and what the player puts in or moves about in its slots
 wakes it at once (its ``on_put`` and ``on_move``: the player's moves go through the rules,
-`world.actions.containers`, and Luanti's furnace notices them so too). A furnace that holds
-anything cannot be broken by hand, as Luanti's; replaced by another mod's change, it drops what
-it holds (``containers``). Eight cobblestone round an empty middle make one.
+`world.actions.containers`, and Luanti's furnace notices them so too). Broken, as Minecraft's, it
+drops what its three slots hold into the world as item entities, beside its own drop, and so it
+does when another mod replaces it (``containers``): only a furnace whose slots cannot be read
+refuses to break. Eight cobblestone round an empty middle make one.
 
 Other mods add what smelts and what burns by calling `add_cooking` and `add_fuel` on this mod
 (``world.mod("furnace")``, with ``"furnace"`` in their ``depends``) in their ``register_blocks``.
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Final
 
 from world.blocks import BlockType
 from world.hooks import hookimpl
-from world.items.containers import Container, decode_slots, encode_slots, unless_empty
+from world.items.containers import Container, decode_slots, encode_slots
 from world.items.inventory import STACK_MAX, ItemStack
 from world.items.recipes import Recipe
 from world.voxels.block_data import INFOTEXT
@@ -76,6 +77,15 @@ def _number(world: ModWorld, pos: Int3, key: str) -> float:
 def _room(slots: list[ItemStack | None], result: str) -> bool:
     out = slots[OUTPUT]
     return out is None or (out.item == result and out.count < STACK_MAX)
+
+
+def furnace_can_break(world: ModWorld, pos: Int3) -> str | None:
+    """Breaks whatever it holds (its stacks drop), unless its slots cannot be read."""
+    try:
+        decode_slots(world.meta(*pos).get(SLOTS), 3)
+    except ValueError:
+        return "the furnace is not empty"
+    return None
 
 
 def use_furnace(world: ModWorld, pos: Int3, actor: Actor) -> bool:
@@ -155,8 +165,8 @@ def register_blocks(registry: BlockRegistrar) -> None:
             on_timer=furnace_tick,
             on_put=noticed,
             on_move=noticed,
-            can_break=unless_empty(SLOTS, "the furnace is not empty"),  # as Luanti's
-            containers=(SLOTS,),  # replaced by a mod's change: its stacks drop, none is lost
+            can_break=furnace_can_break,
+            containers=(SLOTS,),  # broken or replaced: its stacks drop into the world
         )
     )
     registry.register_craft(Recipe(FURNACE, 1, ("CCC", "C C", "CCC"), {"C": "base:cobblestone"}))

@@ -11,16 +11,22 @@ actor's name. Everyone else, in creative mode too, is refused with the reason "<
 Areas belong to the world: they are kept in this mod's storage in it (one key
 ``"area:<name>"`` per area, its corners and owner as JSON), so they are saved and loaded with
 the world, start empty in a new world and are never shared between two worlds. The hooks read
-them through ``world.storage``; `protect`, `unprotect` and `areas` take the
-`world.voxels.chunks.World`
-(or this mod's store itself, ``world.mod_storage.for_mod("protection")``).
+them through ``world.storage``. The public functions (`protect`, `unprotect`, `areas`,
+`is_protected`) take any of: the `world.mods.view.ModWorld` a hook or callback was given
+(another mod's included: ``world.mod("protection").protect(world, ...)`` reaches this mod's
+store through ``world.storage_of("protection")``), the `world.voxels.chunks.World` itself (the
+game, a test), or this mod's store (``world.mod_storage.for_mod("protection")``).
 
 Inside an area, blocks that keep items (group ``container``: chests, furnaces) open only for
 the owner, and only the owner moves stacks in or out of them: `can_use` is asked for every move
 of items too (`world.rules.Rules.move_items`), so a chest opened before the area was set keeps
-its stacks from a stranger; the chests' own callbacks need not know about areas. Doors, lamps and
-signs can be used by anyone. Other mods respect areas by asking ``world.may_break`` /
-``world.may_place`` before changing blocks (as `tnt` does).
+its stacks from a stranger; the chests' own callbacks need not know about areas. A stranger's
+right click with an item that acts on blocks (an `world.items.item.Item` with an ``on_use``: the
+hoe tilling, bone meal growing a crop, the quill) is refused too, on every block without a right
+click of its own, before the item is used up. Doors, lamps and signs can be used by anyone (with
+such a tool in hand, those with their own right click: a door, a sign). Other mods respect areas
+by asking ``world.may_break`` / ``world.may_place`` (as `tnt` does) or `is_protected` before
+changing blocks.
 
 Players set them in the chat (`world.mods.commands`), as with Luanti's areas mod:
 ``/protect <name> <x1> <y1> <z1> <x2> <y2> <z2>`` protects a box of at most `MAX_SIDE` voxels a
@@ -39,13 +45,13 @@ from typing import TYPE_CHECKING
 
 from world.hooks import hookimpl
 from world.mods.commands import ChatCommand, CommandRegistrar, coordinate
+from world.mods.view import ModWorld
 from world.voxels.chunks import World
 
 if TYPE_CHECKING:
     from world.blocks.block_type import BlockType
     from world.geometry import Int3
     from world.mods.outcome import Actor
-    from world.mods.view import ModWorld
     from world.voxels.mod_storage import Value
 
 description = "areas where only their owner may break or place blocks"
@@ -72,16 +78,24 @@ class Area:
         return all(lo <= v <= hi for v, lo, hi in zip(pos, self.low, self.high, strict=True))
 
 
-def _store(world: World | Store) -> Store:
+Where = World | ModWorld | Store
+"""What the public functions take: a hook's world (any mod's), the `World`, or this mod's store."""
+
+
+def _store(world: Where) -> Store:
+    if isinstance(world, ModWorld):
+        return world.storage_of(NAME)
     if isinstance(world, World):
         return world.mod_storage.for_mod(NAME)
     if isinstance(world, MutableMapping):
         return world
-    raise TypeError(f"world must be a World or this mod's storage, got {type(world).__name__}")
+    raise TypeError(
+        f"world must be a hook's world, a World or this mod's storage, got {type(world).__name__}"
+    )
 
 
 def protect(
-    world: World | Store,
+    world: Where,
     name: str,
     corner: Sequence[int],
     other_corner: Sequence[int],
@@ -104,12 +118,12 @@ def protect(
     return area
 
 
-def unprotect(world: World | Store, name: str) -> None:
+def unprotect(world: Where, name: str) -> None:
     """Remove an area (nothing happens when there is none of that name)."""
     _store(world).pop(PREFIX + name, None)
 
 
-def areas(world: World | Store) -> tuple[Area, ...]:
+def areas(world: Where) -> tuple[Area, ...]:
     """The areas, oldest first."""
     found = []
     for key, value in _store(world).items():
@@ -120,8 +134,15 @@ def areas(world: World | Store) -> tuple[Area, ...]:
     return tuple(found)
 
 
-def _refusal(world: ModWorld, pos: Int3, actor_name: str) -> str | None:
-    for area in areas(world.storage):
+def is_protected(world: Where, pos: Sequence[int], name: str | None = None) -> bool:
+    """Whether the voxel ``pos`` lies in an area that the player ``name`` does not own (with no
+    name: in any area). Luanti's ``core.is_protected(pos, name)``, for mods that change blocks
+    without a `ModWorld.dig` / `ModWorld.place` (which ask this mod's hooks themselves)."""
+    return _refusal(_store(world), pos, name) is not None
+
+
+def _refusal(store: Store, pos: Sequence[int], actor_name: str | None) -> str | None:
+    for area in areas(store):
         if pos in area and area.owner != actor_name:
             return f"{area.name} belongs to {area.owner}"
     return None
@@ -129,22 +150,25 @@ def _refusal(world: ModWorld, pos: Int3, actor_name: str) -> str | None:
 
 @hookimpl
 def can_break(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
-    return _refusal(world, pos, actor.name)
+    return _refusal(world.storage, pos, actor.name)
 
 
 @hookimpl
 def can_place(world: ModWorld, pos: Int3, actor: Actor) -> str | None:
-    return _refusal(world, pos, actor.name)
+    return _refusal(world.storage, pos, actor.name)
 
 
 @hookimpl
 def can_use(world: ModWorld, pos: Int3, block: BlockType, actor: Actor) -> str | None:
     """Blocks that keep items (group ``container``: chests, furnaces) open, and let their stacks
-    be moved, only for the area's owner, as Luanti's protected chests; doors, lamps and signs stay
-    usable by anyone."""
-    if "container" not in block.groups:
+    be moved, only for the area's owner, as Luanti's protected chests; a held item that acts on
+    blocks (its own ``on_use``) is refused a block it would reach (one without its own
+    ``on_use``). Doors, lamps and signs stay usable by anyone."""
+    held = world.registry.items.get(actor.item) if actor.item else None
+    acts = held is not None and held.on_use is not None and block.on_use is None
+    if "container" not in block.groups and not acts:
         return None
-    return _refusal(world, pos, actor.name)
+    return _refusal(world.storage, pos, actor.name)
 
 
 def _overlap(a: Area, b: Area) -> bool:
@@ -183,30 +207,30 @@ def protect_command(world: ModWorld, actor: Actor, text: str) -> None:
     if any(hi - lo + 1 > MAX_SIDE for lo, hi in zip(area.low, area.high, strict=True)):
         actor.tell(f"an area is at most {MAX_SIDE} voxels a side")
         return
-    for other in areas(world.storage):
+    for other in areas(world):
         if other.owner != actor.name and (other.name == name or _overlap(area, other)):
             actor.tell(f"{other.name} belongs to {other.owner}")
             return
-    protect(world.storage, name, area.low, area.high, owner=actor.name)
+    protect(world, name, area.low, area.high, owner=actor.name)
     actor.tell(f"protected {name}: {area.low} to {area.high}")
 
 
 def unprotect_command(world: ModWorld, actor: Actor, text: str) -> None:
     """``/unprotect <name>``: remove one of the player's areas."""
     name = text.strip()
-    found = {area.name: area for area in areas(world.storage)}
+    found = {area.name: area for area in areas(world)}
     if name not in found:
         actor.tell(f"no area {name!r}")
     elif found[name].owner != actor.name:
         actor.tell(f"{name} belongs to {found[name].owner}")
     else:
-        unprotect(world.storage, name)
+        unprotect(world, name)
         actor.tell(f"{name} is no longer protected")
 
 
 def areas_command(world: ModWorld, actor: Actor) -> None:
     """``/areas``: every area, its owner and corners (the first 10)."""
-    found = areas(world.storage)
+    found = areas(world)
     lines = [f"{a.name} ({a.owner}): {a.low} to {a.high}" for a in found[:10]]
     if len(found) > 10:
         lines.append(f"... and {len(found) - 10} more")

@@ -44,6 +44,7 @@ LAYERS: tuple[str, ...] = (
     "world.voxels",
     "world.ray",
     "world.physics",
+    "world.entities",
     "world.mods",
     "world.light",
     "world.mesh",

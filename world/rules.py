@@ -37,12 +37,17 @@ Without mods, the module functions `break_block`, `place_block`, `use_block`, `p
 Survival breaking takes time: `break_time` gives the seconds (the game shows progress and calls
 `break_block` when they have passed); the rules themselves do not wait.
 
-What an action does to the actor's inventory is the rules' too, and comes back in its outcome for
-the game to apply (the game keeps the inventory): a survival break's drops (``outcome.drops``),
-the item a survival place uses up (``outcome.spent``), and `Rules.move_items`, a move of items
-between the player's inventory and a block's (a chest's), with the block's ``allow_*`` and
-``on_put`` / ``on_take`` / ``on_move`` callbacks (`world.actions.containers`), which returns the
-inventory after the move (``outcome.inventory``).
+What an action does to the actor's inventory is the rules' too, done inside the action's
+transaction on the actor's player (`world.voxels.players`: the world holds the inventory of every
+player the game joined) and told in its outcome: a survival break's drops (``outcome.drops``,
+lying in the world as ``builtin:item`` entities at the block, or in the inventory with
+``Rules.drops_to_inventory``), the item a survival place uses up (``outcome.spent``), Q's throw
+(`Rules.drop_held`), and `Rules.move_items`, a move of items between the player's inventory and a
+block's (a chest's), with the block's ``allow_*`` and ``on_put`` / ``on_take`` / ``on_move``
+callbacks (`world.actions.containers`), which returns the inventory after the move
+(``outcome.inventory``) for the game to take. Entities act on their own in `Rules.tick`
+(`world.ticks.entity_ticks`: stacks fall, merge and are picked up; falling blocks land; mods'
+kinds step); a player punches or uses one with `Rules.punch_entity` / `Rules.use_entity`.
 
 Light: when the world keeps one (``world.light``, a `world.light.lighting.Light`: the game's),
 the rules relight around the voxels every committed action and tick changed, and keep the chunks
@@ -59,7 +64,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 
-from world.actions import containers, pipeline
+from world.actions import containers, objects, pipeline
 from world.actions.callbacks import BlockTables, implementation
 from world.actions.checks import break_seconds, check_hit, held_tool, may_break, may_place
 from world.actions.containers import Slot
@@ -78,10 +83,12 @@ from world.mods.outcome import NO_CHANGES, NOTHING_TARGETED, Actor, Outcome, che
 from world.mods.text_prompt import PROMPT_ARGUMENTS, TextPrompt
 from world.ray import Hit
 from world.ticks.block_ticks import BLOCK_TICK_BUDGET, BlockTicks
+from world.ticks.entity_ticks import EntityTicks
 from world.ticks.random_ticks import RANDOM_TICK_SPEED, SIMULATION_DISTANCE
 from world.validate import integer, number
 from world.voxels.changes import Changes
 from world.voxels.chunks import World
+from world.voxels.entities import Entity
 from world.voxels.layout import ChunkKey
 
 __all__ = [
@@ -101,6 +108,8 @@ __all__ = [
 # 64 keep a frame's share to about 2 ms.
 NEIGHBOR_BUDGET = 256
 TICK_NEIGHBOR_BUDGET = 64
+# Committed changes up to this many wake the entities resting near each; more wake them all.
+WAKE_EACH = 256
 
 
 class Rules:
@@ -189,6 +198,10 @@ class Rules:
         self._pending = NeighborQueue(max_pending, self._overflow)
         self._drops = random.Random(drop_seed)
         self._relit: set[ChunkKey] = set()  # chunks relit since `pop_relit`
+        self._entities = EntityTicks(world)
+        # Survival drops go into the breaker's inventory (the rest lying in the world) instead
+        # of lying in the world as Minecraft's do: a setting (`world.actions.objects.give`).
+        self.drops_to_inventory = False
 
     @property
     def world(self) -> World:
@@ -257,12 +270,17 @@ class Rules:
         with self._transaction() as tx:
             pos = target[0]
             state = tx.read(pos)
+            data = dict(self._world.block_data.get(pos)) if not actor.creative else {}
             outcome = pipeline.dig(tx, pos, actor)
             if not outcome and tx.error is None:
                 return outcome
             gives: tuple[ItemStack, ...] = ()
             if tx.error is None and not actor.creative:  # Minecraft: creative breaks give none
-                gives = pipeline.drops(tx, state, self._drops)
+                gives = pipeline.drops(tx, state, self._drops, pos, data)
+                if tx.error is None:
+                    objects.give(
+                        self._world, actor, pos, gives, into_inventory=self.drops_to_inventory
+                    )
             finished = self._finish(tx, pos, break_time=outcome.break_time)
             return replace(finished, drops=gives) if finished.done else finished
 
@@ -375,7 +393,13 @@ class Rules:
                 return self._finish(tx, pos)
             outer, tx.actor = tx.actor, actor
             try:
-                offered = {"world": tx.view, "actor": actor, "text": text, "pos": pos}
+                offered = {
+                    "world": tx.view,
+                    "actor": actor,
+                    "text": text,
+                    "pos": pos,
+                    "player": tx.view.player(actor),
+                }
                 _, error = tx.run(impl, offered)
                 if error is None:
                     tx.settle()
@@ -499,16 +523,61 @@ class Rules:
         data = self._world.block_data
         data.advance(seconds)
         ticks = self._ticks.ticker.due(seconds)
-        if self._mods is None and not data.timers and not self._world.registry.random_ticks.any():
+        if (
+            self._mods is None
+            and not data.timers
+            and not self._world.registry.random_ticks.any()
+            and not len(self._world.entities)
+        ):
             return NO_CHANGES
         with self._transaction(self._pending) as tx:
             if self._mods is not None:
                 tx.call("on_tick", {"world": tx.view, "dt": seconds}, isolate=True)
             self._ticks.run(tx, ticks)
+            self._entities.run(tx, seconds)
             tx.notify_neighbors(TICK_NEIGHBOR_BUDGET, isolate=True)
             changes = tx.changes.all()
         self._relight(changes)
         return changes
+
+    # -- players' objects -------------------------------------------------------------------
+
+    def drop_held(self, actor: Actor, count: int = 1) -> Outcome:
+        """Q: the actor's player throws up to ``count`` of the held stack into the world
+        (`world.actions.objects.throw`); ``spent`` is what left the hand."""
+        check_actor(actor)
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 64:
+            raise ValueError(f"count must be an integer 1..64, got {count!r}")
+        with self._transaction() as tx:
+            outcome = objects.throw(self._world, actor, count)
+            if not outcome.done:
+                return outcome
+            return replace(self._finish(tx, outcome.pos or Int3(0, 0, 0)), spent=outcome.spent)
+
+    def punch_entity(self, entity_id: int, actor: Actor) -> Outcome:
+        """Left click on an entity: its kind's ``on_punch``, and a knock back
+        (`world.actions.objects.punch`)."""
+        return self._on_entity(entity_id, actor, objects.punch)
+
+    def use_entity(self, entity_id: int, actor: Actor) -> Outcome:
+        """Right click on an entity: its kind's ``on_use`` (`world.actions.objects.use_entity`);
+        ``used`` when it handled the click."""
+        return self._on_entity(entity_id, actor, objects.use_entity)
+
+    def _on_entity(
+        self,
+        entity_id: int,
+        actor: Actor,
+        act: Callable[[Transaction, Entity, Actor], Outcome],
+    ) -> Outcome:
+        check_actor(actor)
+        entity = self._world.entities.get(entity_id)
+        if entity is None:
+            return denied(NOTHING_TARGETED)
+        pos = Int3(*(math.floor(v) for v in entity.pos))
+        with self._transaction() as tx:
+            outcome = act(tx, entity, actor)
+            return replace(self._finish(tx, pos), used=outcome.used)
 
     # -- the transaction ------------------------------------------------------------------------
 
@@ -540,14 +609,25 @@ class Rules:
         return Outcome(True, pos=pos, changes=changes, break_time=break_time, used=used)
 
     def _spend(self, outcome: Outcome, placed: int, actor: Actor) -> Outcome:
-        """A done place by a survival actor uses up one item of the placed block."""
+        """A done place by a survival actor uses up one item of the placed block: taken from the
+        held stack of the actor's player (inside the action's transaction), and told in
+        ``spent``."""
         if not outcome.done or actor.creative:
             return outcome
-        return replace(outcome, spent=ItemStack(self._world.registry[placed].name, 1))
+        spent = ItemStack(self._world.registry[placed].name, 1)
+        objects.spend(self._world, actor, spent)
+        return replace(outcome, spent=spent)
 
     def _relight(self, changes: Changes) -> None:
         """Relight around the committed changes that can change light, in one call (one bounded
-        relight per chunk touched, each seeing them all), when the world keeps a light."""
+        relight per chunk touched, each seeing them all), when the world keeps a light; wake the
+        entities resting near them."""
+        if changes and len(self._world.entities):
+            if len(changes) <= WAKE_EACH:
+                self._entities.wake(c.pos for c in changes)
+            else:
+                for entity in self._world.entities:
+                    entity.resting = False
         light = self._world.light
         if not isinstance(light, Light) or not changes:
             return

@@ -108,3 +108,45 @@ def replay(app: Any) -> Callable[..., None]:
         player.run(parse_script(text, "test script"))
 
     return run
+
+
+ZOO = """
+from world.blocks.entity_type import EntityType
+from world.blocks.shapes import Box
+from world.mods.hooks import hookimpl
+
+
+def punched(data):
+    data["punched"] = int(data.get("punched", 0)) + 1
+    return True  # handled: no knock back
+
+
+def used(data, player):
+    data["used_by"] = "nobody" if player is None else player.name
+    return True
+
+
+@hookimpl
+def register_blocks(registry):
+    registry.register_entity(EntityType(
+        "zoo:cow", size=(0.9, 1.4), visual="boxes", physical=False, on_punch=punched,
+        on_use=used, model=((Box(-0.45, 0.0, -0.45, 0.45, 1.4, 0.45), "base:planks"),),
+    ))
+    registry.register_entity(EntityType(
+        "zoo:ghost", size=(0.8, 1.8), visual="sprite", tiles=("base:glass",), physical=False,
+    ))
+    registry.register_entity(EntityType(
+        "zoo:crate", size=(0.5, 0.5), visual="cube", tiles=("base:planks",), physical=False,
+    ))
+"""
+
+
+@pytest.fixture
+def zoo_mods(tmp_path: Path) -> Path:
+    """A mods folder with ``zoo``: kinds of each visual that stand still (not physical): a box
+    model ``zoo:cow`` that counts punches (``punched``, handled) and notes who used it
+    (``used_by``), a sprite ``zoo:ghost`` and a cube ``zoo:crate``."""
+    folder = tmp_path / "zoo-mods"
+    folder.mkdir()
+    (folder / "zoo.py").write_text(ZOO)
+    return folder

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,42 @@ Replay = Callable[[Any, str], None]
 def _shown(game: Any) -> str:
     """The HUD's message lines now."""
     return str(game.hud.message.text)
+
+
+WARP = """
+from world.mods.commands import ChatCommand
+from world.mods.hooks import hookimpl
+
+
+def warp(player, text):
+    player.teleport((8.5, 12.0, -3.5))
+    if text == "and fail":
+        raise RuntimeError("the warp broke down")
+
+
+@hookimpl
+def register_commands(commands):
+    commands.register(ChatCommand("warp", warp, "", "to the warp point"))
+"""
+
+
+def test_a_teleport_by_a_mod_s_command_or_by_tp_moves_the_body_the_world_put_there(
+    make_game: Callable[..., Any], replay: Replay, tmp_path: Path
+) -> None:
+    """Both go through the world (`world.voxels.players.Players.teleport`, recorded in the
+    command's action): the body follows in the frame; a command that fails moves nothing."""
+    (tmp_path / "warp.py").write_text(WARP)
+    game = make_game(flat=True, creative=True, mods=(str(tmp_path),))
+    game.player.set_flying(True)  # stays where it is put
+    joined = game.world.players.get("player")
+    replay(game, "chat /warp")
+    assert game.player.body.pos == pytest.approx((8.5, 12.0, -3.5)) and joined.moves == 1
+    replay(game, "chat /tp_1_20_1\nwait 2")
+    assert game.player.body.pos == pytest.approx((1.0, 20.0, 1.0)) and joined.moves == 2
+    assert joined.pos == game.player.body.pos  # the world sees the body where it went
+    replay(game, "chat /warp_and_fail\nwait 2")  # rolled back: the world's move with it
+    assert "the warp broke down" in _shown(game)
+    assert game.player.body.pos == pytest.approx((1.0, 20.0, 1.0)) and joined.moves == 2
 
 
 def test_t_opens_the_chat_next_frame_and_enter_sends_the_typed_line(

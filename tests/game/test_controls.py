@@ -42,10 +42,29 @@ def press(controls: Controls, key: str, *, now: float = 0.0, paused: bool = Fals
      ("middle mouse down", [Intent(Act.AIM), Intent(Act.PICK)]),
      ("right mouse down", [Intent(Act.AIM), Intent(Act.USE)]),
      ("left mouse down", [Intent(Act.AIM), Intent(Act.ATTACK)]),
-     ("escape", [Intent(Act.PAUSE)]), ("q", []), ("left mouse up", [])],
+     ("escape", [Intent(Act.PAUSE)]), ("q", [Intent(Act.DROP)]), ("e", []),
+     ("left mouse up", [])],
 )  # fmt: skip
 def test_each_key_means_its_intent(key: str, intents: list[Intent]) -> None:
     assert Controls().key(key, now=0.0, paused=False, grab=False) == intents
+
+
+def test_q_throws_one_and_with_a_ctrl_key_held_the_whole_stack() -> None:
+    """Ctrl is followed by its own down and up events, whichever of the two is held."""
+    controls = Controls()
+
+    def press(key: str) -> list[Intent]:
+        return controls.key(key, now=0.0, paused=False, grab=False)
+
+    assert press("q") == [Intent(Act.DROP, 0)]
+    assert press("left control") == []
+    assert press("q") == [Intent(Act.DROP, 1)]
+    assert press("left control up") == []
+    assert press("q") == [Intent(Act.DROP, 0)]
+    press("right control")
+    assert press("q") == [Intent(Act.DROP, 1)]
+    controls.release()  # the game paused: nothing is held any more
+    assert press("q") == [Intent(Act.DROP, 0)]
 
 
 def test_while_paused_only_escape_acts_and_it_resumes() -> None:

@@ -4,41 +4,104 @@ and shown."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from world.blocks.entity_type import ITEM_ENTITY
+from world.entities.items import stack_of
 from world.items.inventory import INVENTORY_SLOTS, ItemStack
 
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
 
 
-def test_drops_that_do_not_fit_are_lost_and_the_player_is_told(
+def lying(game: Any) -> list[ItemStack]:
+    """The stacks lying in the world (``builtin:item`` entities)."""
+    found = [stack_of(e) for e in game.world.entities if e.kind == ITEM_ENTITY.name]
+    return [stack for stack in found if stack is not None]
+
+
+def test_a_survival_break_s_drop_lies_until_walked_over_and_waits_there_for_room(
     make_game: Make, replay: Replay
 ) -> None:
+    """Minecraft's rule: the drop falls into the world; the hands no longer add it to the
+    inventory (the world's step does, on a pickup), and the hotbar is redrawn when it does."""
     game = make_game(flat=True, creative=False)
     inventory = game.hotbar.inventory
     inventory.slots[:] = [ItemStack("base:planks", 64)] * INVENTORY_SLOTS
-    replay(game, "look 0 50\nwait 2\nbreak 60")  # grass: its dirt has nowhere to go
+    replay(game, "look 0 50\nwait 2\nbreak 60")  # grass: its dirt falls into the hole
     assert game.last_outcome.done and game.last_outcome.drops == (ItemStack("base:dirt", 1),)
-    assert inventory.count("base:dirt") == 0
-    assert "inventory full: 1 item(s) lost" in str(game.hud.message.text)
+    assert inventory.count("base:dirt") == 0 and lying(game) == [ItemStack("base:dirt", 1)]
+    replay(game, "move 1 0 30\nwait 60")  # onto it: no room
+    assert inventory.count("base:dirt") == 0 and lying(game) == [ItemStack("base:dirt", 1)]
+    inventory.put(3, None)
+    replay(game, "wait 2")
+    assert inventory.slots[3] == ItemStack("base:dirt", 1) and lying(game) == []
+    dirt = game.world.registry.id("base:dirt")
+    assert game.hud.icons[3] == int(game.world.registry.face_tiles[dirt][0])  # redrawn
 
 
-def test_stacks_lying_in_the_world_wait_for_room_and_the_player_is_told_once(
+def test_a_survival_place_takes_one_item_once(make_game: Make, replay: Replay) -> None:
+    """The rules take it from the held stack; the hands only redraw (not a second time)."""
+    game = make_game(flat=True, creative=False)
+    inventory = game.hotbar.inventory
+    inventory.slots[:] = [None] * INVENTORY_SLOTS
+    inventory.put(0, ItemStack("base:planks", 5))
+    replay(game, "select 1\nlook 0 50\nwait 2\nplace")
+    assert game.last_outcome.done and game.last_outcome.spent == ItemStack("base:planks", 1)
+    assert inventory.slots[0] == ItemStack("base:planks", 4)
+    assert game.hud.counts[0].text == "4"
+
+
+def test_q_throws_one_in_front_which_comes_back_only_after_two_seconds(
     make_game: Make, replay: Replay
 ) -> None:
     game = make_game(flat=True, creative=False)
     inventory = game.hotbar.inventory
-    inventory.slots[:] = [ItemStack("base:planks", 64)] * INVENTORY_SLOTS
-    game.world.dropped.append(((0, 10, 0), ItemStack("base:log", 5)))
-    replay(game, "wait 1")
-    assert "5 item(s) wait for room" in str(game.hud.message.text)
-    game.hud.flash("something else")
-    replay(game, "wait 3")
-    assert str(game.hud.message.text).endswith("something else")  # told once, not each frame
-    inventory.put(20, None)
-    replay(game, "wait 1")
-    assert inventory.slots[20] == ItemStack("base:log", 5) and game.world.dropped == []
+    inventory.slots[:] = [None] * INVENTORY_SLOTS
+    inventory.put(0, ItemStack("base:stone", 5))
+    replay(game, "select 1\nlook 0 60\nwait 2\nkey q")
+    assert inventory.slots[0] == ItemStack("base:stone", 4) and game.hud.counts[0].text == "4"
+    assert lying(game) == [ItemStack("base:stone", 1)]
+    [thrown] = game.world.entities
+    feet = game.player.body.pos
+    assert thrown.pos[2] > feet[2]  # in front: the player looks south, +z
+    replay(game, "wait 100")  # landed at the player's feet, within reach, for 1.7 s
+    assert thrown.pos[2] - feet[2] < 1.5 and thrown.on_ground
+    assert inventory.slots[0] == ItemStack("base:stone", 4) and not thrown.removed
+    replay(game, "wait 20")  # 2 s after the throw: taken back
+    assert inventory.slots[0] == ItemStack("base:stone", 5) and lying(game) == []
+
+
+def test_ctrl_q_throws_the_whole_stack_and_an_empty_hand_throws_nothing(
+    make_game: Make, replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=False)
+    inventory = game.hotbar.inventory
+    inventory.slots[:] = [None] * INVENTORY_SLOTS
+    inventory.put(0, ItemStack("base:stone", 5))
+    replay(game, "select 1\nlook 0 0\nwait 2\nkey ctrl+q")
+    assert inventory.slots[0] is None and lying(game) == [ItemStack("base:stone", 5)]
+    game.hud.flash("before")
+    replay(game, "key q\nkey ctrl+q")  # nothing held: nothing happens, nothing is said
+    assert lying(game) == [ItemStack("base:stone", 5)]
+    assert str(game.hud.message.text).endswith("before")
+
+
+def test_a_click_on_an_entity_before_a_block_punches_or_uses_it_not_the_block(
+    make_game: Make, zoo_mods: Path, replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=False, mods=(str(zoo_mods),))
+    cow = game.world.entities.add("zoo:cow", (0.5, 4.0, 2.5))
+    replay(game, "look 0 30\nwait 2")
+    assert game.sight.entity is not None and game.sight.entity.entity_id == cow.id
+    assert game.target is None and game.outline.entity.enabled  # its box outlined
+    before = game.world.chunk_blocks(0, 0, 0).copy()
+    replay(game, "break 30")
+    assert cow.data.get("punched") == 1  # one click, one punch: holding does not repeat it
+    replay(game, "use")
+    assert cow.data.get("used_by") == "player"
+    assert (game.world.chunk_blocks(0, 0, 0) == before).all()  # the ground behind untouched
 
 
 def test_a_torch_placed_shows_its_light_in_the_next_frame(make_game: Make, replay: Replay) -> None:

@@ -11,6 +11,7 @@ import pytest
 from game.player import HeldInput, Player
 from world import World
 from world.base import default_registry
+from world.items.inventory import Inventory, ItemStack
 from world.physics.movement import Body
 
 
@@ -69,3 +70,33 @@ def test_the_body_falls_in_fixed_ticks_and_the_eye_follows() -> None:
         player.update(1 / 60, HeldInput())
     assert player.body.pos[1] < 10.0  # nothing under it: it falls
     assert player.eye[1] < eye[1] and player.eye[0] == eye[0]
+
+
+def test_joining_puts_the_player_and_their_very_inventory_into_the_world() -> None:
+    """The world records the inventory's writes from the join on (a rolled-back action takes
+    them back), and sees where the body is and looks, and the mode, after every `sync`."""
+    player = make_player(creative=True)
+    inventory = Inventory()
+    joined = player.join(inventory)
+    assert player.world.players.get("player") is joined and joined.inventory is inventory
+    assert joined.pos == (0.5, 10.0, 0.5) and joined.creative
+    player.teleport((3.0, 12.0, 4.0))  # the game's own move of the body (a script's)
+    player.look(90.0, 0.0)
+    player.set_creative(False)
+    player.sync()
+    assert joined.pos == (3.0, 12.0, 4.0) and not joined.creative
+    assert joined.look == pytest.approx((1.0, 0.0, 0.0))
+    inventory.put(0, ItemStack("base:dirt", 3))
+    assert player.world.players.modified  # a write the world saw
+
+
+def test_a_teleport_by_the_world_moves_the_body_at_the_next_sync_and_only_once() -> None:
+    player = make_player(creative=False)
+    joined = player.join(Inventory())
+    player.world.players.teleport(joined, (8.5, 20.0, -3.5))  # a mod's, a command's
+    assert player.body.pos == (0.5, 10.0, 0.5)  # not yet: the game's frame follows it
+    player.sync()
+    assert player.body.pos == (8.5, 20.0, -3.5) and joined.pos == player.body.pos
+    player.teleport((1.5, 10.0, 1.5))  # the body moves on; the old teleport is not followed again
+    player.sync()
+    assert player.body.pos == (1.5, 10.0, 1.5) and joined.pos == (1.5, 10.0, 1.5)

@@ -37,6 +37,13 @@ def test_json_accepts_strings_lists_and_objects() -> None:
     assert actions[2].args == {"x": 1.0, "y": 2.0, "z": 3.0}
 
 
+def test_a_script_presses_q_and_ctrl_q_as_the_keyboard_does() -> None:
+    actions = parse_script("key q\nkey ctrl+q\nkey Enter")
+    assert [a["name"] for a in actions] == ["q", "ctrl+q", "enter"]
+    with pytest.raises(ScriptError, match="line 1: key name: key must be one of"):
+        parse_script("key w")
+
+
 def test_the_same_script_in_both_formats_parses_alike() -> None:
     text = parse_script("look 10 20\nmove 1 -1 5\nplace\nselect 9\nfly on")
     data = parse_script(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 import re
@@ -14,12 +15,13 @@ import pytest
 from world import World
 from world.base import GAME
 from world.geometry import Int3
+from world.items.inventory import INVENTORY_SLOTS, Inventory, ItemStack
 from world.mods.hooks import hookimpl
 from world.mods.loader import DEFAULT_MODS_DIR, load_mods
 from world.mods.outcome import Actor
 from world.mods.registration import make_commands, make_registry
 from world.ray import Hit
-from world.rules import NEIGHBOR_BUDGET, TICK_NEIGHBOR_BUDGET, Rules
+from world.rules import Rules
 
 UP = (0, 1, 0)
 
@@ -247,103 +249,7 @@ def test_using_other_blocks_still_places(game):
     assert world.get_block(0, 1, 0) == world.registry.id("base:lamp")
 
 
-# -- falling ------------------------------------------------------------------------------------
-
-
-def column(world, x, z):
-    return [world.registry.name(world.get_block(x, y, z)) for y in range(8)]
-
-
-def test_sand_and_gravel_fall_when_the_block_under_them_is_broken(game):
-    mods, world = game
-    registry = world.registry
-    world.set_block(0, 0, 0, registry.id("base:stone"))
-    world.set_block(0, 1, 0, registry.id("base:dirt"))
-    for y, name in [(2, "base:sand"), (3, "base:gravel"), (4, "base:sand")]:
-        world.set_block(0, y, 0, registry.id(name))
-    outcome = Rules(world, mods).break_block(hit_at(world, (0, 1, 0)), player())
-    assert outcome.done
-    assert column(world, 0, 0) == [
-        "base:stone",
-        "base:sand",
-        "base:gravel",
-        "base:sand",
-        "air",
-        "air",
-        "air",
-        "air",
-    ]
-    # The whole cascade belongs to the break: the dirt, then each block's move.
-    assert len(outcome.changes) == 1 + 2 * 3
-
-
-def test_sand_falls_through_air_water_and_tall_grass(game):
-    mods, world = game
-    registry = world.registry
-    world.set_block(0, 0, 0, registry.id("base:stone"))
-    world.set_block(0, 1, 0, registry.id("base:tall_grass"))
-    world.set_block(0, 2, 0, registry.id("base:water"))
-    world.set_block(0, 4, 0, registry.id("base:glass"))
-    world.set_block(0, 5, 0, registry.id("base:sand"))
-    assert Rules(world, mods).break_block(hit_at(world, (0, 4, 0)), player())
-    assert column(world, 0, 0)[:6] == [
-        "base:stone",
-        "base:sand",
-        "base:water",
-        "air",
-        "air",
-        "air",
-    ]
-
-
-def test_placed_sand_falls_and_dirt_does_not(game):
-    mods, world = game
-    registry = world.registry
-    world.set_block(0, 0, 0, registry.id("base:stone"))
-    world.set_block(1, 5, 0, registry.id("base:stone"))
-    sand = Rules(world, mods).place_block(
-        hit_at(world, (1, 5, 0), (-1, 0, 0)), "base:sand", player()
-    )
-    assert sand.done and sand.pos == (0, 5, 0)
-    assert world.get_block(0, 5, 0) == 0 and world.get_block(0, 1, 0) == registry.id("base:sand")
-    assert [c.pos for c in sand.changes] == [(0, 5, 0), (0, 5, 0), (0, 1, 0)]
-    dirt = Rules(world, mods).place_block(
-        hit_at(world, (1, 5, 0), (0, 0, 1)), "base:dirt", player()
-    )
-    assert dirt.done and world.get_block(1, 5, 1) == registry.id("base:dirt")
-
-
-def test_sand_stops_at_the_bottom_of_the_build_height(game):
-    mods, _ = game
-    world = World(mods.registry, build_height=(-4, 64))
-    world.set_block(0, 3, 0, world.registry.id("base:stone"))
-    world.set_block(0, 4, 0, world.registry.id("base:sand"))
-    assert Rules(world, mods).break_block(hit_at(world, (0, 3, 0)), player())
-    assert world.get_block(0, -4, 0) == world.registry.id("base:sand")
-    assert world.get_block(0, 4, 0) == 0
-
-
-def test_a_column_taller_than_the_budget_finishes_falling_in_ticks(game):
-    mods, world = game
-    registry = world.registry
-    height = 600
-    world.set_block(0, -1, 0, registry.id("base:stone"))
-    world.set_block(0, 0, 0, registry.id("base:dirt"))
-    fill(world, (0, 1, 0), (0, height, 0), "base:sand")
-    rules = Rules(world, mods)
-    assert rules.break_block(hit_at(world, (0, 0, 0)), player())
-    assert world.get_block(0, height, 0) == registry.id("base:sand")  # still up there
-    frames = 0
-    while rules.pending and frames < 100:
-        rules.tick(1 / 60)
-        frames += 1
-    # 2 changes per block moved: the action's budget, then the ticks' budget per frame.
-    expected = -(-(2 * height + 1 - NEIGHBOR_BUDGET) // TICK_NEIGHBOR_BUDGET)
-    assert abs(frames - expected) <= 1
-    sand = registry.id("base:sand")
-    assert world.get_blocks([(0, y, 0) for y in range(height + 1)]).tolist() == [sand] * height + [
-        0
-    ]
+# The falling mod's tests: tests/world/test_falling.py.
 
 
 # -- tnt ----------------------------------------------------------------------------------------
@@ -429,9 +335,13 @@ def test_tnt_sets_off_tnt_in_its_blast(tnt_in_stone):
 def test_sand_falls_into_a_crater(tnt_in_stone):
     mods, world = tnt_in_stone
     world.set_block(0, 4, 0, world.registry.id("base:sand"))
-    assert Rules(world, mods).use_block(hit_at(world, (0, 0, 0)), player()).used
-    assert world.get_block(0, 4, 0) == 0
+    rules = Rules(world, mods)
+    assert rules.use_block(hit_at(world, (0, 0, 0)), player()).used
+    assert world.get_block(0, 4, 0) == 0  # falling, an entity
+    for _ in range(120):
+        rules.tick(1 / 60)
     assert world.get_block(0, -3, 0) == world.registry.id("base:sand")
+    assert not len(world.entities)
 
 
 # -- the modding guide's mods ---------------------------------------------------------------------
@@ -452,25 +362,67 @@ def docs_mods(folder: Path) -> list[str]:
     return names
 
 
+GUIDE_MODS = [
+    "no_glass_theft",
+    "quill",
+    "farm",
+    "homes",
+    "kits",
+    "magnet",
+    "balloon",
+    "sapling",
+    "doors",
+    "slabs",
+]
+
+
 @pytest.fixture
 def guide(tmp_path):
     """The guide's example mods, loaded with the project's mods and the mod written from it."""
-    assert docs_mods(tmp_path) == [
-        "no_glass_theft",
-        "quill",
-        "farm",
-        "homes",
-        "sapling",
-        "doors",
-        "slabs",
-    ]
+    assert docs_mods(tmp_path) == GUIDE_MODS
     mods = load_mods([DEFAULT_MODS_DIR, tmp_path, MOD_FROM_DOCS], entry_points=False, game=GAME)
     registry = make_registry(mods)
     assert mods.errors == []
-    assert {"no_glass_theft", "quill", "farm", "sapling", "sponge", "doors", "slabs"} <= set(
-        mods.names
-    )
+    assert {*GUIDE_MODS, "sponge"} <= set(mods.names)
     return mods, World(registry)
+
+
+def docs_tests() -> dict[str, str]:
+    """Every code block of the guide that starts with ``# tests/test_<name>.py``, by name."""
+    found = {}
+    for block in re.findall(r"```python\n(.*?)```", DOCS.read_text(), flags=re.DOTALL):
+        match = re.fullmatch(r"# tests/(test_[a-z0-9_]+)\.py", block.split("\n", 1)[0])
+        if match:
+            found[match[1]] = block
+    return found
+
+
+def test_the_guide_shows_how_to_test_light_generation_saving_and_commands():
+    assert list(docs_tests()) == [
+        "test_sapling",
+        "test_light",
+        "test_generation",
+        "test_saving",
+        "test_commands",
+    ]
+
+
+@pytest.mark.parametrize("name", list(docs_tests()))
+def test_the_guide_s_test_files_pass(name, tmp_path, monkeypatch):
+    """Run one of the guide's test files as a modder would: from a folder whose ``mods/`` holds
+    the guide's mods, calling each of its tests (with ``tmp_path`` when it asks for it)."""
+    (tmp_path / "mods").mkdir()
+    docs_mods(tmp_path / "mods")
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}
+    exec(compile(docs_tests()[name], f"docs/modding.md ({name}.py)", "exec"), namespace)
+    tests = [(key, value) for key, value in namespace.items() if key.startswith("test_")]
+    assert tests
+    for key, test in tests:
+        assert callable(test)
+        asks = inspect.signature(test).parameters
+        (tmp_path / key).mkdir()
+        test(**({"tmp_path": tmp_path / key} if "tmp_path" in asks else {}))
 
 
 def test_guide_first_mod_keeps_glass_in_survival(guide):
@@ -707,3 +659,78 @@ def test_guide_bell_rings_on_its_timer(guide):
     for _ in range(20 * 16):  # 16 s: rings at 5, 10 and 15
         rules.tick(1 / 20)
     assert world.meta(0, 1, 0)["rings"] == 3
+
+
+def guide_say(mods, rules, line, actor):
+    commands = make_commands(mods)
+    command, _, rest = commands.parse(line)
+    assert command is not None
+    assert rules.submit_text(commands.prompt(command), rest, actor).done
+
+
+def test_guide_kits_gives_a_kit_once_and_what_does_not_fit_lies_at_the_player_s_feet(guide):
+    mods, world = guide
+    world.set_block(8, 0, 8, world.registry.id("base:stone"))
+    full = Inventory([ItemStack("base:dirt", 64)] * INVENTORY_SLOTS)
+    steve = world.players.join("steve", (8.5, 1.0, 8.5), full)
+    told = []
+    actor = Actor.at("steve", (8.5, 1.0, 8.5), inbox=told.append)
+    rules = Rules(world, mods)
+    guide_say(mods, rules, "/kit", actor)
+    guide_say(mods, rules, "/kit", actor)
+    guide_say(mods, rules, "/kit", replace(actor, name="nobody"))
+    assert told == [
+        "here is your kit",
+        "you had your kit",
+        "only a player of this world gets a kit",
+    ]
+    lying = sorted((e.data["item"], e.data["count"], e.pos) for e in world.entities)
+    assert lying == [("base:planks", 16, steve.pos), ("base:torch", 8, steve.pos)]
+    assert steve.inventory.count("base:dirt") == 64 * INVENTORY_SLOTS
+
+
+def test_guide_top_lifts_the_player_onto_the_highest_block_above_them(guide):
+    mods, world = guide
+    for y in (0, 5, 9):
+        world.set_block(8, y, 8, world.registry.id("base:stone"))
+    steve = world.players.join("steve", (8.5, 1.0, 8.5))
+    rules = Rules(world, mods)
+    guide_say(mods, rules, "/top", Actor.at("steve", (8.5, 1.0, 8.5)))
+    assert steve.pos == (8.5, 10.0, 8.5) and steve.moves == 1
+
+
+def test_guide_lodestone_pulls_a_dropped_stack_to_itself(guide):
+    mods, world = guide
+    fill(world, (2, 0, 2), (14, 0, 14), "base:stone")
+    rules = Rules(world, mods)
+    steve = Actor.at("steve", (13.5, 1.0, 13.5))  # no player of the world: nothing is picked up
+    assert rules.place_block(hit_at(world, (8, 0, 8)), "magnet:lodestone", steve)
+    world.set_block(5, 1, 8, world.registry.id("base:dirt"))
+    assert rules.break_block(hit_at(world, (5, 1, 8)), steve)  # survival: its dirt drops
+    (stack,) = world.entities
+    assert stack.data["item"] == "base:dirt" and stack.pos[0] < 6.0
+    for _ in range(20 * 4):
+        rules.tick(1 / 20)
+    assert math.dist(stack.pos, (8.5, 1.0, 8.5)) < 1.5  # on top of the lodestone, or beside it
+
+
+def test_guide_balloon_rises_goes_after_ten_seconds_and_pops_when_punched(guide):
+    mods, world = guide
+    world.set_block(8, 0, 8, world.registry.id("base:stone"))
+    world.set_block(8, 30, 8, world.registry.id("base:stone"))  # chunks up to y 47 are loaded
+    world.players.join("steve", (8.5, 1.0, 8.5))
+    told = []
+    steve = Actor.at("steve", (8.5, 1.0, 8.5), inbox=told.append)
+    rules = Rules(world, mods)
+    guide_say(mods, rules, "/balloon", steve)
+    guide_say(mods, rules, "/balloon", steve)
+    first, second = world.entities
+    assert first.kind == "balloon:balloon" and first.data == {"owner": "steve"}
+    for _ in range(20 * 2):
+        rules.tick(1 / 20)
+    assert first.pos[1] == pytest.approx(1.0 + 1.5 * 2.0, abs=0.1)  # risen: not physical
+    assert rules.punch_entity(first.id, steve).done and told == ["pop!"]
+    assert first.removed and first.pos[0] == 8.5  # popped, not knocked back
+    for _ in range(20 * 9):
+        rules.tick(1 / 20)
+    assert second.removed and not len(world.entities)  # gone after its ten seconds

@@ -1,4 +1,5 @@
-"""The farming and signs example mods through the real pipeline."""
+"""The farming and signs example mods through the real pipeline: the hoe, wheat, bone meal used
+up from a joined player's hand, signs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from world.base import GAME
 from world.blocks.drops import block_drops
 from world.gen.generators import make_generator
 from world.geometry import Int3
+from world.items.crafting import craft
+from world.items.inventory import Inventory, ItemStack
+from world.mods.hooks import hookimpl
 from world.mods.loader import DEFAULT_MODS_DIR, load_mods
 from world.mods.outcome import Actor
 from world.mods.registration import make_registry
@@ -120,3 +124,110 @@ def test_a_sign_without_a_screen_only_shows_its_text() -> None:
     world.meta(0, 1, 0)["text"] = "Keep out"
     assert rules.use_block(top(world, (0, 1, 0)), actor).used
     assert told == ['sign: "Keep out"']
+
+
+# -- bone meal ----------------------------------------------------------------------------------
+
+BONE_MEAL = "farming:bone_meal"
+
+
+def wheat_field(mods_plugins: dict[str, object] | None = None) -> tuple[World, Rules]:
+    """Farmland at (0..4, 0, 0) with wheat of age 0 on each, and steve (survival) joined,
+    holding three bone meal."""
+    mods = load_mods([DEFAULT_MODS_DIR], entry_points=False, plugins=mods_plugins or {}, game=GAME)
+    assert not mods.errors
+    world = World(make_registry(mods))
+    registry = world.registry
+    for x in range(5):
+        world.set_block(x, 0, 0, registry.id("farming:farmland"))
+        world.set_block(x, 1, 0, registry.id("farming:wheat"))
+    world.players.join("steve", (20.5, 1.0, 20.5), Inventory([ItemStack(BONE_MEAL, 3)]))
+    return world, Rules(world, mods)
+
+
+def fertilizer(name: str = "steve", **kwargs: object) -> Actor:
+    return Actor.at(name, (20.5, 1.0, 20.5), item=BONE_MEAL, **kwargs)  # type: ignore[arg-type]
+
+
+def age(world: World, x: int) -> int:
+    return int(world.registry.props(world.get_block(x, 1, 0))["age"])
+
+
+def bone_meal_held(world: World, name: str = "steve") -> int:
+    player = world.players.get(name)
+    assert player is not None
+    return player.inventory.count(BONE_MEAL)
+
+
+def test_bone_meal_grows_wheat_two_to_five_stages_and_is_used_up_one_at_a_time() -> None:
+    world, rules = wheat_field()
+    outcome = rules.use_block(top(world, (0, 1, 0)), fertilizer())
+    assert outcome.done and outcome.used
+    assert 2 <= age(world, 0) <= 5
+    assert bone_meal_held(world) == 2
+    assert world.get_block(0, 2, 0) == 0  # an item that is not a block places nothing
+    while age(world, 0) < 7:
+        assert rules.use_block(top(world, (0, 1, 0)), fertilizer()).used
+    assert bone_meal_held(world) in (0, 1)  # ripe after two or three
+    left = bone_meal_held(world)
+    ripe = rules.use_block(top(world, (0, 1, 0)), fertilizer())
+    assert not ripe.used and bone_meal_held(world) == left  # nothing left to grow: kept
+    farmland = rules.use_block(top(world, (1, 0, 0)), fertilizer())
+    assert not farmland.used and bone_meal_held(world) == left
+
+
+def test_bone_meal_grows_by_every_amount_from_two_to_five() -> None:
+    world, rules = wheat_field()
+    steve = world.players.get("steve")
+    assert steve is not None
+    grown = set()
+    for _ in range(40):  # the chance of missing one of four amounts in 40 draws: < 1e-4
+        world.set_block(2, 1, 0, world.registry.id("farming:wheat"))
+        steve.inventory.slots[0] = ItemStack(BONE_MEAL, 1)
+        assert rules.use_block(top(world, (2, 1, 0)), fertilizer()).used
+        grown.add(age(world, 2))
+    assert grown == {2, 3, 4, 5}
+
+
+def test_bone_meal_in_creative_is_never_used_up() -> None:
+    world, rules = wheat_field()
+    steve = world.players.get("steve")
+    assert steve is not None
+    steve.creative = True
+    assert rules.use_block(top(world, (0, 1, 0)), fertilizer(creative=True)).used
+    assert age(world, 0) >= 2 and bone_meal_held(world) == 3
+
+
+def test_a_stranger_s_bone_meal_is_refused_in_a_protected_field_and_kept() -> None:
+    world, rules = wheat_field()
+    protection = load_mods([DEFAULT_MODS_DIR], entry_points=False, game=GAME)["protection"]
+    protection.plugin.protect(world, "farm", (0, 0, 0), (4, 2, 0), owner="alex")
+    world.players.join("alex", (22.5, 1.0, 20.5), Inventory([ItemStack(BONE_MEAL, 3)]))
+    refused = rules.use_block(top(world, (0, 1, 0)), fertilizer())
+    assert not refused.done and refused.reason == "farm belongs to alex"
+    assert age(world, 0) == 0 and bone_meal_held(world) == 3
+    assert rules.use_block(top(world, (0, 1, 0)), fertilizer("alex")).used  # the owner's
+    assert age(world, 0) >= 2 and bone_meal_held(world, "alex") == 2
+
+
+def test_bone_meal_used_up_by_an_action_that_fails_comes_back() -> None:
+    class Brittle:
+        """A mod whose neighbour hook fails: the farmland under the wheat hears it grow."""
+
+        @hookimpl
+        def on_neighbor_changed(self, pos: Int3, neighbor: Int3) -> None:
+            if tuple(neighbor) == (0, 1, 0):
+                raise RuntimeError("the field is brittle")
+
+    world, rules = wheat_field({"brittle": Brittle()})
+    outcome = rules.use_block(top(world, (0, 1, 0)), fertilizer())
+    assert not outcome.done and "brittle" in outcome.reason
+    assert age(world, 0) == 0 and bone_meal_held(world) == 3  # the wheat and the item back
+
+
+def test_bone_meal_is_composted_from_three_wheat_seeds_and_dirt() -> None:
+    world, _ = setup()
+    seeds, dirt = ItemStack("farming:wheat", 1), ItemStack("base:dirt", 1)
+    made = craft(world.registry, [seeds, None, dirt, seeds, None, None, None, seeds, None])
+    assert made is not None and made[0] == ItemStack(BONE_MEAL, 1)
+    assert world.registry.items[BONE_MEAL].image == "farming:bone_meal"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from world.blocks.entity_type import ENTITY_CALLBACK_ARGUMENTS, EntityType
 from world.items.item import ITEM_CALLBACK_ARGUMENTS, Item
 from world.mods.calls import Implementation
 
@@ -44,7 +45,7 @@ _SLOT = ("world", "pos", "block", "state", "props", "actor", "key", "index", "st
 _MOVE = (*_SLOT[:7], "from_index", "to_index", "stack")
 
 BLOCK_CALLBACKS: Mapping[str, tuple[str, ...]] = {
-    "on_use": ("world", "pos", "block", "state", "props", "actor", "hit"),
+    "on_use": ("world", "pos", "block", "state", "props", "actor", "hit", "player"),
     "can_break": ("world", "pos", "block", "state", "props", "actor"),
     "placement_state": ("world", "pos", "block", "actor", "context"),
     "on_construct": ("world", "pos", "block", "state", "props", "actor"),
@@ -101,12 +102,19 @@ def abm_implementation(abm: Abm) -> Implementation | str:
 
 
 def callback_implementation(
-    block: BlockType | Item, callback: str, function: object
+    block: BlockType | Item | EntityType, callback: str, function: object
 ) -> Implementation | str:
-    """A block's callback (or a `world.items.item.Item`'s ``on_use``) as an `Implementation` named
-    after its owner, or why it cannot be called (it asks for an argument that `BLOCK_CALLBACKS`,
-    or for an item `world.items.item.ITEM_CALLBACK_ARGUMENTS`, does not offer)."""
-    offered = ITEM_CALLBACK_ARGUMENTS if isinstance(block, Item) else BLOCK_CALLBACKS[callback]
+    """A block's callback (or a `world.items.item.Item`'s ``on_use``, or an entity kind's) as an
+    `Implementation` named after its owner, or why it cannot be called (it asks for an argument
+    that `BLOCK_CALLBACKS`, `world.items.item.ITEM_CALLBACK_ARGUMENTS` or
+    `world.blocks.entity_type.ENTITY_CALLBACK_ARGUMENTS` does not offer)."""
+    offered: tuple[str, ...]
+    if isinstance(block, EntityType):
+        offered = ENTITY_CALLBACK_ARGUMENTS
+    elif isinstance(block, Item):
+        offered = ITEM_CALLBACK_ARGUMENTS
+    else:
+        offered = BLOCK_CALLBACKS[callback]
     mod = block.name.split(":")[0]
     return implementation(mod, f"{callback} of {block.name}", function, offered)
 

@@ -30,12 +30,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import world.validate as validate
+from world.actions.callbacks import implementation
 from world.actions.checks import break_seconds, held_tool, may_break, may_place, place_refusal
 from world.blocks.block_type import AIR
 from world.blocks.drops import block_drops
 from world.geometry import Int3
 from world.items.inventory import ItemStack
-from world.mods.calls import Implementation
 from world.mods.context import PlaceContext
 from world.mods.outcome import Outcome, denied
 
@@ -106,24 +106,52 @@ def dig(tx: Transaction, pos: Int3, actor: Actor) -> Outcome:
         )
 
 
-def drops(tx: Transaction, state: int, rng: random.Random) -> tuple[ItemStack, ...]:
-    """What breaking a block in ``state`` gives a survival actor (`world.blocks.drops.block_drops`).
+GET_DROPS_ARGUMENTS = ("registry", "state", "rng", "pos", "data", "world")
+"""What a block's ``get_drops`` is offered, by name: ``pos`` the broken voxel, ``data`` a copy of
+its block data before the break (a machine's contents)."""
 
-    A block's ``get_drops`` runs as its mod's callback, through the watchdog: one that raises,
-    runs too long or returns something else than item stacks sets ``tx.error`` (the break is
-    then rolled back) and gives nothing; one the circuit breaker switched off gives nothing.
+
+def drops(
+    tx: Transaction,
+    state: int,
+    rng: random.Random,
+    pos: Int3,
+    data: Mapping[str, object],
+) -> tuple[ItemStack, ...]:
+    """What breaking a block in ``state`` at ``pos`` gives a survival actor
+    (`world.blocks.drops.block_drops`, or the block's ``get_drops``).
+
+    A block's ``get_drops`` runs as its mod's callback, through the watchdog, with the arguments
+    it asks for of `GET_DROPS_ARGUMENTS`: one that raises, runs too long or returns something
+    else than a list of item stacks sets ``tx.error`` (the break is then rolled back) and gives
+    nothing; one the circuit breaker switched off gives nothing.
     """
     registry = tx.world.registry
     block = registry[state]
     if block.get_drops is None:
         return tuple(block_drops(registry, state, rng))
     mod, label = block.name.split(":")[0], f"get_drops of {block.name}"
-    impl = Implementation(mod, label, block_drops, ("registry", "state", "rng"))
-    result, error = tx.run(impl, {"registry": registry, "state": state, "rng": rng})
+    impl = implementation(mod, label, block.get_drops, GET_DROPS_ARGUMENTS)
+    if isinstance(impl, str):
+        tx.error = tx.error or tx.guard.record(mod, label, TypeError(impl))
+        return ()
+    offered = {
+        "registry": registry,
+        "state": state,
+        "rng": rng,
+        "pos": pos,
+        "data": dict(data),
+        "world": tx.view,
+    }
+    result, error = tx.run(impl, offered)
     if error is not None:
         tx.error = tx.error or error
         return ()
-    return tuple(result) if isinstance(result, list) else ()
+    if not isinstance(result, list | tuple) or not all(isinstance(s, ItemStack) for s in result):
+        bad = ValueError(f"must return a list of ItemStacks, got {result!r}")
+        tx.error = tx.error or tx.guard.record(mod, label, bad)
+        return ()
+    return tuple(result)
 
 
 def place(
@@ -269,8 +297,14 @@ def use(tx: Transaction, hit: Hit, actor: Actor) -> Outcome | None:
         return denied(str(called.answer), pos, called.mod)
     outer, tx.actor = tx.actor, actor
     try:
+        offered = {
+            **kwargs,
+            "state": state,
+            "props": registry.props(state),
+            "hit": hit,
+            "player": tx.view.player(actor),
+        }
         if block.on_use is not None:
-            offered = {**kwargs, "state": state, "props": registry.props(state), "hit": hit}
             result, error = tx.block_call(block, "on_use", offered)
             if error is None:
                 tx.settle()
@@ -286,7 +320,6 @@ def use(tx: Transaction, hit: Hit, actor: Actor) -> Outcome | None:
         called = tx.call("on_use", kwargs)
         item = registry.items.get(actor.item) if actor.item else None
         if called.error is None and not called.answer and item is not None and item.on_use:
-            offered = {**kwargs, "state": state, "props": registry.props(state), "hit": hit}
             result, error = tx.block_call(item, "on_use", {**offered, "item": item})
             if error is None:
                 tx.settle()

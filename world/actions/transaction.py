@@ -48,6 +48,7 @@ from world.voxels.layout import CHUNK, ChunkKey, chunk_index
 
 if TYPE_CHECKING:
     from world.blocks.block_type import BlockType
+    from world.blocks.entity_type import EntityType
     from world.items.item import Item
     from world.mods.calls import ModError
     from world.mods.guard import HookGuard
@@ -463,7 +464,7 @@ class Transaction:
         return _NOBODY
 
     def block_call(
-        self, block: BlockType | Item, callback: str, offered: Mapping[str, object]
+        self, block: BlockType | Item | EntityType, callback: str, offered: Mapping[str, object]
     ) -> tuple[object, ModError | None]:
         """Call ``block``'s own ``callback`` (one of `world.actions.callbacks.BLOCK_CALLBACKS`, or
         an item's ``on_use``) with the arguments it asks for, as the block's mod, through the

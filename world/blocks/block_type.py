@@ -144,8 +144,8 @@ class BlockType:
     containers : tuple of str
         The keys of the voxel's data that hold block inventories (`world.items.containers`: a
         chest's ``"inventory"``). When the block goes by any means (broken, replaced by a mod,
-        a bulk write), their stacks are dropped into the world (``World.dropped``, Minecraft's
-        rule), never lost with the data.
+        a bulk write), their stacks drop into the world as items (``builtin:item`` entities,
+        Minecraft's rule), never lost with the data.
     """
 
     name: str

@@ -44,6 +44,7 @@ from world.blocks.block_type import (
     state_key_of,
     value_text,
 )
+from world.blocks.entity_type import BUILTIN_ENTITIES, EntityType
 from world.blocks.ores import Ore
 from world.blocks.shapes import COLLISION_TOP, FULL, Shape, check_shape
 from world.items.item import Item
@@ -121,6 +122,8 @@ class BlockRegistry:
         self.ores: tuple[Ore, ...] = ()  # `world.blocks.ores`: placed in new terrain, in this order
         self.abms: tuple[Abm, ...] = ()  # `world.blocks.abm`: mods' random-tick actions
         self.items: dict[str, Item] = {}  # `world.items.item`: items that are not blocks, by name
+        # `world.blocks.entity_type`: kinds of entity by name, the engine's own first.
+        self.entities: dict[str, EntityType] = {kind.name: kind for kind in BUILTIN_ENTITIES}
         self.recipes: tuple[Recipe, ...] = ()  # `world.items.recipes`, in registration order
         # The atlas's tiles keep their atlas cells; other tile names are numbered after them.
         self.tile_names: list[str] = list(ATLAS_TILES)
@@ -172,6 +175,16 @@ class BlockRegistry:
         if tile not in self._tile_ids:  # a new tile name: the next atlas cell
             self._tile_ids[tile] = len(self.tile_names)
             self.tile_names.append(tile)
+
+    def register_entity(self, kind: EntityType) -> None:
+        """Add a kind of entity (`world.blocks.entity_type.EntityType`); its name must be new."""
+        if not isinstance(kind, EntityType):
+            raise TypeError(f"kind must be an EntityType, got {type(kind).__name__}")
+        if kind.name in self.entities:
+            raise ValueError(f"entity {kind.name!r}: the name is already registered")
+        self.entities[kind.name] = kind
+        for tile in (*kind.tiles, *(tile for _, tile in kind.model)):
+            self._add_tile(tile)
 
     def register_abm(self, abm: Abm) -> None:
         """Add a mod's random-tick action on some blocks (`world.blocks.abm.Abm`)."""

@@ -5,9 +5,10 @@ the game shows the container's slots above the player's inventory, and the playe
 between them as in the inventory screen. The slots live in the voxel's own data
 (`world.voxels.block_data`), under `Container.key`, as JSON text (`encode_slots`): saved with the
 chunk. A block that names the key in its ``containers`` (`world.blocks.block_type.BlockType`) drops
-the stacks into the world when it goes by any means (``World.dropped``: the game picks them up), so
-none goes with the data; a chest that holds anything may still refuse to be broken by hand, as
-Luanti's chests do (`unless_empty` makes that ``can_break``). Data that cannot be read as slots
+the stacks into the world when it goes by any means (as ``builtin:item`` entities lying at the
+voxel, `world.voxels.entities.drop_item`: players pick them up), so none goes with the data; a
+block may still refuse to be broken by hand while it holds anything, as Luanti's chests do
+(`unless_empty` makes that ``can_break``). Data that cannot be read as slots
 is never written over: the game does not open it (`decode_slots` raises).
 
 Reading is bounded: text longer than `MAX_SLOTS_TEXT` characters (what one voxel can hold,

@@ -13,6 +13,10 @@ Contract
   of 1..`STACK_MAX` items. `Inventory.add` fills stacks of the same item first, hotbar first, then
   empty slots, and returns what did not fit; `take` removes from one slot; `move` is a click of
   the inventory screen (put down, merge or swap a stack).
+- Its slots and crafting grid are `Slots`: lists of a fixed length whose every write goes through
+  one recorder (``Slots.recorder``, set by the world that holds the inventory:
+  `world.voxels.players`), so a change made inside an action is undone with it and every change
+  marks the player for saving, whoever made it (a mod, the rules, the game's screens).
 - Saved with the player as JSON-ready data (`Inventory.to_data` / `Inventory.from_data`); item
   names a run no longer knows are kept as they are, so removing a mod loses no item.
 """
@@ -21,8 +25,9 @@ from __future__ import annotations
 
 import random
 import reprlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any, NoReturn, SupportsIndex, overload
 
 __all__ = [
     "CRAFTING_SLOTS",
@@ -32,6 +37,7 @@ __all__ = [
     "Drop",
     "Inventory",
     "ItemStack",
+    "Slots",
     "roll_drops",
     "stacks_from_data",
 ]
@@ -87,21 +93,87 @@ def roll_drops(drops: Sequence[Drop], rng: random.Random) -> list[ItemStack]:
     return [ItemStack(d.item, d.count) for d in drops if d.chance >= 1.0 or rng.random() < d.chance]
 
 
+Recorder = Callable[["Slots", int, "ItemStack | None"], object]
+
+
+class Slots(list[ItemStack | None]):
+    """A fixed number of slots, each an `ItemStack` or ``None``, whose writes are recorded.
+
+    Writing a slot (``slots[i] = stack``, ``slots[:] = stacks`` of the same length) checks the
+    stacks, then calls ``recorder(slots, index, old)`` once per slot that changes, *before* the
+    write (an undo log keeps the old stack: `world.voxels.players`). The length never changes:
+    ``append``, ``del`` and their kin raise ``TypeError``.
+    """
+
+    recorder: Recorder | None = None
+
+    @overload
+    def __setitem__(self, index: SupportsIndex, value: ItemStack | None) -> None: ...
+
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[ItemStack | None]) -> None: ...
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if isinstance(index, slice):
+            positions = range(*index.indices(len(self)))
+            stacks = list(value)
+            if len(stacks) != len(positions):
+                raise ValueError(
+                    f"slots: {len(stacks)} stacks for {len(positions)} slots (the length is fixed)"
+                )
+            for i, stack in zip(positions, stacks, strict=True):
+                self._write(i, stack)
+            return
+        i = index.__index__()
+        if not -len(self) <= i < len(self):
+            raise IndexError(f"slot {i} is out of range 0..{len(self) - 1}")
+        self._write(i % len(self), value)
+
+    def _write(self, i: int, stack: object) -> None:
+        if stack is not None and not isinstance(stack, ItemStack):
+            raise ValueError(f"slot {i} must hold an ItemStack or None, got {stack!r}")
+        old = list.__getitem__(self, i)
+        if old == stack:
+            return
+        if self.recorder is not None:
+            self.recorder(self, i, old)
+        list.__setitem__(self, i, stack)
+
+    def restore(self, i: int, stack: ItemStack | None) -> None:
+        """Put back a slot's old stack (an undo: not recorded)."""
+        list.__setitem__(self, i, stack)
+
+    def _fixed(self, *args: object) -> NoReturn:
+        raise TypeError("slots have a fixed length: write slots[i] instead")
+
+    append = extend = insert = pop = remove = clear = sort = reverse = _fixed  # type: ignore[assignment]
+    __delitem__ = __iadd__ = __imul__ = _fixed
+
+
+def _slots(stacks: Iterable[ItemStack | None], size: int) -> Slots:
+    items = list(stacks)[:size]
+    for i, stack in enumerate(items):
+        if stack is not None and not isinstance(stack, ItemStack):
+            raise ValueError(f"slot {i} must hold an ItemStack or None, got {stack!r}")
+    return Slots(items + [None] * (size - len(items)))
+
+
 class Inventory:
     """The player's 36 slots (hotbar first) and the selected hotbar slot."""
 
     def __init__(self, stacks: Iterable[ItemStack | None] = ()) -> None:
-        slots = list(stacks)[:INVENTORY_SLOTS]
-        for i, stack in enumerate(slots):
-            if stack is not None and not isinstance(stack, ItemStack):
-                raise ValueError(f"slot {i} must hold an ItemStack or None, got {stack!r}")
-        self.slots: list[ItemStack | None] = slots + [None] * (INVENTORY_SLOTS - len(slots))
+        self.slots = _slots(stacks, INVENTORY_SLOTS)
         self.selected = 0
         # Items stacking to fewer than STACK_MAX (tools: 1), by name; `add` and `move` keep to it.
         self.limits: dict[str, int] = {}
         # The crafting grid's stacks, 3×3 (`world.items.crafting`; the inventory screen puts them
         # there and back): part of the inventory, so a save holds them (`saved_slots`).
-        self.crafting: list[ItemStack | None] = [None] * CRAFTING_SLOTS
+        self.crafting = _slots((), CRAFTING_SLOTS)
+
+    def record_with(self, recorder: Recorder | None) -> None:
+        """Send every write of the slots and of the crafting grid to ``recorder`` (`Slots`)."""
+        self.slots.recorder = recorder
+        self.crafting.recorder = recorder
 
     def stack_max(self, item: str) -> int:
         """How many of ``item`` one slot holds."""

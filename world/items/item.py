@@ -35,8 +35,20 @@ from world.tiles import MISSING_TILE, check_tiles
 
 __all__ = ["ITEM_CALLBACK_ARGUMENTS", "Item"]
 
-ITEM_CALLBACK_ARGUMENTS = ("world", "pos", "block", "state", "props", "actor", "hit", "item")
-"""What an item's ``on_use`` is offered (``item`` is the `Item` itself)."""
+ITEM_CALLBACK_ARGUMENTS = (
+    "world",
+    "pos",
+    "block",
+    "state",
+    "props",
+    "actor",
+    "hit",
+    "item",
+    "player",
+)
+"""What an item's ``on_use`` is offered (``item`` is the `Item` itself; ``player`` the acting
+player, `world.mods.objects.PlayerRef`, whose ``take_held`` uses the item up, or None for an
+actor who is no player of the world)."""
 
 
 @dataclass(frozen=True)

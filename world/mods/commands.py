@@ -8,8 +8,10 @@ command, and the game runs its ``on_run`` as that player's action, the way a tex
 ``on_submit`` runs (`world.rules.Rules.submit_text`, through `Commands.prompt`): in a
 transaction, through the hook watchdog, rolled back on an error (which is logged with the mod's
 name and told to the player), with protection's vetoes in force. ``on_run`` asks for any of
-``world``, ``actor``, ``text`` (the rest of the line, without surrounding blanks) and ``pos`` (the
-voxel at the player's eye) by name, and answers with ``actor.tell(...)``.
+``world``, ``actor``, ``text`` (the rest of the line, without surrounding blanks), ``pos`` (the
+voxel at the player's eye) and ``player`` (the player who ran it, `world.mods.objects.PlayerRef`:
+``player.teleport(...)``, ``player.inventory.add(...)``; None for an actor who is no player of
+the world) by name, and answers with ``actor.tell(...)``.
 
 The game's own commands (``/help``, ``/tp``...) are registered the same way: by a plugin the game
 loads with its content (``Mods(game=...)``, `world.mods.host`), whose ``register_commands``
@@ -58,7 +60,7 @@ class ChatCommand:
     name : str
         Typed after the slash: ``"home"`` for ``/home``.
     on_run : callable
-        Run with the arguments it names, of ``world``, ``actor``, ``text``, ``pos``.
+        Run with the arguments it names, of ``world``, ``actor``, ``text``, ``pos``, ``player``.
     params : str
         How to write its arguments, shown by ``/help`` (``"<x> <y> <z>"``).
     description : str

@@ -4,12 +4,13 @@ Both are frozen value objects; hooks receive an `Actor` as is and the game shows
 `Outcome`'s ``reason``. An `Actor` checks its fields once, when it is made (`world.validate`):
 every rule after that trusts them.
 
-The player's inventory is not the world's: the game keeps it. An `Outcome` says what an action
-did to it, and the game applies exactly that, only when the action was done: the stacks a
-survival break gives (``drops``), the item a survival place used up (``spent``), and the whole
-inventory after a move of items between it and a block's slots (``inventory``, worked out by
-`world.actions.containers` from the slots the game handed in). A denied or rolled-back action
-carries none of them, so the inventory and the world change together or not at all.
+The player's inventory is the world's (`world.voxels.players`: a player the game joined): an
+action changes it inside its transaction, so a denied or rolled-back action leaves it as it was,
+and the `Outcome` tells what it did: the stacks a survival break gave (``drops``: lying in the
+world as items, or in the inventory when the rules say so), the item a survival place or a throw
+used up (``spent``), and the whole inventory after a move of items between it and a block's slots
+(``inventory``, worked out by `world.actions.containers` from the slots the game handed in, for
+the game to take). A denied or rolled-back action carries none of them.
 """
 
 from __future__ import annotations
@@ -236,11 +237,12 @@ class Outcome:
     denied_by : str or None
         The mod that denied or failed; ``None`` when done or denied by a built-in rule.
     drops : tuple of ItemStack
-        What a survival break gives the actor (`world.blocks.drops.block_drops` of the broken
-        block; Minecraft: nothing in creative), for the game to add to the inventory.
+        What a survival break gave (`world.blocks.drops.block_drops` of the broken block, or
+        its ``get_drops``; Minecraft: nothing in creative): already lying in the world at the
+        block (or in the player's inventory: ``Rules.drops_to_inventory``).
     spent : ItemStack or None
-        What the action used up of the held stack: one item of the placed block when a
-        survival actor places one (a right click that placed); None otherwise.
+        What the action took from the held stack: one item of the placed block when a survival
+        actor's player places one, what a throw (``Rules.drop_held``) threw; None otherwise.
     inventory : tuple of (ItemStack or None), or None
         The actor's inventory slots after a move of items (`world.rules.Rules.move_items`), for
         the game to take as they are; None when the action did not change them.

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from world.blocks.abm import Abm
 from world.blocks.block_type import MAX_BLOCKS, BlockType
+from world.blocks.entity_type import EntityType
 from world.blocks.ores import Ore
 from world.blocks.registry import BlockRegistry
 from world.items.item import Item
@@ -35,6 +36,7 @@ class BlockRegistrar:
         self._abms: list[Abm] = []
         self._items: list[Item] = []
         self._recipes: list[Recipe] = []
+        self._entities: list[EntityType] = []
         self.mod = mod
 
     def register(self, block: BlockType) -> int:
@@ -77,6 +79,22 @@ class BlockRegistrar:
         if taken or any(other.name == item.name for other in self._items):
             raise ValueError(f"item {item.name!r}: the name is already registered")
         self._items.append(item)
+
+    def register_entity(self, kind: EntityType) -> None:
+        """Add a kind of entity (`world.blocks.entity_type.EntityType`), named ``"<mod>:..."``:
+        spawned with ``world.add_entity(pos, name)``, saved with its chunk.
+
+        Raises
+        ------
+        ValueError
+            When the name does not start with ``"<mod>:"`` or is taken.
+        """
+        if not isinstance(kind, EntityType):
+            raise TypeError(f"kind must be an EntityType, got {type(kind).__name__}")
+        self._check_own(kind.name, "entities")
+        if kind.name in self._registry.entities or any(e.name == kind.name for e in self._entities):
+            raise ValueError(f"entity {kind.name!r} is already registered")
+        self._entities.append(kind)
 
     def register_ore(self, ore: Ore) -> None:
         """Scatter an ore through new terrain (`world.blocks.ores.Ore`); kept with the mod's
@@ -122,5 +140,7 @@ class BlockRegistrar:
             self._registry.register_abm(abm)
         for item in self._items:
             self._registry.register_item(item)
+        for kind in self._entities:
+            self._registry.register_entity(kind)
         self._registry.recipes = (*self._registry.recipes, *self._recipes)
         self._pending.clear()

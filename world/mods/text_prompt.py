@@ -23,7 +23,7 @@ from world.geometry import Int3
 
 __all__ = ["MAX_PROMPT_CHARS", "PROMPT_ARGUMENTS", "TextPrompt"]
 
-PROMPT_ARGUMENTS = ("world", "actor", "text", "pos")
+PROMPT_ARGUMENTS = ("world", "actor", "text", "pos", "player")
 """What a prompt's ``on_submit`` is offered."""
 
 MAX_PROMPT_CHARS = 1024

@@ -6,13 +6,15 @@ of the action or tick it is part of. Reads return copies; writes are journalled 
 blocks' ``on_construct`` / ``on_destruct``); checks (`ModWorld.may_break`, `ModWorld.may_place`)
 apply the built-in rules and the other mods' ``can_*`` hooks without changing anything; actions
 as an actor (`ModWorld.dig`, `ModWorld.place`) run the whole pipeline; `ModWorld.storage` is the
-calling mod's saved store.
+calling mod's saved store (`ModWorld.storage_of` a named mod's, for a mod's functions other mods
+call); players and entities are `world.mods.objects` references (``players``, ``player``,
+``add_item``, ``add_entity``, ``entities_near``), their writes journalled the same way.
 Every argument a mod passes is checked here (`world.validate`), with a message naming it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -20,11 +22,14 @@ from numpy.typing import ArrayLike, NDArray
 
 import world.validate as validate
 from world.blocks.registry import BlockRegistry
-from world.geometry import Int3
+from world.geometry import Int3, Vec3
+from world.items.inventory import ItemStack
+from world.mods.objects import ObjectRef, PlayerRef
 from world.mods.outcome import Actor, Outcome, check_actor
 from world.ray import Hit, RayBatch, raycast, raycast_many
 from world.validate import voxel
 from world.voxels.block_data import Value, VoxelData
+from world.voxels.entities import chunk_of, drop_item
 
 if TYPE_CHECKING:
     from world.voxels.chunks import World
@@ -175,7 +180,8 @@ class ModWorld:
 
     def mod(self, name: str) -> object:
         """Another loaded mod's module (or plugin object), to call its public functions:
-        ``world.mod("protection").is_protected(pos)`` (Luanti: another mod's global table).
+        ``world.mod("protection").is_protected(world, pos, actor.name)`` (Luanti: another mod's
+        global table).
 
         The calling mod must declare the other in its ``depends`` (loaded first, or the caller
         is not loaded) or ``optional_depends`` (check ``world.has_mod(name)`` first), so the
@@ -301,6 +307,127 @@ class ModWorld:
         where = validate.position(pos, "pos")
         check_actor(actor)
         return self._tx.place(where, self.registry.resolve(block), actor)
+
+    # -- players and entities -------------------------------------------------------------------
+
+    def players(self) -> list[PlayerRef]:
+        """Every player in the world (Luanti's ``core.get_connected_players``)."""
+        world = self._tx.world
+        return [PlayerRef(world, player, self._writable) for player in world.players]
+
+    def player(self, name: str | Actor) -> PlayerRef | None:
+        """The player of that name (or the actor's player), None when no such player is in the
+        world (an actor a mod made up)."""
+        key = name.name if isinstance(name, Actor) else name
+        if not isinstance(key, str):
+            raise ValueError(f"name must be a player's name or an Actor, got {name!r}")
+        world = self._tx.world
+        found = world.players.get(key)
+        return None if found is None else PlayerRef(world, found, self._writable)
+
+    def add_item(
+        self,
+        pos: Sequence[float],
+        stack: ItemStack | tuple[str, int],
+        *,
+        velocity: Sequence[float] | None = None,
+    ) -> ObjectRef:
+        """A stack lying in the world at ``pos`` (Luanti's ``core.add_item``): it falls, merges
+        with stacks near it and is picked up by a player who walks over it after half a second
+        (`world.entities.items`); ``item`` must be a known block or item.
+
+        Raises
+        ------
+        ValueError
+            Naming ``pos``, ``stack`` or ``velocity``; ``pos`` must lie in a loaded chunk.
+        """
+        self._writable()
+        if isinstance(stack, tuple) and len(stack) == 2:
+            try:
+                stack = ItemStack(*stack)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"stack: {exc}") from None
+        if not isinstance(stack, ItemStack):
+            raise ValueError(f"stack must be an ItemStack or (item, count), got {stack!r}")
+        if stack.item not in self.registry and stack.item not in self.registry.items:
+            raise ValueError(f"stack: unknown item {stack.item!r}")
+        where = self._entity_pos(pos)
+        world = self._tx.world
+        cell = Int3(*(int(np.floor(v)) for v in where))
+        moving = (0.0, 0.0, 0.0) if velocity is None else validate.vec3(velocity, "velocity")
+        entity = drop_item(world.entities, cell, stack, pos=where, velocity=moving)
+        return ObjectRef(world, entity, self._writable)
+
+    def add_entity(
+        self,
+        pos: Sequence[float],
+        kind: str,
+        *,
+        data: Mapping[str, Value] | None = None,
+        velocity: Sequence[float] | None = None,
+        yaw: float = 0.0,
+    ) -> ObjectRef:
+        """A new entity of a registered kind (`world.blocks.entity_type.EntityType`) standing
+        at ``pos``, with its ``data``; its ``on_activate`` runs before its first step.
+
+        Raises
+        ------
+        ValueError
+            Naming ``kind`` (not registered), ``pos`` (not in a loaded chunk), ``data`` or
+            ``velocity``.
+        """
+        self._writable()
+        if kind not in self.registry.entities:
+            raise ValueError(f"kind: no entity {kind!r} is registered")
+        where = self._entity_pos(pos)
+        moving = (0.0, 0.0, 0.0) if velocity is None else validate.vec3(velocity, "velocity")
+        world = self._tx.world
+        entity = world.entities.add(kind, where, velocity=moving, yaw=yaw, data=data)
+        return ObjectRef(world, entity, self._writable)
+
+    def _entity_pos(self, pos: Sequence[float]) -> Vec3:
+        where = validate.vec3(pos, "pos", limit=validate.WORLD_LIMIT - 1)
+        if not self._tx.world.is_loaded(*chunk_of(where)):
+            raise ValueError(f"pos {tuple(pos)} lies in a chunk that is not loaded")
+        return where
+
+    def entities_near(
+        self, pos: Sequence[float], radius: float, kind: str | None = None
+    ) -> list[ObjectRef]:
+        """The entities within ``radius`` (≤ 64) of ``pos``, of one ``kind`` if given."""
+        where = validate.vec3(pos, "pos", limit=validate.WORLD_LIMIT)
+        r = validate.number(radius, "radius")
+        if not 0 <= r <= 64:
+            raise ValueError(f"radius must be in [0, 64], got {radius!r}")
+        world = self._tx.world
+        return [
+            ObjectRef(world, entity, self._writable)
+            for entity in world.entities.near(where, r)
+            if kind is None or entity.kind == kind
+        ]
+
+    def entity(self, entity_id: int) -> ObjectRef | None:
+        """The loaded entity with that id, or None."""
+        world = self._tx.world
+        found = world.entities.get(entity_id)
+        return None if found is None else ObjectRef(world, found, self._writable)
+
+    def storage_of(self, mod: str) -> ModStore:
+        """A mod's saved store by name: for a mod's own functions that other mods call with
+        their world (``protection.protect(world, ...)`` reaches ``world.storage_of("protection")``
+        whoever calls it). The mod must be loaded; writes are kept as `storage`'s are.
+
+        Raises
+        ------
+        LookupError
+            When no mod of that name is loaded.
+        """
+        mods = self._tx.mods
+        if mods is not None and mod not in mods:
+            raise LookupError(f"mod {mod!r} is not loaded")
+        if self._tx.closed:
+            raise RuntimeError("mod storage is reached from inside a hook call, through its world")
+        return self._tx.world.mod_storage.for_mod(mod)
 
     def raycast(
         self,

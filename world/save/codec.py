@@ -1,4 +1,5 @@
-"""Bytes of a save's rows <-> values in memory: chunk blobs, chunk keys, mod-storage rows.
+"""Bytes of a save's rows <-> values in memory: chunk blobs, chunk keys, mod-storage rows, and
+each chunk's entities.
 
 Pure functions with no file and no SQLite: each decoder takes what a row holds (any type: a
 damaged file may hold anything) and returns the checked value or raises ``ValueError`` whose
@@ -14,32 +15,50 @@ message says what is wrong, which `world.save.storage` turns into a `SaveError` 
   ``int``, ``float``, ``bool``, ``bytes``) so every value comes back with its own type: floats as
   8 IEEE-754 bytes (SQLite would turn a NaN into NULL), strings as text (or UTF-8 bytes with
   surrogates kept, for a string SQLite's text cannot hold), booleans as 0 or 1.
+- A chunk's entities row is one JSON array of `world.voxels.entities.Entity.saved` records,
+  each an object of exactly ``kind``, ``pos``, ``velocity``, ``yaw``, ``born`` and ``data``:
+  ``born`` is the world time the entity appeared (the save's clock less its ``age``), as a block
+  timer keeps the time it started, so a row that later saves do not rewrite (its chunk
+  unchanged) still gives its entities their right age against the world time then saved. JSON
+  keeps a data value's type (a string, an integer, a number with a point or an exponent,
+  ``true``/``false``); bytes are ``{"b64": "<base64>"}`` and a float that is not finite
+  ``{"float": "nan"}`` (``"inf"``, ``"-inf"``), so the text is standard JSON. Decoding checks
+  every field as `world.voxels.entities.Entities.add` checks its arguments, and that each entity
+  stands in the row's chunk.
 """
 
 from __future__ import annotations
 
+import base64
+import json
+import math
+import reprlib
 import struct
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 import numpy as np
 from numpy.typing import NDArray
 
 from world.validate import WORLD_LIMIT
+from world.voxels.entities import chunk_of
 from world.voxels.layout import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
-from world.voxels.mod_storage import Value
+from world.voxels.mod_storage import MAX_KEY, Value, check_value
 
 __all__ = [
     "CHUNK_FORMAT_ZLIB",
     "CHUNK_KEY_RANGE",
+    "ENTITY_FIELDS",
     "RAW_CHUNK_BYTES",
     "ZLIB_LEVEL",
     "ModRow",
     "chunk_key",
     "decode_blob",
+    "decode_entities",
     "decode_mod_rows",
     "encode_blob",
+    "encode_entities",
     "encode_mod_rows",
 ]
 
@@ -54,6 +73,9 @@ CHUNK_KEY_RANGE: Final = ((-WORLD_LIMIT + 1) >> CHUNK_SHIFT, (WORLD_LIMIT - 1) >
 
 ModRow = tuple[str, str, str, object]
 _DOUBLE = struct.Struct("<d")
+# The fields of one saved entity (`world.voxels.entities.Entity.saved`), every one always written.
+ENTITY_FIELDS: Final = ("kind", "pos", "velocity", "yaw", "born", "data")
+_NOT_FINITE: Final = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
 def encode_blob(file_ids: NDArray[np.uint16]) -> bytes:
@@ -155,3 +177,128 @@ def decode_mod_rows(rows: Iterable[tuple[object, ...]]) -> dict[str, dict[str, V
         except ValueError as exc:
             raise ValueError(f"mod {mod!r} key {key!r}: {exc}") from None
     return data
+
+
+# -- entities ------------------------------------------------------------------------------------
+
+
+def _json_value(value: object) -> object:
+    """One entity data value as the row holds it (module notes)."""
+    if isinstance(value, bytes):
+        return {"b64": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, float) and not math.isfinite(value):
+        return {"float": "nan" if math.isnan(value) else "inf" if value > 0 else "-inf"}
+    return value
+
+
+def encode_entities(records: Sequence[Mapping[str, object]], now: float) -> str | None:
+    """A chunk's entities row from its `world.voxels.entities.Entity.saved` records taken at
+    world time ``now``; None when there are none (a save then deletes the chunk's row)."""
+    if not records:
+        return None
+    rows = []
+    for record in records:
+        data, age = record["data"], record["age"]
+        assert isinstance(data, Mapping) and isinstance(age, float)  # Entity.saved's
+        rows.append(
+            {
+                "kind": record["kind"],
+                "pos": record["pos"],
+                "velocity": record["velocity"],
+                "yaw": record["yaw"],
+                "born": now - age,
+                "data": {key: _json_value(v) for key, v in data.items()},
+            }
+        )
+    return json.dumps(rows, allow_nan=False, separators=(",", ":"))
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not standard JSON")  # NaN, Infinity: never written
+
+
+def _number(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{what} must be a finite number, got {reprlib.repr(value)}")
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond a float's range
+        number = math.inf
+    if not math.isfinite(number):
+        raise ValueError(f"{what} must be a finite number, got {reprlib.repr(value)}")
+    return number
+
+
+def _vector(value: object, what: str) -> tuple[float, float, float]:
+    if not isinstance(value, list) or len(value) != 3:
+        raise ValueError(f"{what} must be 3 numbers, got {reprlib.repr(value)}")
+    x, y, z = (_number(v, what) for v in value)
+    return x, y, z
+
+
+def _data_value(value: object, what: str) -> Value:
+    if isinstance(value, dict):
+        if set(value) == {"b64"} and isinstance(value["b64"], str):
+            try:
+                return base64.b64decode(value["b64"], validate=True)
+            except ValueError:
+                pass
+        elif set(value) == {"float"} and value["float"] in _NOT_FINITE:
+            return _NOT_FINITE[value["float"]]
+        raise ValueError(f"{what} is {reprlib.repr(value)}, not bytes nor a float")
+    if isinstance(value, float) and not math.isfinite(value):  # "1e999": a save writes a tag
+        raise ValueError(f"{what} is {value!r} written as a plain number")
+    if not isinstance(value, str | int | float):  # bool is an int: kept as it is
+        raise ValueError(f"{what} is {type(value).__name__}, not str, int, float, bool or bytes")
+    return value
+
+
+def _entity(row: object, key: ChunkKey, n: int) -> dict[str, object]:
+    if not isinstance(row, dict):
+        raise ValueError(f"entity {n} is {type(row).__name__}, not a JSON object")
+    if set(row) != set(ENTITY_FIELDS):
+        raise ValueError(f"entity {n} has the fields {sorted(row)}, not {list(ENTITY_FIELDS)}")
+    kind = row["kind"]
+    if not isinstance(kind, str) or kind.count(":") != 1:
+        raise ValueError(
+            f"entity {n} kind must be an entity's 'mod:name', got {reprlib.repr(kind)}"
+        )
+    pos = _vector(row["pos"], f"entity {n} pos")
+    if any(abs(v) >= WORLD_LIMIT for v in pos):
+        raise ValueError(f"entity {n} pos {pos} is outside the world limit ±{WORLD_LIMIT}")
+    if chunk_of(pos) != key:
+        raise ValueError(f"entity {n} pos {pos} is not in the row's chunk {key}")
+    data = row["data"]
+    if not isinstance(data, dict):
+        raise ValueError(f"entity {n} data is {type(data).__name__}, not a JSON object")
+    values: dict[str, Value] = {}
+    for name, raw in data.items():
+        if not 0 < len(name) <= MAX_KEY:
+            raise ValueError(f"entity {n} data key {reprlib.repr(name)} is not 1 to {MAX_KEY} long")
+        try:
+            values[name] = check_value(name, _data_value(raw, f"entity {n} data {name!r}"))
+        except ValueError as exc:
+            raise ValueError(f"entity {n}: {exc}") from None
+    return {
+        "kind": kind,
+        "pos": pos,
+        "velocity": _vector(row["velocity"], f"entity {n} velocity"),
+        "yaw": _number(row["yaw"], f"entity {n} yaw"),
+        "born": _number(row["born"], f"entity {n} born"),
+        "data": values,
+    }
+
+
+def decode_entities(text: object, key: ChunkKey) -> list[dict[str, object]]:
+    """The entities of chunk ``key``'s row, each checked (module notes): the `Entity.saved` form
+    with ``born`` for ``age`` (whose age depends on the world time it is put in at);
+    ``ValueError`` saying what is wrong."""
+    if not isinstance(text, str | bytes):
+        raise ValueError(f"is {type(text).__name__}, not text")
+    try:
+        rows = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):  # nested past the parser's depth
+        raise ValueError("is not valid JSON") from None
+    if not isinstance(rows, list) or not rows:  # a chunk with none has no row
+        raise ValueError("is not a JSON array of entities")
+    return [_entity(row, key, n) for n, row in enumerate(rows)]

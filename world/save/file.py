@@ -1,4 +1,5 @@
-"""One save file held open: its lock, its connection, its name table, its chunk rows.
+"""One save file held open: its lock, its connection, its name table, its chunk, data and entity
+rows.
 
 Contract
 --------
@@ -18,7 +19,11 @@ Contract
 - Chunk rows are decoded (`world.save.codec`) and checked when read: a corrupt row, an id beyond
   the name table (re-read first, in case another connection added names) or a key outside the
   world limit raises `SaveError` naming the file and the chunk, and turns the file read-only for
-  the rest of the run, so a run that found damage never overwrites it.
+  the rest of the run, so a run that found damage never overwrites it. A chunk's block data and
+  entities rows are read and checked likewise, with the chunk (`world.save.saved_chunks`).
+- A table a later schema added is looked for by the file's version, read again while it is
+  lower (`SaveFile._holds`): a worker process's store opened beside the game sees a table the
+  game's first save of some block data or entities added.
 - `world.save.storage.WorldStore` builds on it: worlds in memory, load and save.
 
 Threads: the connection is guarded by a re-entrant lock; every method takes it. A batch read
@@ -44,9 +49,10 @@ import world.validate as validate
 from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
 from world.items.inventory import ItemStack, stacks_from_data
-from world.save.codec import CHUNK_KEY_RANGE, chunk_key, decode_blob
+from world.save.codec import CHUNK_KEY_RANGE, chunk_key, decode_blob, decode_entities
 from world.save.format import (
     BLOCK_DATA_SCHEMA,
+    ENTITIES_SCHEMA,
     SaveError,
     connect,
     create_file,
@@ -56,7 +62,7 @@ from world.save.format import (
 from world.save.lock import FileLock
 from world.save.meta import WorldInfo
 from world.save.names import NameTable
-from world.voxels.block_data import MAX_DATA_BYTES, BlockData
+from world.voxels.block_data import MAX_DATA_BYTES
 from world.voxels.layout import CHUNK_VOLUME, ChunkKey
 
 __all__ = ["MAX_BLOCK_DATA_ROW", "SaveFile"]
@@ -209,12 +215,27 @@ class SaveFile:
                 raise self._damaged(f"cannot read chunk {key}: {exc}") from None
             return self._names.bind(registry)[ids]
 
+    def _holds(self, since: int) -> bool:
+        """Whether the file has the tables of schema version ``since`` (lock held). Another
+        connection may have moved the file up since this store read its version (the game, for
+        a worker process's store): the version is read again until it is that far."""
+        if self._schema >= since:
+            return True
+        row = self._live().execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        try:
+            version = json.loads(row[0])
+        except (TypeError, ValueError):
+            raise self._damaged("damaged metadata: schema_version is not a number") from None
+        if isinstance(version, int) and not isinstance(version, bool) and version > self._schema:
+            self._schema = version  # only ever up: a save moves a file up, never down
+        return self._schema >= since
+
     def _read_block_data(self, key: ChunkKey) -> object | None:
         """The chunk's saved per-voxel data and timers (JSON), or None when it has none."""
         with self._lock:
             conn = self._live()
             try:
-                if self._schema < BLOCK_DATA_SCHEMA:
+                if not self._holds(BLOCK_DATA_SCHEMA):
                     return None
                 row = conn.execute(
                     "SELECT data FROM block_data WHERE cx = ? AND cy = ? AND cz = ?", key
@@ -235,8 +256,9 @@ class SaveFile:
         return data
 
     def _dropped(self) -> list[tuple[Int3, ItemStack]]:
-        """The stacks lying in the world when it was saved (`world.save.job.dropped_rows`);
-        none in a file from before they were saved."""
+        """The stacks lying in the world that a save from before entities kept in its ``dropped``
+        metadata (``[[x, y, z, item, count], ...]``); none in any other file. `WorldStore.load`
+        turns them into item entities, and the next save deletes the key."""
         with self._lock:
             row = self._live().execute("SELECT value FROM meta WHERE key = 'dropped'").fetchone()
         if row is None:
@@ -257,15 +279,36 @@ class SaveFile:
             raise self._damaged(f"damaged metadata: the dropped stacks: {exc}") from None
         return dropped
 
-    def _load_block_data(self, key: ChunkKey, data: BlockData) -> None:
-        """A saved chunk's per-voxel data and timers into the world, as its blocks load."""
-        rows = self._read_block_data(key)
-        if rows is None:
-            return
-        try:
-            data.restore_chunk(key, rows)
-        except ValueError as exc:
-            raise self._damaged(f"the block data of chunk {key} is damaged: {exc}") from None
+    def _read_entities(self, keys: list[ChunkKey]) -> dict[ChunkKey, list[dict[str, object]]]:
+        """The saved entities of the chunks among ``keys`` that hold some, in ONE query, each
+        row decoded and checked (`world.save.codec.decode_entities`: a damaged row raises
+        `SaveError` naming the chunk); none in a file from before entities were saved."""
+        low, high = CHUNK_KEY_RANGE
+        wanted = [key for key in keys if all(low <= c <= high for c in key)]
+        if not wanted:
+            return {}
+        values = ",".join("(?,?,?)" for _ in wanted)
+        query = (
+            f"WITH k(x, y, z) AS (VALUES {values}) SELECT cx, cy, cz, data "
+            "FROM k CROSS JOIN entities ON cx = k.x AND cy = k.y AND cz = k.z"
+        )
+        with self._lock:
+            try:
+                if not self._holds(ENTITIES_SCHEMA):
+                    return {}
+                rows = self._live().execute(query, [c for key in wanted for c in key]).fetchall()
+            except sqlite3.Error as exc:
+                raise self._damaged(
+                    f"cannot read the entities of chunks {wanted[0]}..: {exc}"
+                ) from None
+        found = {}
+        for cx, cy, cz, text in rows:
+            key = (int(cx), int(cy), int(cz))
+            try:
+                found[key] = decode_entities(text, key)
+            except ValueError as exc:
+                raise self._damaged(f"the entities of chunk {key} are damaged: {exc}") from None
+        return found
 
     def _world_time(self) -> float:
         """The saved world time (timers count it), 0 in a file from before it was saved."""

@@ -51,6 +51,8 @@ __all__ = [
     "APPLICATION_ID",
     "BLOCK_DATA_SCHEMA",
     "BLOCK_DATA_TABLE",
+    "ENTITIES_SCHEMA",
+    "ENTITIES_TABLE",
     "FORMAT_NAME",
     "MOD_STORAGE_SCHEMA",
     "MOD_STORAGE_TABLE",
@@ -69,12 +71,15 @@ __all__ = [
     "read_names",
     "regular_file",
     "remove_stale_temporaries",
+    "tables_up_to",
 ]
 
 # 1: meta, block_names, chunks. 2: + mod_storage (a version 1 file opens as it is; the first
 # save that writes mod storage adds the table and moves it to version 2). 3: + block_data, the
 # per-voxel data and timers of each chunk (likewise added by the first save that writes some).
-SCHEMA_VERSION: Final = 3
+# 4: + entities, the entities standing in each chunk (likewise), which replace the ``dropped``
+# metadata of the stacks lying in the world (read once, as entities, and deleted by a save).
+SCHEMA_VERSION: Final = 4
 FORMAT_NAME: Final = "blockpick-world"
 # Written into the SQLite header (offset 68) so tools and this module recognise the file; "BPKW".
 APPLICATION_ID: Final = 0x42504B57
@@ -109,6 +114,16 @@ BLOCK_DATA_TABLE: Final = (
     "CREATE TABLE IF NOT EXISTS block_data (cx INTEGER NOT NULL, cy INTEGER NOT NULL, "
     "cz INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (cx, cy, cz)) WITHOUT ROWID"
 )
+ENTITIES_SCHEMA: Final = 4  # the first schema version with the entities table
+ENTITIES_TABLE: Final = (
+    "CREATE TABLE IF NOT EXISTS entities (cx INTEGER NOT NULL, cy INTEGER NOT NULL, "
+    "cz INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (cx, cy, cz)) WITHOUT ROWID"
+)
+_ADDED_TABLES = (
+    (MOD_STORAGE_SCHEMA, "mod_storage", MOD_STORAGE_TABLE),
+    (BLOCK_DATA_SCHEMA, "block_data", BLOCK_DATA_TABLE),
+    (ENTITIES_SCHEMA, "entities", ENTITIES_TABLE),
+)
 _META_KEYS = (
     "format",
     "schema_version",
@@ -129,6 +144,12 @@ UPSERT_META = (
     "INSERT INTO meta (key, value) VALUES (?, ?) "
     "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
+
+
+def tables_up_to(version: int) -> list[str]:
+    """The statements creating (if missing) every table added after version 1 up to ``version``:
+    what a save that moves an older file up to ``version`` runs in its transaction."""
+    return [statement for since, _, statement in _ADDED_TABLES if since <= version]
 
 
 class SaveError(Exception):
@@ -387,10 +408,9 @@ def probe_file(path: Path, *, alone: bool = False) -> FileState:
         if not {"block_names", "chunks"} <= tables:
             raise SaveError(path, "damaged: the block_names or chunks table is missing")
         names = read_names(path, conn)
-        if version >= MOD_STORAGE_SCHEMA and "mod_storage" not in tables:
-            raise SaveError(path, f"damaged: schema {version} has no mod_storage table")
-        if version >= BLOCK_DATA_SCHEMA and "block_data" not in tables:
-            raise SaveError(path, f"damaged: schema {version} has no block_data table")
+        for since, table, _ in _ADDED_TABLES:
+            if version >= since and table not in tables:
+                raise SaveError(path, f"damaged: schema {version} has no {table} table")
         mods = read_mod_storage(path, conn) if "mod_storage" in tables else {}
     except sqlite3.Error as exc:
         raise SaveError(path, f"the SQLite database is damaged: {exc}") from None
@@ -459,7 +479,7 @@ def create_file(path: Path, info: WorldInfo) -> None:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("BEGIN")
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            for statement in (*_SCHEMA, MOD_STORAGE_TABLE, BLOCK_DATA_TABLE):
+            for statement in (*_SCHEMA, *tables_up_to(SCHEMA_VERSION)):
                 conn.execute(statement)
             conn.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",

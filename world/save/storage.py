@@ -3,9 +3,10 @@
 Contract
 --------
 - `WorldStore` opens (or creates) one SQLite file per world. `WorldStore.save` writes the chunks
-  marked modified (`World.modified`), the world's mod storage (when changed) and the metadata in
-  ONE transaction (WAL journal): a crash or SIGKILL at any moment leaves the previous save whole,
-  and a chunk row is always one save's version of that chunk, never a mix. Only a save that was
+  marked modified (`World.modified`: each one's blocks, per-voxel data and timers, and the
+  entities standing in it), the world's mod storage (when changed) and the metadata in ONE
+  transaction (WAL journal): a crash or SIGKILL at any moment leaves the previous save whole,
+  and a chunk's rows are always one save's version of that chunk, never a mix. Only a save that was
   written unmarks what it wrote, and only what has not changed since; a save that fails unmarks
   nothing. A save may be copied on the playing thread and written on another
   (`WorldStore.prepare_save`, `WorldStore.write`, `world.save.job`).
@@ -19,8 +20,12 @@ Contract
 - `WorldStore.load(registry, generator_factory=...)` returns a `World` whose chunks load lazily
   on first read: a saved chunk comes from its row, a chunk never saved is generated again by the
   generator the caller's factory rebuilds from the saved name and seed (the game passes
-  ``world.gen.generators.make_generator``). Its ``world.voxels.mod_storage`` holds what the mods
-  saved.
+  ``world.gen.generators.make_generator``). A chunk's saved data, timers and entities come
+  back when the chunk is read (`world.save.saved_chunks`). Its ``world.voxels.mod_storage``
+  holds what the mods saved. The stacks an older save kept lying in the world (its ``dropped``
+  metadata) load as ``builtin:item`` entities (`world.voxels.entities.drop_item`) in chunks
+  marked unsaved, so the next save writes them with their chunks and deletes the key, in one
+  transaction.
 - Block ids are written in the file's own id space, a name→id table that only ever grows, so
   rows written years apart stay valid and a save survives any change of registration order. The
   table is re-read whenever another connection changed the file (``PRAGMA data_version``), so a
@@ -60,7 +65,6 @@ import numpy as np
 from world.blocks.registry import BlockRegistry
 from world.save.codec import (
     CHUNK_FORMAT_ZLIB,
-    ModRow,
     chunk_key,
     encode_blob,
     encode_mod_rows,
@@ -68,19 +72,20 @@ from world.save.codec import (
 from world.save.file import SaveFile
 from world.save.format import (
     BLOCK_DATA_SCHEMA,
-    BLOCK_DATA_TABLE,
+    ENTITIES_SCHEMA,
     MOD_STORAGE_SCHEMA,
-    MOD_STORAGE_TABLE,
     UPSERT_CHUNK,
     UPSERT_META,
     GeneratorFactory,
     SaveError,
     create_file,
+    tables_up_to,
 )
 from world.save.job import SaveJob
 from world.save.meta import PlayerState, WorldInfo, random_seed
 from world.save.saved_chunks import SavedChunks
 from world.voxels.chunks import World
+from world.voxels.entities import drop_item
 from world.voxels.layout import DEFAULT_BUILD_HEIGHT, ChunkSource
 
 __all__ = [
@@ -199,8 +204,13 @@ class WorldStore(SaveFile):
         world = World(registry, generator=saved, build_height=info.build_height)
         world.mod_storage.restore(self._mod_storage)
         world.block_data.clock = self._world_time()
-        world.dropped = self._dropped()
         saved.block_data = world.block_data
+        saved.entities = world.entities
+        for voxel, stack in self._dropped():  # an older save's stacks: entities from now on
+            try:
+                drop_item(world.entities, voxel, stack)
+            except ValueError as exc:
+                raise self._damaged(f"damaged metadata: the dropped stacks: {exc}") from None
         return world
 
     def save(
@@ -293,28 +303,30 @@ class WorldStore(SaveFile):
         return count
 
     def _commit(self, conn: sqlite3.Connection, job: SaveJob) -> int:
-        """One transaction: new block names, chunk rows, mod storage, metadata; all or nothing."""
+        """One transaction: new block names, chunk rows with their data and entities rows, mod
+        storage, metadata; all or nothing."""
         try:
             for key in job.keys:
                 chunk_key(*key)
         except ValueError as exc:
             raise SaveError(self.path, f"not saved: {exc}") from None
         meta = dict(job.meta)
-        mod_rows: list[ModRow] = []
-        if job.mods is not None:
-            mod_rows = encode_mod_rows(job.mods)
-            if self._schema < MOD_STORAGE_SCHEMA:
-                meta["schema_version"] = MOD_STORAGE_SCHEMA
-        # Every saved chunk's data row is written, or deleted when it holds none (a file from
-        # before block data has no row to delete).
+        mod_rows = [] if job.mods is None else encode_mod_rows(job.mods)
+        # Every saved chunk's data and entities rows are written, or deleted when it holds none
+        # (a file from before that table has no row to delete, and gets the table, moving up to
+        # its schema version, only when a row is written).
         data_rows = [(k, r) for k, r in zip(job.keys, job.data, strict=True) if r is not None]
-        no_data = (
-            []
-            if self._schema < BLOCK_DATA_SCHEMA
-            else [k for k, r in zip(job.keys, job.data, strict=True) if r is None]
+        no_data = [k for k, r in zip(job.keys, job.data, strict=True) if r is None]
+        entity_rows = [(k, t) for k, t in zip(job.keys, job.entities, strict=True) if t is not None]
+        no_entities = [k for k, t in zip(job.keys, job.entities, strict=True) if t is None]
+        version = max(
+            self._schema,
+            MOD_STORAGE_SCHEMA if job.mods is not None else 0,
+            BLOCK_DATA_SCHEMA if data_rows else 0,
+            ENTITIES_SCHEMA if entity_rows else 0,
         )
-        if data_rows and self._schema < BLOCK_DATA_SCHEMA:
-            meta["schema_version"] = BLOCK_DATA_SCHEMA
+        if version > self._schema:
+            meta["schema_version"] = version
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -333,26 +345,36 @@ class WorldStore(SaveFile):
                     [(first_new + i, name) for i, name in enumerate(new_names)],
                 )
                 conn.executemany(UPSERT_CHUNK, rows)
-                if "schema_version" in meta:  # an older file moves up: every table it needs
-                    conn.execute(MOD_STORAGE_TABLE)
+                for statement in tables_up_to(version):  # an older file moving up: its tables
+                    conn.execute(statement)
                 if job.mods is not None:
-                    conn.execute(MOD_STORAGE_TABLE)
                     conn.execute("DELETE FROM mod_storage")
                     conn.executemany(
                         "INSERT INTO mod_storage (mod, key, kind, value) VALUES (?, ?, ?, ?)",
                         mod_rows,
                     )
-                if data_rows:
-                    conn.execute(BLOCK_DATA_TABLE)
+                if version >= BLOCK_DATA_SCHEMA:
                     conn.executemany(
                         "INSERT INTO block_data (cx, cy, cz, data) VALUES (?, ?, ?, ?) "
                         "ON CONFLICT (cx, cy, cz) DO UPDATE SET data = excluded.data",
                         [(*k, json.dumps(r)) for k, r in data_rows],
                     )
-                conn.executemany(
-                    "DELETE FROM block_data WHERE cx = ? AND cy = ? AND cz = ?", no_data
-                )
+                    conn.executemany(
+                        "DELETE FROM block_data WHERE cx = ? AND cy = ? AND cz = ?", no_data
+                    )
+                if version >= ENTITIES_SCHEMA:
+                    conn.executemany(
+                        "INSERT INTO entities (cx, cy, cz, data) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT (cx, cy, cz) DO UPDATE SET data = excluded.data",
+                        [(*k, text) for k, text in entity_rows],
+                    )
+                    conn.executemany(
+                        "DELETE FROM entities WHERE cx = ? AND cy = ? AND cz = ?", no_entities
+                    )
                 conn.executemany(UPSERT_META, [(k, json.dumps(v)) for k, v in meta.items()])
+                # An older save's stacks were made entities when it loaded (`load`): they are
+                # written with their chunks now, in this transaction, so the key goes.
+                conn.execute("DELETE FROM meta WHERE key = 'dropped'")
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
@@ -361,8 +383,7 @@ class WorldStore(SaveFile):
         except (sqlite3.Error, OverflowError) as exc:
             raise SaveError(self.path, f"not saved (the previous save is intact): {exc}") from None
         self._names.added(new_names)
-        if "schema_version" in meta:
-            self._schema = int(meta["schema_version"])  # type: ignore[call-overload]
+        self._schema = version
         return len(rows)
 
     def _generator_identity(self, world: World) -> tuple[str | None, int]:

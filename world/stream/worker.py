@@ -13,7 +13,8 @@ A `WorkerRecipe` says how to build the game's chunk source again in a fresh inte
 mods' folders, the save file or the generator and seed); the worker (``python -m
 world.stream.worker FD``, talking over one end of a socket pair) builds it, answers ``ready``
 with a fingerprint of its block registry, and then loads batches of chunk keys, answering with
-their arrays (``None``: all air), the saved per-voxel data read with them and the mods' errors
+their arrays (``None``: all air), the saved per-voxel data and entities read with them
+(`world.save.saved_chunks.SavedChunks.take_pending`) and the mods' errors
 it met (``on_generated`` hooks run there, under its own hook watchdog: generation only ever
 depends on the seed and the chunk's coordinates, so where it runs does not change the world). A
 saved world is read through a read-only connection of its own, beside the game's writer
@@ -133,10 +134,11 @@ class WorkerProcess:
     """The parent's side of one worker process (started at once; see the module notes).
 
     ``send`` a batch ``(batch_id, keys)`` and ``send_mesh`` a mesh job; ``poll`` and ``recv``
-    the answers: ``("ready", fingerprint)`` once, then ``("done", batch_id, found, block_data,
-    mod_errors)`` or ``("failed", batch_id, message)`` per batch, ``("meshed", job_id,
-    packed_mesh)`` or ``("mesh failed", job_id, message)`` per mesh job, or ``("broken",
-    message)`` when the worker could not build the chunk source.
+    the answers: ``("ready", fingerprint)`` once, then ``("done", batch_id, found, pending,
+    mod_errors)`` (``pending``: the saved data and entities read with the chunks) or
+    ``("failed", batch_id, message)`` per batch, ``("meshed", job_id, packed_mesh)`` or
+    ``("mesh failed", job_id, message)`` per mesh job, or ``("broken", message)`` when the
+    worker could not build the chunk source.
     """
 
     def __init__(self, recipe: WorkerRecipe) -> None:
@@ -339,7 +341,8 @@ def read_batch(source: Any, keys: list[ChunkKey]) -> dict[ChunkKey, Blocks]:
 
 
 def _load(source: Any, keys: list[ChunkKey]) -> tuple[dict[ChunkKey, Blocks], dict[ChunkKey, Any]]:
-    """A batch's arrays and the saved per-voxel data read with them (in the worker)."""
+    """A batch's arrays and the saved per-voxel data and entities read with them (in the
+    worker)."""
     take = getattr(source, "take_pending", None)
     found = read_batch(source, keys)
     return found, ({} if take is None else take(keys))

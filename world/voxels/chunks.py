@@ -40,9 +40,9 @@ from world.blocks.block_type import AIR
 from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
 from world.items.containers import MAX_CONTAINER_SLOTS, decode_slots
-from world.items.inventory import ItemStack
 from world.validate import CHUNK_LIMIT, chunk_coord, coords, voxel
 from world.voxels.block_data import BlockData, Value, VoxelData
+from world.voxels.entities import Entities, drop_item
 from world.voxels.journal import Journal
 from world.voxels.layout import (
     CHUNK,
@@ -57,6 +57,7 @@ from world.voxels.layout import (
     voxel_at,
 )
 from world.voxels.mod_storage import ModStorage
+from world.voxels.players import Players
 
 __all__ = [
     "ChunkDiff",
@@ -143,9 +144,11 @@ class World:
             self.journal
         )  # per-voxel data and timers (world.voxels.block_data)
         self.light: Any = None  # the world's `world.light.lighting.Light` when the game keeps one
-        # Stacks a container block held when it went (`BlockType.containers`): lying in the
-        # world, at the voxel they fell from, until the game picks them up; saved with it.
-        self.dropped: list[tuple[Int3, ItemStack]] = []
+        # The entities by chunk (dropped items, falling blocks, mods' creatures) and the players,
+        # each changed only through its store, which records and marks (`world.voxels.entities`,
+        # `world.voxels.players`).
+        self.entities = Entities(self.journal, lambda: self.block_data.clock)
+        self.players = Players(self.journal, registry)
 
     # -- chunks -----------------------------------------------------------------------------
 
@@ -191,9 +194,10 @@ class World:
         return True
 
     def is_loaded(self, cx: int, cy: int, cz: int) -> bool:
-        """True when the chunk is in memory (or known air): reading it costs no generation."""
+        """True when the chunk is in memory (or known air): reading it costs no generation (in a
+        world with no generator, every chunk: one never written is air)."""
         key = _key(cx, cy, cz)
-        return key in self.chunks or key in self._air
+        return key in self.chunks or key in self._air or self.generator is None
 
     def chunk_blocks(self, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
         """A read-only view of a chunk's flat blocks (zeros for an air chunk)."""
@@ -227,6 +231,7 @@ class World:
         self._air.discard(key)
         self.dirty.discard(key)
         self.block_data.forget_chunk(key)
+        self.entities.unload(key)
         return True
 
     def loaded_keys(self) -> Iterator[ChunkKey]:
@@ -326,8 +331,7 @@ class World:
             return
         for stack in stacks:
             if stack is not None:
-                self.journal.record(("dropped", len(self.dropped)))
-                self.dropped.append((pos, stack))
+                drop_item(self.entities, pos, stack)
 
     def _new_chunk(self, key: ChunkKey) -> Chunk:
         """An air chunk's array, made for a write (recorded: a rollback takes it away)."""
@@ -485,8 +489,8 @@ class World:
                     if chunk is not None:
                         chunk.blocks[:] = blocks
                         self._mark_around(key)
-                elif kind == "dropped":
-                    del self.dropped[entry[1] :]
+                elif kind == "undo":
+                    entry[1](entry[2])
                 elif kind == "new":
                     _, key, was_air = entry
                     if self.chunks.pop(key, None) is not None:

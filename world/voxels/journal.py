@@ -115,7 +115,9 @@ class Journal:
         self._last_mark = min(self._last_mark, mark)
         for key in [k for k, at in self._snapped.items() if at >= mark]:
             del self._snapped[key]
-        fresh = [k for k, at in self._first_marked.items() if at >= mark]
+        # A writer records its undo first and marks its chunk second, so a mark taken right
+        # after a write sits at the write's own position: only marks past it are later.
+        fresh = [k for k, at in self._first_marked.items() if at > mark]
         for key in fresh:
             del self._first_marked[key]
         return undo, fresh

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, MutableMapping
 
-__all__ = ["MAX_KEY", "MAX_VALUE", "ModStorage", "ModStore", "Value"]
+__all__ = ["MAX_KEY", "MAX_VALUE", "ModStorage", "ModStore", "Value", "check_value"]
 
 Value = str | int | float | bool | bytes
 MAX_KEY = 256
@@ -31,7 +31,8 @@ def _check_key(key: object) -> str:
     return key
 
 
-def _check_value(key: str, value: object) -> Value:
+def check_value(key: str, value: object) -> Value:
+    """``value`` when a save can keep it (module notes); a `ValueError` naming ``key`` else."""
     if isinstance(value, bool | float):
         return value
     if isinstance(value, int):
@@ -65,7 +66,7 @@ class ModStore(MutableMapping[str, Value]):
 
     def __setitem__(self, key: str, value: Value) -> None:
         key = _check_key(key)
-        self._data[key] = _check_value(key, value)
+        self._data[key] = check_value(key, value)
         self._owner.modified = True
 
     def __delitem__(self, key: str) -> None:
@@ -108,7 +109,7 @@ class ModStorage:
         Stores already handed out stay the same objects (a mod may hold on to its store).
         """
         checked = {
-            mod: {_check_key(k): _check_value(k, v) for k, v in items.items()}
+            mod: {_check_key(k): check_value(k, v) for k, v in items.items()}
             for mod, items in data.items()
         }
         for store in self._stores.values():

@@ -130,6 +130,7 @@ def test_the_project_mods_folder_is_the_default():
     assert set(mods.names) == {
         BASE,
         "chests",
+        "creatures",
         "falling",
         "farming",
         "furnace",

@@ -22,6 +22,7 @@ from world.base import default_registry
 from world.save.codec import CHUNK_KEY_RANGE, chunk_key
 from world.save.format import (
     BLOCK_DATA_SCHEMA,
+    ENTITIES_SCHEMA,
     MOD_STORAGE_SCHEMA,
     SCHEMA_VERSION,
     SaveError,
@@ -321,10 +322,18 @@ def test_a_version_1_file_opens_and_moves_to_version_2_only_when_mods_store_some
         assert world.mod_storage.for_mod("protection")["areas"] == b"\x01\x02"
         world.meta(1, 2, 3)["owner"] = "steve"  # block data: the next version's table
         store.save(world)
-    assert schema_of(path)[0] == BLOCK_DATA_SCHEMA == SCHEMA_VERSION
+    assert schema_of(path)[0] == BLOCK_DATA_SCHEMA  # not yet the entities' version
     with WorldStore(path) as store:
         world = store.load(default_registry(), generator_factory=air_factory)
         assert world.meta(1, 2, 3)["owner"] == "steve"
+        world.entities.add("mobs:sheep", (1.5, 2.0, 3.5))  # an entity: the next version's table
+        store.save(world)
+    assert schema_of(path)[0] == ENTITIES_SCHEMA == SCHEMA_VERSION
+    with WorldStore(path) as store:
+        world = store.load(default_registry(), generator_factory=air_factory)
+        assert world.meta(1, 2, 3)["owner"] == "steve"
+        world.chunk(0, 0, 0)
+        assert [e.kind for e in world.entities] == ["mobs:sheep"]
 
 
 def test_a_version_2_file_without_its_mod_storage_table_is_damaged(tmp_path: Path) -> None:

@@ -103,6 +103,39 @@ def test_a_chunk_whose_data_changed_while_written_stays_marked(tmp_path: Path) -
         assert not world.modified and not world.mod_storage.modified
 
 
+def test_a_chunk_whose_entities_changed_while_written_stays_marked_and_time_alone_changes_none(
+    tmp_path: Path,
+) -> None:
+    with new_store(tmp_path / "w.sqlite") as store:
+        world = store.load(default_registry(), generator_factory=stripes)
+        still = world.entities.add("mobs:sheep", (3.0, 1.0, 3.0))
+        walker = world.entities.add("mobs:sheep", (20.0, 1.0, 3.0))
+        job = store.prepare_save(world)
+        world.block_data.clock += 60.0  # a minute passes: ages change, rows do not
+        world.entities.move(walker, (21.0, 1.0, 3.0))
+        store.write(job)
+        job.settle(world)
+        assert world.modified == {(1, 0, 0)}  # the walker's chunk: moved since the copy
+        assert still.chunk == (0, 0, 0)
+        store.save(world)
+        assert world.modified == set()
+
+
+def test_a_chunk_an_entity_left_and_came_back_to_is_unmarked_when_it_reads_the_same(
+    tmp_path: Path,
+) -> None:
+    with new_store(tmp_path / "w.sqlite") as store:
+        world = store.load(default_registry(), generator_factory=stripes)
+        first = world.entities.add("mobs:sheep", (3.0, 1.0, 3.0))
+        world.entities.add("mobs:cow", (4.0, 1.0, 3.0))
+        job = store.prepare_save(world)
+        world.entities.move(first, (30.0, 1.0, 3.0))  # out, and back: indexed after the cow
+        world.entities.move(first, (3.0, 1.0, 3.0))
+        store.write(job)
+        job.settle(world)
+        assert (0, 0, 0) not in world.modified
+
+
 def test_a_chunk_in_a_save_being_written_cannot_be_forgotten(tmp_path: Path) -> None:
     with new_store(tmp_path / "w.sqlite") as store:
         world = store.load(default_registry(), generator_factory=stripes)

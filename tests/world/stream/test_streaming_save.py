@@ -18,8 +18,10 @@ from world import World
 from world.base import default_registry
 from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
+from world.items.inventory import ItemStack
 from world.save.storage import WorldStore
 from world.stream.streamer import ChunkStreamer
+from world.voxels.entities import Entity, chunk_of, drop_item
 from world.voxels.layout import CHUNK_VOLUME
 
 LAYERS = (0, 3)
@@ -215,10 +217,22 @@ def test_a_saved_world_streamed_while_flying_never_leaves_a_loaded_chunk_undrawn
 FAR = 16 * 125  # 2,000 blocks: every chunk of home is let go
 
 
+Stacks = dict[int, tuple[tuple[float, float, float], int]]  # tag -> (pos, count)
+
+
+def find_stack(world: World, tag: int, pos: tuple[float, float, float]) -> list[Entity]:
+    """The stacks tagged ``tag`` in the chunk of ``pos`` (read, and its entities with it)."""
+    key = chunk_of(pos)
+    world.chunk(*key)
+    return [e for e in world.entities.in_chunk(key) if e.data.get("tag") == tag]
+
+
 class StreamingIntegrity(RuleBasedStateMachine):
-    """Edits of blocks, data and timers, a chest emptied into the player's pockets, teleports
-    away and back, saves and reopenings, in any order: after every step the world reads as the
-    model says, and whatever was saved reads back the same; no item is made or lost."""
+    """Edits of blocks, data and timers, a chest emptied into the player's pockets, stacks
+    dropped from the pockets into the world, moved across chunk borders and picked up again,
+    teleports away and back, saves and reopenings, in any order: after every step the world
+    reads as the model says, and whatever was saved reads back the same; no item is made or
+    lost."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -228,7 +242,9 @@ class StreamingIntegrity(RuleBasedStateMachine):
         self.blocks: dict[tuple[int, int, int], int] = {}
         self.data: dict[tuple[int, int, int], str] = {}
         self.timers: dict[tuple[int, int, int], float] = {}
-        self.saved: tuple[dict, dict, dict, int] | None = None
+        self.stacks: Stacks = {}
+        self.tags = 0
+        self.saved: tuple[dict, dict, dict, int, Stacks] | None = None
         self.chest = (3, 1, 3)
         self.home = True
         self._open()
@@ -250,8 +266,14 @@ class StreamingIntegrity(RuleBasedStateMachine):
         while self.streamer.pending:
             self.streamer.work(1.0)
 
-    def _model(self) -> tuple[dict, dict, dict, int]:
-        return dict(self.blocks), dict(self.data), dict(self.timers), self._pockets()
+    def _model(self) -> tuple[dict, dict, dict, int, Stacks]:
+        return (
+            dict(self.blocks),
+            dict(self.data),
+            dict(self.timers),
+            self._pockets(),
+            dict(self.stacks),
+        )
 
     def _pockets(self) -> int:
         value = self.world.mod_storage.for_mod("pockets").get("count", 0)
@@ -309,6 +331,40 @@ class StreamingIntegrity(RuleBasedStateMachine):
         meta["count"] = count + take
         self.world.mod_storage.for_mod("pockets")["count"] = self._pockets() - take
 
+    @rule(cell=cells, take=st.integers(1, 64))
+    def drop_a_stack(self, cell: tuple[int, int, int], take: int) -> None:
+        take = min(take, self._pockets())
+        if not take:
+            return
+        self.world.chunk(*chunk_of(cell))
+        self.tags += 1
+        entity = drop_item(self.world.entities, Int3(*cell), ItemStack("base:dirt", take))
+        self.world.entities.write(entity, "tag", self.tags)
+        self.world.mod_storage.for_mod("pockets")["count"] = self._pockets() - take
+        self.stacks[self.tags] = (entity.pos, take)
+
+    @rule(pick=st.integers(0, 1000), dx=st.sampled_from([-16.0, -5.0, 5.0, 16.0]))
+    def move_a_stack(self, pick: int, dx: float) -> None:
+        if not self.stacks:
+            return
+        tag = sorted(self.stacks)[pick % len(self.stacks)]
+        (x, y, z), count = self.stacks[tag]
+        to = (min(max(x + dx, -15.5), 31.5), y, z)
+        (entity,) = find_stack(self.world, tag, (x, y, z))
+        self.world.chunk(*chunk_of(to))
+        self.world.entities.move(entity, to)
+        self.stacks[tag] = (to, count)
+
+    @rule(pick=st.integers(0, 1000))
+    def pick_up_a_stack(self, pick: int) -> None:
+        if not self.stacks:
+            return
+        tag = sorted(self.stacks)[pick % len(self.stacks)]
+        pos, count = self.stacks.pop(tag)
+        (entity,) = find_stack(self.world, tag, pos)
+        self.world.entities.remove(entity)
+        self.world.mod_storage.for_mod("pockets")["count"] = self._pockets() + count
+
     @rule()
     def teleport(self) -> None:
         self._go(home=not self.home)
@@ -332,8 +388,9 @@ class StreamingIntegrity(RuleBasedStateMachine):
         assert self.saved is not None
         self.streamer.close()
         self.store.close()
-        blocks, data, timers, _ = self.saved
+        blocks, data, timers, _, stacks = self.saved
         self.blocks, self.data, self.timers = dict(blocks), dict(data), dict(timers)
+        self.stacks = dict(stacks)
         self._open()
 
     @invariant()
@@ -346,14 +403,21 @@ class StreamingIntegrity(RuleBasedStateMachine):
             assert held == self.data.get(cell), cell
             timer = world.block_data.timer(Int3(*cell))
             assert (None if timer is None else timer.seconds) == self.timers.get(cell), cell
+        for tag, (pos, held) in self.stacks.items():
+            (entity,) = find_stack(world, tag, pos)
+            assert entity.pos == pos and entity.data["count"] == held, tag
         count = world.meta(*self.chest)["count"]
         assert isinstance(count, int)
-        assert count + self._pockets() == 64
+        lying = sum(held for _, held in self.stacks.values())
+        assert count + self._pockets() + lying == 64
+        # No stack lies twice, nor one the model does not know.
+        tags = [e.data.get("tag") for e in world.entities]
+        assert len(tags) == len(set(tags)) and set(tags) <= set(self.stacks)
 
     @invariant()
     def the_save_holds_what_was_saved(self) -> None:
         assert self.saved is not None
-        blocks, data, timers, pockets = self.saved
+        blocks, data, timers, pockets, stacks = self.saved
         with WorldStore(self.path, read_only=True) as look:
             saved = look.load(default_registry(), generator_factory=hills)
             for cell, block in blocks.items():
@@ -365,7 +429,10 @@ class StreamingIntegrity(RuleBasedStateMachine):
             chest = saved.meta(*self.chest)["count"]
             assert isinstance(chest, int)
             assert saved.mod_storage.for_mod("pockets").get("count", 0) == pockets
-            assert chest + pockets == 64
+            for tag, (pos, held) in stacks.items():
+                (entity,) = find_stack(saved, tag, pos)
+                assert entity.pos == pos and entity.data["count"] == held, tag
+            assert chest + pockets + sum(held for _, held in stacks.values()) == 64
 
 
 StreamingIntegrity.TestCase.settings = settings(

@@ -1,0 +1,168 @@
+"""An entity's body: gravity, drag and collision for one step (Minecraft's ``Entity.move``).
+
+`step_motion` moves an entity's box by its velocity for one step of ``dt`` seconds through the
+blocks' collision shapes with the player's swept-box code (`world.physics.collision.move_aabb`):
+it never ends inside a block nor passes through one, at any speed. A physical entity falls at
+its kind's ``gravity`` (blocks/s²), capped at `TERMINAL_SPEED`; air drag takes 2 % of its
+velocity a Minecraft tick (0.98 per 1/20 s), the ground's friction 40 % more of its horizontal
+velocity (Minecraft's 0.6 slipperiness), unless the kind has no ``drag`` (it keeps its
+velocity). A stop on an axis zeroes the velocity on that axis.
+
+A step is short (at most `SHORT` blocks on every axis: 20 steps a second at up to 20 blocks/s):
+it is swept against the collision boxes of the few voxels around the box (`move_short`, the same
+rule as `move_aabb`, which a longer one takes), at a tenth of the cost of the player's grid.
+
+An entity at rest (on the ground, slower than `REST_SPEED`) is *resting*: the ticking skips its
+physics until something wakes it (a block changing near it, a mod moving it, its
+once-a-second check that it still stands on something). Pure: no clock, no engine.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from world.blocks.entity_type import EntityType
+from world.geometry import Vec3
+from world.physics.collision import EPS, move_aabb
+from world.voxels.chunks import World
+from world.voxels.layout import CHUNK, CHUNK_SHIFT
+
+__all__ = [
+    "AIR_DRAG",
+    "GROUND_FRICTION",
+    "REST_SPEED",
+    "SHORT",
+    "TERMINAL_SPEED",
+    "box_of",
+    "boxes_near",
+    "move_short",
+    "step_motion",
+]
+
+AIR_DRAG = 0.98  # velocity kept per 1/20 s in the air (Minecraft)
+GROUND_FRICTION = 0.6  # horizontal velocity kept per 1/20 s on the ground, besides the drag
+TERMINAL_SPEED = 78.4  # blocks/s, as the player's
+REST_SPEED = 0.05  # blocks/s: slower than this on the ground, an entity rests
+_TICK = 0.05
+SHORT = 1.0  # blocks per axis: a step this short is swept against the boxes near it
+
+Box = tuple[float, float, float, float, float, float]
+
+
+def box_of(pos: Vec3, kind: EntityType) -> tuple[Vec3, Vec3]:
+    """The entity's box at ``pos`` (the bottom centre): its min and max corners."""
+    half = kind.size[0] / 2
+    x, y, z = pos
+    return (x - half, y, z - half), (x + half, y + kind.size[1], z + half)
+
+
+def step_motion(
+    world: World, pos: Vec3, velocity: Vec3, kind: EntityType, dt: float
+) -> tuple[Vec3, Vec3, bool]:
+    """One step of a physical entity: its new position, velocity, and whether it stands on
+    something (module notes)."""
+    vx, vy, vz = velocity
+    vy = max(vy - kind.gravity * dt, -TERMINAL_SPEED)
+    lo, hi = box_of(pos, kind)
+    delta = (vx * dt, vy * dt, vz * dt)
+    if max(abs(d) for d in delta) <= SHORT:
+        new_lo, blocked = move_short(world, lo, hi, delta)
+    else:
+        new_lo, blocked = move_aabb(world, lo, hi, delta)
+    on_ground = blocked[1] and vy < 0.0
+    if blocked[0]:
+        vx = 0.0
+    if blocked[1]:
+        vy = 0.0
+    if blocked[2]:
+        vz = 0.0
+    if kind.drag:
+        keep = AIR_DRAG ** (dt / _TICK)
+        ground = GROUND_FRICTION ** (dt / _TICK) if on_ground else 1.0
+        vx, vy, vz = vx * keep * ground, vy * keep, vz * keep * ground
+    half = kind.size[0] / 2
+    new_pos = (new_lo[0] + half, new_lo[1], new_lo[2] + half)
+    return new_pos, (vx, vy, vz), on_ground
+
+
+def speed(velocity: Vec3) -> float:
+    """The length of a velocity."""
+    return math.sqrt(velocity[0] ** 2 + velocity[1] ** 2 + velocity[2] ** 2)
+
+
+def boxes_near(world: World, lo: Vec3, hi: Vec3) -> list[Box]:
+    """The collision boxes, in world coordinates, of the voxels from one below ``lo`` to one
+    above ``hi`` (a voxel below may reach up to y + 1.5: a fence): chunk by chunk with numpy."""
+    start = [math.floor(v) - 1 for v in lo]
+    stop = [math.floor(v) + 2 for v in hi]
+    registry = world.registry
+    shapes = registry.collision_boxes
+    solid = registry.solid
+    found: list[Box] = []
+    for cx in range(start[0] >> CHUNK_SHIFT, ((stop[0] - 1) >> CHUNK_SHIFT) + 1):
+        for cy in range(start[1] >> CHUNK_SHIFT, ((stop[1] - 1) >> CHUNK_SHIFT) + 1):
+            for cz in range(start[2] >> CHUNK_SHIFT, ((stop[2] - 1) >> CHUNK_SHIFT) + 1):
+                chunk = world.chunks.get((cx, cy, cz))
+                if chunk is None:
+                    continue  # air, or not loaded (the caller waits for those)
+                o = (cx << CHUNK_SHIFT, cy << CHUNK_SHIFT, cz << CHUNK_SHIFT)
+                a = [max(s, v) - v for s, v in zip(start, o, strict=True)]
+                b = [min(e, v + n) - v for e, v, n in zip(stop, o, CHUNK, strict=True)]
+                ids = chunk.blocks.reshape(CHUNK)[a[0] : b[0], a[1] : b[1], a[2] : b[2]]
+                hits = np.nonzero(solid[ids])
+                if not len(hits[0]):
+                    continue
+                states = ids[hits].tolist()
+                for gx, gy, gz, state in zip(*(h.tolist() for h in hits), states, strict=True):
+                    wx, wy, wz = gx + a[0] + o[0], gy + a[1] + o[1], gz + a[2] + o[2]
+                    for x0, y0, z0, x1, y1, z1 in shapes[state]:
+                        found.append((wx + x0, wy + y0, wz + z0, wx + x1, wy + y1, wz + z1))
+    return found
+
+
+def move_short(
+    world: World, lo: Vec3, hi: Vec3, delta: Vec3
+) -> tuple[Vec3, tuple[bool, bool, bool]]:
+    """`world.physics.collision.move_aabb` for a move of at most `SHORT` on every axis: one axis
+    at a time (y, x, z), each stopped at the first collision face in its way; a box the moving
+    box already overlaps on all three axes is ignored."""
+    boxes = boxes_near(
+        world,
+        (min(lo[0], lo[0] + delta[0]), min(lo[1], lo[1] + delta[1]), min(lo[2], lo[2] + delta[2])),
+        (max(hi[0], hi[0] + delta[0]), max(hi[1], hi[1] + delta[1]), max(hi[2], hi[2] + delta[2])),
+    )
+    low, high = list(lo), list(hi)
+    blocked = [False, False, False]
+    for axis in (1, 0, 2):
+        d = delta[axis]
+        if d == 0.0:
+            continue
+        size = high[axis] - low[axis]
+        a, b = (1, 2) if axis == 0 else (0, 2) if axis == 1 else (0, 1)
+        stop: float | None = None
+        for box in boxes:
+            if not (
+                box[a] < high[a] - EPS
+                and box[a + 3] > low[a] + EPS
+                and box[b] < high[b] - EPS
+                and box[b + 3] > low[b] + EPS
+            ):
+                continue
+            if d > 0.0:
+                face = box[axis]
+                if high[axis] - EPS <= face < high[axis] + d - EPS:
+                    at = face - size
+                    stop = at if stop is None else min(stop, at)
+            else:
+                face = box[axis + 3]
+                if low[axis] + d + EPS < face <= low[axis] + EPS:
+                    stop = face if stop is None else max(stop, face)
+        if stop is None:
+            low[axis] += d
+        else:
+            low[axis] = stop
+            blocked[axis] = True
+        high[axis] = low[axis] + size
+    return (low[0], low[1], low[2]), (blocked[0], blocked[1], blocked[2])
