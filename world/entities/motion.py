@@ -25,7 +25,7 @@ import numpy as np
 
 from world.blocks.entity_type import EntityType
 from world.geometry import Vec3
-from world.physics.collision import EPS, move_aabb
+from world.physics.collision import Boxes, move_aabb, sweep_boxes
 from world.voxels.chunks import World
 from world.voxels.layout import CHUNK, CHUNK_SHIFT
 
@@ -47,8 +47,6 @@ TERMINAL_SPEED = 78.4  # blocks/s, as the player's
 REST_SPEED = 0.05  # blocks/s: slower than this on the ground, an entity rests
 _TICK = 0.05
 SHORT = 1.0  # blocks per axis: a step this short is swept against the boxes near it
-
-Box = tuple[float, float, float, float, float, float]
 
 
 def box_of(pos: Vec3, kind: EntityType) -> tuple[Vec3, Vec3]:
@@ -92,7 +90,7 @@ def speed(velocity: Vec3) -> float:
     return math.sqrt(velocity[0] ** 2 + velocity[1] ** 2 + velocity[2] ** 2)
 
 
-def boxes_near(world: World, lo: Vec3, hi: Vec3) -> list[Box]:
+def boxes_near(world: World, lo: Vec3, hi: Vec3) -> Boxes:
     """The collision boxes, in world coordinates, of the voxels from one below ``lo`` to one
     above ``hi`` (a voxel below may reach up to y + 1.5: a fence): chunk by chunk with numpy."""
     start = [math.floor(v) - 1 for v in lo]
@@ -100,7 +98,7 @@ def boxes_near(world: World, lo: Vec3, hi: Vec3) -> list[Box]:
     registry = world.registry
     shapes = registry.collision_boxes
     solid = registry.solid
-    found: list[Box] = []
+    found: Boxes = []
     for cx in range(start[0] >> CHUNK_SHIFT, ((stop[0] - 1) >> CHUNK_SHIFT) + 1):
         for cy in range(start[1] >> CHUNK_SHIFT, ((stop[1] - 1) >> CHUNK_SHIFT) + 1):
             for cz in range(start[2] >> CHUNK_SHIFT, ((stop[2] - 1) >> CHUNK_SHIFT) + 1):
@@ -140,25 +138,7 @@ def move_short(
         if d == 0.0:
             continue
         size = high[axis] - low[axis]
-        a, b = (1, 2) if axis == 0 else (0, 2) if axis == 1 else (0, 1)
-        stop: float | None = None
-        for box in boxes:
-            if not (
-                box[a] < high[a] - EPS
-                and box[a + 3] > low[a] + EPS
-                and box[b] < high[b] - EPS
-                and box[b + 3] > low[b] + EPS
-            ):
-                continue
-            if d > 0.0:
-                face = box[axis]
-                if high[axis] - EPS <= face < high[axis] + d - EPS:
-                    at = face - size
-                    stop = at if stop is None else min(stop, at)
-            else:
-                face = box[axis + 3]
-                if low[axis] + d + EPS < face <= low[axis] + EPS:
-                    stop = face if stop is None else max(stop, face)
+        stop = sweep_boxes(boxes, low, high, axis, d)
         if stop is None:
             low[axis] += d
         else:

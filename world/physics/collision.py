@@ -28,6 +28,7 @@ cheap near a body (a few), not meant for a move across a field of fences.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -46,6 +47,7 @@ __all__ = [
     "collision_region",
     "move_aabb",
     "move_stepping",
+    "sweep_boxes",
 ]
 
 EPS = 1e-7  # overlaps and gaps thinner than this count as touching (float rounding of the box)
@@ -54,6 +56,7 @@ _PIECE = 256.0  # a longer move along an axis is swept in pieces of this length 
 _LIMIT = float(WORLD_LIMIT)
 
 Boxes = list[tuple[float, float, float, float, float, float]]
+"""Collision boxes in world coordinates: (x0, y0, z0, x1, y1, z1)."""
 
 
 class Region(NamedTuple):
@@ -183,10 +186,25 @@ def _sweep(grid: Region, lo: list[float], hi: list[float], axis: int, delta: flo
     None: the nearest full-cube face or collision-box face ahead of it."""
     if delta == 0.0:
         return None
-    stop = _sweep_cubes(grid[0], grid[1], lo, hi, axis, delta)
+    return sweep_boxes(
+        grid[2], lo, hi, axis, delta, _sweep_cubes(grid[0], grid[1], lo, hi, axis, delta)
+    )
+
+
+def sweep_boxes(
+    boxes: Boxes,
+    lo: Sequence[float],
+    hi: Sequence[float],
+    axis: int,
+    delta: float,
+    stop: float | None = None,
+) -> float | None:
+    """The box [lo, hi]'s new min coordinate on ``axis`` when one of ``boxes`` (world
+    coordinates) stops it within ``delta`` (or ``stop``, a stop found already, if nearer), else
+    ``stop``: the nearest face ahead of it."""
     size = hi[axis] - lo[axis]
     a, b = (1, 2) if axis == 0 else (0, 2) if axis == 1 else (0, 1)  # the two other axes
-    for box in grid[2]:
+    for box in boxes:
         # Only boxes the moving box overlaps on both other axes can be hit; a box it already
         # overlaps on this axis too (it started inside) is ignored, so it may move out.
         if not (
