@@ -105,6 +105,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("XDG_CACHE_HOME", str(Path(tempfile.gettempdir()) / "blockpick-bench-cache"))
+    # The children's worlds are the bench's own (a fresh data folder), never the user's last
+    # world: what another run left there (edits, creatures) would change the figures.
+    env.setdefault("BLOCKPICK_DATA_DIR", tempfile.mkdtemp(prefix="blockpick-bench-"))
     # The game's own process has numpy's huge pages off (`game`'s package notes); here numpy
     # is imported before the game's package, so the children get it from their environment.
     env.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
