@@ -17,9 +17,9 @@ by its kind's ``visual`` (`world.blocks.entity_type`):
 A model is its vertices' positions (four a quad, the mesher's corner order and winding, so the
 chunk shader draws it as it draws blocks) and their columns that do not move: the face's shade
 (`world.mesh.shapes.FACE_SHADE` in the model's frame; a flat tile is full bright) in red, the
-uvs in tile units and the tile's corner in the atlas. The light (green, blue) is the entity's,
-written by the view (`game.entity_view`). Building one takes a fraction of a millisecond; the
-view keeps each it built.
+uvs in tile units and the tile's corner in the atlas. The light is the entity's, given to the
+shader beside its place (`game.entity_shader`). Building one takes a fraction of a millisecond;
+the view keeps each it built.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ __all__ = [
     "build_model",
     "copies",
     "model_key",
+    "quad_normals",
 ]
 
 ITEM_SIZE: Final = 0.25  # blocks: a dropped block item's cube (Minecraft's)
@@ -143,15 +144,17 @@ def _model(quads: _Quads, motion: int = TURNED) -> Model:
     static["rgba"][:, 3] = 255
     tiles = np.concatenate([np.full(len(q[0]) * 4, q[3]) for q in quads])
     static["tile"] = tile_uv_rects(tiles)[:, :2]
-    return Model(corners.astype(np.float32), _normals(corners), static, motion)
+    normals = quad_normals(corners).astype(np.float32)
+    return Model(corners.astype(np.float32), normals, static, motion)
 
 
-def _normals(corners: NDArray[np.float64]) -> NDArray[np.float32]:
-    """Each quad's unit normal on the side it is drawn from (its winding's front)."""
+def quad_normals(corners: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each quad's unit normal on the side it is drawn from (its winding's front, as GL sees
+    it): ``corners`` (Q * 4, 3) or (Q, 4, 3), four a quad in the mesher's order; (Q, 3)."""
     quads = corners.reshape(-1, 4, 3)
     normal = np.cross(quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]) * _FRONT
     length = np.sqrt((normal * normal).sum(axis=1, keepdims=True))
-    unit: NDArray[np.float32] = (normal / np.maximum(length, 1e-12)).astype(np.float32)
+    unit: NDArray[np.float64] = normal / np.maximum(length, 1e-12)
     return unit
 
 

@@ -1,6 +1,9 @@
 """The entities in the scene (`game.entity_view`), headless: a row and a run of the buffer for
 each entity in view, gone with it; stacks bob and spin, steps are drawn smoothly, what the
-camera cannot see is left out, entities take the light of their voxel."""
+camera cannot see is left out, entities take the light of their voxel.
+
+Where the shader puts each vertex is read through `EntityView.placed` (the vertex shader worked
+out in numpy from what GL was given); the picture test holds the shader to it."""
 
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from game.entity_view import BOB_HEIGHT, LIGHT_EVERY, SNAP
+from game.entity_shader import BOB_HEIGHT
+from game.entity_view import LIGHT_EVERY, SNAP
 from world.items.inventory import ItemStack
 from world.voxels.entities import drop_item
 
@@ -19,21 +23,15 @@ Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
 
 
-def colours(game: Any) -> np.ndarray:
-    """The RGBA bytes of the vertices drawn in the last frame, (V, 4)."""
-    vdata = game.entity_view.node.node().getGeom(0).getVertexData()
-    rows = np.frombuffer(bytes(memoryview(vdata.getArray(1))), dtype=np.uint8)
-    return rows.reshape(-1, 20)[:, :4]
+def lights(game: Any) -> set[tuple[int, int]]:
+    """The (sky, block) light levels of the vertices drawn in the last frame."""
+    return {(int(sky), int(block)) for sky, block in game.entity_view.placed()[1]}
 
 
 def drawn(game: Any) -> np.ndarray:
-    """The world positions of the vertices drawn in the last frame, (V, 3)."""
-    view = game.entity_view
-    if view.node.isHidden():
-        return np.zeros((0, 3))
-    vdata = view.node.node().getGeom(0).getVertexData()
-    rows = np.frombuffer(bytes(memoryview(vdata.getArray(0))), dtype=np.float32)
-    return rows.reshape(-1, 3).astype(np.float64) + np.array(game.origin.origin)
+    """The world positions of the vertices drawn in the last frame (facing the eye), (V, 3)."""
+    positions: np.ndarray = game.entity_view.placed()[0]
+    return positions
 
 
 @pytest.fixture
@@ -75,8 +73,8 @@ def test_what_the_camera_cannot_see_is_left_out_and_only_faces_looking_at_it_are
     game, view = zoo_game, zoo_game.entity_view
     crate = game.world.entities.add("zoo:crate", (0.5, 4.0, 4.5))
     replay(game, "wait 1")
-    assert view.shown.tolist() == [True]
-    assert 1 <= view.quads <= 3  # of a box's six, at most three face an eye outside it
+    assert view.shown.tolist() == [True] and view.quads == 6  # listed; GL drops the backs
+    assert 1 <= len(drawn(game)) // 4 <= 3  # of a box's six, at most three face an eye outside
     replay(game, "look 180 20\nwait 1")  # turned round: it is behind
     assert crate.id in view.rows and view.shown.tolist() == [False]
     assert view.quads == 0 and view.node.isHidden()
@@ -141,14 +139,14 @@ def test_an_entity_is_drawn_in_the_light_of_its_voxel(zoo_game: Any, replay: Rep
     game = zoo_game
     game.world.entities.add("zoo:crate", (0.5, 4.0, 3.5))
     replay(game, "wait 1")
-    assert {tuple(c) for c in colours(game)[:, 1:3]} == {(255, 0)}  # under the open sky
+    assert lights(game) == {(15, 0)}  # under the open sky
     stone = game.world.registry.id("base:stone")
     roof = [(x, 5, z) for x in (-1, 0, 1) for z in (2, 3, 4)]
     walls = [(x, 4, z) for x in (-1, 0, 1) for z in (2, 3, 4) if (x, z) != (0, 3)]
     game.world.set_blocks(np.array(roof + walls), stone)
     game.light.update(roof + walls)
     replay(game, f"wait {LIGHT_EVERY + 1}")
-    assert {tuple(c) for c in colours(game)[:, 1:3]} == {(0, 0)}  # shut in: dark
+    assert lights(game) == {(0, 0)}  # shut in: dark
 
 
 def test_a_stack_that_grew_shows_its_copies_within_a_look_again(
@@ -175,3 +173,84 @@ def test_a_stack_is_drawn_within_16_blocks_and_a_big_creature_much_farther(
     replay(game, "look 0 5\nwait 30")  # the stacks land
     shown = {entity_id for entity_id, row in view.rows.items() if view.shown[row]}
     assert shown == {near.id, cow.id} and far.id in view.rows  # kept, not drawn
+
+
+def test_the_picture_shows_each_entity_where_the_view_places_it(
+    app: Any, zoo_game: Any, replay: Replay
+) -> None:
+    """The shader against its mirror: a turned crate half way through a step, a stack bobbing
+    and spinning, a sprite turned to the camera each cover on screen the box their placed
+    vertices project to (within a pixel). Each stands aside from the crosshair: no outline."""
+    from panda3d.core import Point2, Point3
+
+    from game.engine import grab_frame
+
+    game, view = zoo_game, zoo_game.entity_view
+    entities = game.world.entities
+    lens = app.cam.node().getLens()
+
+    def projected() -> tuple[float, float, float, float]:
+        """The screen box (pixels, left, top, right, bottom) of the vertices placed."""
+        height, width = grab_frame(app).shape[:2]
+        xs, ys = [], []
+        for x, y, z in drawn(game):
+            at = app.cam.getRelativePoint(view.node, Point3(*game.origin.to_render((x, y, z))))
+            film = Point2()
+            assert lens.project(at, film)
+            xs.append((film.x + 1) / 2 * width)
+            ys.append((1 - film.y) / 2 * height)
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def covered(before: np.ndarray) -> tuple[float, float, float, float]:
+        """The box of the pixels that changed from ``before`` (pixel edges)."""
+        changed = np.argwhere(np.abs(grab_frame(app).astype(int) - before).max(axis=2) > 24)
+        (top, left), (bottom, right) = changed.min(axis=0), changed.max(axis=0) + 1
+        return float(left), float(top), float(right), float(bottom)
+
+    replay(game, "look 10 15\nwait 2")
+    empty = grab_frame(app).astype(int)
+    crate = entities.add("zoo:crate", (0.5, 4.0, 3.5), yaw=10.0)
+    replay(game, "wait 2")
+    entities.move(crate, (0.8, 4.0, 3.5), yaw=70.0)
+    replay(game, "wait 2")  # a third of the way (a frame is 1/60 s, a step 1/20)
+    placed = projected()
+    assert covered(empty) == pytest.approx(placed, abs=1.0)
+    entities.remove(crate)
+    stack = drop_item(entities, (0, 4, 3), ItemStack("base:planks", 40))  # four copies
+    replay(game, "wait 47")
+    assert stack.resting
+    placed = projected()
+    assert covered(empty) == pytest.approx(placed, abs=1.0)
+    entities.remove(stack)
+    entities.add("zoo:ghost", (-1.0, 4.0, 5.5))
+    replay(game, "wait 1")
+    placed = projected()
+    assert covered(empty) == pytest.approx(placed, abs=1.0)
+
+
+def test_an_entity_at_the_edge_of_the_picture_is_drawn_and_one_well_beyond_it_is_not(
+    app: Any, zoo_game: Any, replay: Replay
+) -> None:
+    """What is listed for GL is what the lens sees, turned any way (a look down and aside)."""
+    from panda3d.core import Point2, Point3
+
+    game, view = zoo_game, zoo_game.entity_view
+    replay(game, "look 30 35\nwait 1")
+    lens, eye = app.cam.node().getLens(), np.array(game.player.eye)
+
+    def along(fx: float, fy: float, distance: float) -> tuple[float, float, float]:
+        """The world point ``distance`` from the eye through the film's point (fx, fy)."""
+        near, far = Point3(), Point3()
+        assert lens.extrude(Point2(fx, fy), near, far)
+        ray = np.array(view.node.getRelativeVector(app.cam, far - near))
+        x, y, z = eye + ray / np.linalg.norm(ray) * distance
+        return float(x), float(y), float(z)
+
+    edges = [(0.97, 0.0), (-0.97, 0.0), (0.0, 0.97), (0.0, -0.97), (0.97, -0.97), (-0.97, 0.97)]
+    beyond = [(3.0, 0.0), (-3.0, 0.0), (0.0, 3.0), (0.0, -3.0)]
+    entities = game.world.entities
+    crates = {spot: entities.add("zoo:crate", along(*spot, 6.0)) for spot in edges}
+    crates |= {spot: entities.add("zoo:crate", along(*spot, 12.0)) for spot in beyond}
+    replay(game, "wait 1")
+    listed = {spot for spot, crate in crates.items() if view.shown[view.rows[crate.id]]}
+    assert listed == set(edges)

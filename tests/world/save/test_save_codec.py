@@ -113,9 +113,12 @@ entity_records = st.fixed_dictionaries(
 
 
 def same_value(a: object, b: object) -> bool:
-    """Equal with its type, a NaN equal to a NaN and -0.0 told from 0.0."""
+    """Equal with its type, a NaN equal to a NaN (whatever its sign bit: JSON's text keeps
+    none) and -0.0 told from 0.0."""
     if isinstance(a, float) and isinstance(b, float):
-        return math.copysign(1, a) == math.copysign(1, b) and (a == b or (a != a and b != b))
+        if a != a or b != b:
+            return a != a and b != b
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
     return type(a) is type(b) and a == b
 
 
