@@ -79,7 +79,6 @@ class EntityTicks:
         self._done = 0
         self._carry = 0.0
         self._steps = 0  # steps run so far: staggers merges and rest checks by entity id
-        self._activated: set[int] = set()  # ids whose on_activate ran in this run
         self._ready: dict[ChunkKey, bool] = {}  # this step: chunks whose neighbours are loaded
 
     def due(self, seconds: float) -> int:
@@ -195,30 +194,28 @@ class EntityTicks:
             _drop_block(world, entity, Int3(*(math.floor(v) for v in entity.pos)))
 
     def _mod(self, tx: Transaction, entity: Entity, kind: EntityType) -> None:
+        activate = not entity.activated
+        every = max(1, round(kind.step_interval / STEP_SECONDS))
+        step = kind.on_step is not None and (self._steps + entity.id) % every == 0
+        if not (activate or step):
+            return  # nothing of the mod's is due: no reference is made
         ref = tx.view.entity(entity.id)
         if ref is None:
             return
         offered = {
             "entity": ref,
             "world": tx.view,
-            "dt": STEP_SECONDS,
+            "dt": every * STEP_SECONDS,
             "actor": None,
             "player": None,
             "data": ref.data,
         }
-        if entity.id not in self._activated:
-            self._activated.add(entity.id)
+        if activate:
+            entity.activated = True
             if kind.on_activate is not None:
-                _isolated(tx, kind, "on_activate", offered)
-        if kind.on_step is None or entity.removed:
-            return
-        every = max(1, round(kind.step_interval / STEP_SECONDS))
-        if (self._steps + entity.id) % every == 0:
-            _isolated(tx, kind, "on_step", {**offered, "dt": every * STEP_SECONDS})
-
-    def forget(self, ids: Iterable[int]) -> None:
-        """Entities that left (unloaded): their ``on_activate`` runs again when they load."""
-        self._activated.difference_update(ids)
+                _isolated(tx, kind, "on_activate", {**offered, "dt": STEP_SECONDS})
+        if step and not entity.removed:
+            _isolated(tx, kind, "on_step", offered)
 
 
 def _isolated(tx: Transaction, kind: EntityType, callback: str, offered: dict[str, object]) -> None:

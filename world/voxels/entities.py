@@ -114,6 +114,7 @@ class Entity:
     data: dict[str, Value] = field(default_factory=dict)
     on_ground: bool = False
     resting: bool = False  # settled: nothing to step until something near it changes
+    activated: bool = False  # its kind's on_activate ran since it was added or loaded
     removed: bool = False
     chunk: ChunkKey = (0, 0, 0)
 
