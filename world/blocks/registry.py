@@ -93,6 +93,11 @@ class BlockRegistry:
     a numpy one; ``selection_boxes`` and ``collision_boxes`` hold each state's shape as a tuple
     of `world.blocks.shapes.Box` (``selection_boxes[id]`` is ``None`` for the full cube: the fast
     path); ``box_table`` packs them, zero-padded, as (states, most boxes, 6) for `raycast_many`.
+    ``collision_reach`` is how far any state's collision boxes reach from its voxel's corner,
+    ``(x0, y0, z0, x1, y1, z1)``: the least of every box's lower bounds and the most of its
+    upper ones, taken with the unit cube's (``(0, 0, 0, 1, 1, 1)`` while no shape sticks out of
+    its voxel; a fence makes ``y1`` 1.5): the voxels whose boxes may meet a region are those
+    within it.
     """
 
     solid: NDArray[np.bool_]
@@ -112,6 +117,7 @@ class BlockRegistry:
     pointable_list: tuple[bool, ...]
     selection_boxes: tuple[Shape | None, ...]
     collision_boxes: tuple[Shape, ...]
+    collision_reach: tuple[float, float, float, float, float, float]
 
     def __init__(self) -> None:
         self._types: list[BlockType] = []
@@ -282,6 +288,10 @@ class BlockRegistry:
         self.pointable_list = tuple(bool(p) for p in self.pointable)
         self.selection_boxes = tuple(None if s.selection == FULL else s.selection for s in states)
         self.collision_boxes = tuple(s.collision for s in states)
+        boxes = [(0.0, 0.0, 0.0, 1.0, 1.0, 1.0), *(box for s in states for box in s.collision)]
+        low = [min(box[i] for box in boxes) for i in range(3)]
+        high = [max(box[i] for box in boxes) for i in range(3, 6)]
+        self.collision_reach = (low[0], low[1], low[2], high[0], high[1], high[2])
         n = max(1, *(len(s.selection) for s in states))
         self.box_table = table([[*s.selection, *[(0.0,) * 6] * n][:n] for s in states], float)
 

@@ -7,7 +7,11 @@
 - `merge`: a stack takes in a stack of the same item whose box is within `MERGE_REACH` of its own
   (Minecraft: 0.5 blocks horizontally, none vertically), the smaller into the larger, as far as
   the stack size allows; what is left stays where it was. Looked at every `MERGE_EVERY` steps
-  while it moves, every two seconds at rest (`world.ticks.entity_ticks`).
+  while it moves, and once when it comes to rest (`world.ticks.entity_ticks`): a stack at rest
+  is looked at again when it is woken (its data written, a block near it changed), and one
+  arriving beside it looks for it. Two stacks at rest side by side that could merge have
+  merged: only a full one losing items (a pickup that left some) makes a new pair, and the
+  write wakes it.
 - `pick_up`: a player whose box, grown by `PICKUP_REACH`, touches a stack that may be picked up
   takes as much of it as the inventory has room for (`world.items.inventory.Inventory.add`); the
   rest stays lying, with its count lowered. Creative players pick up too (Minecraft).
@@ -40,7 +44,7 @@ __all__ = [
 ]
 
 MERGE_REACH = (0.5, 0.0, 0.5)  # blocks each way a stack's box looks for another (Minecraft)
-MERGE_EVERY = 10  # steps between looks (Minecraft: 2 ticks moving, 40 at rest; half a second)
+MERGE_EVERY = 10  # steps between a moving stack's looks (half a second; Minecraft: 2 ticks)
 PICKUP_REACH = (1.0, 0.5, 1.0)  # a player's box grown by this picks stacks up (Minecraft)
 THROWN_DELAY = 2.0  # seconds before a stack a player threw can be picked up (40 ticks)
 

@@ -10,7 +10,9 @@ velocity). A stop on an axis zeroes the velocity on that axis.
 
 A step is short (at most `SHORT` blocks on every axis: 20 steps a second at up to 20 blocks/s):
 it is swept against the collision boxes of the few voxels around the box (`move_short`, the same
-rule as `move_aabb`, which a longer one takes), at a tenth of the cost of the player's grid.
+rule as `move_aabb`, which a longer one takes): only the voxels whose boxes may meet the swept
+region (the registry's ``collision_reach``), read one by one; a sheep's step on flat ground costs
+about 8 µs (a stack's less), against 30 µs reading the 4³ voxels round it with numpy.
 
 An entity at rest (on the ground, slower than `REST_SPEED`) is *resting*: the ticking skips its
 physics until something wakes it (a block changing near it, a mod moving it, its
@@ -21,13 +23,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from world.blocks.entity_type import EntityType
 from world.geometry import Vec3
 from world.physics.collision import Boxes, move_aabb, sweep_boxes
 from world.voxels.chunks import World
-from world.voxels.layout import CHUNK, CHUNK_SHIFT
+from world.voxels.layout import CHUNK_MASK, CHUNK_SHIFT, STRIDE_X, STRIDE_Y
 
 __all__ = [
     "AIR_DRAG",
@@ -47,6 +47,7 @@ TERMINAL_SPEED = 78.4  # blocks/s, as the player's
 REST_SPEED = 0.05  # blocks/s: slower than this on the ground, an entity rests
 _TICK = 0.05
 SHORT = 1.0  # blocks per axis: a step this short is swept against the boxes near it
+_MARGIN = 1e-3  # blocks round a swept region whose voxels' boxes are looked at (> collision.EPS)
 
 
 def box_of(pos: Vec3, kind: EntityType) -> tuple[Vec3, Vec3]:
@@ -91,32 +92,42 @@ def speed(velocity: Vec3) -> float:
 
 
 def boxes_near(world: World, lo: Vec3, hi: Vec3) -> Boxes:
-    """The collision boxes, in world coordinates, of the voxels from one below ``lo`` to one
-    above ``hi`` (a voxel below may reach up to y + 1.5: a fence): chunk by chunk with numpy."""
-    start = [math.floor(v) - 1 for v in lo]
-    stop = [math.floor(v) + 2 for v in hi]
+    """The collision boxes, in world coordinates, of every voxel whose boxes may meet the region
+    from ``lo`` to ``hi`` (closed, and `_MARGIN` wider than the sweep's tolerance): those within
+    the registry's ``collision_reach`` of it (a fence below may reach up to y + 1.5), read a
+    voxel at a time (the few round an entity: cheaper than numpy's calls)."""
     registry = world.registry
     shapes = registry.collision_boxes
-    solid = registry.solid
+    r = registry.collision_reach
+    # Voxel v's boxes lie within [v + r0, v + r1]: they may meet [lo, hi] when v + r0 <= hi and
+    # v + r1 >= lo.
+    x0, x1 = math.ceil(lo[0] - _MARGIN - r[3]), math.floor(hi[0] + _MARGIN - r[0])
+    y0, y1 = math.ceil(lo[1] - _MARGIN - r[4]), math.floor(hi[1] + _MARGIN - r[1])
+    z0, z1 = math.ceil(lo[2] - _MARGIN - r[5]), math.floor(hi[2] + _MARGIN - r[2])
+    chunks = world.chunks
     found: Boxes = []
-    for cx in range(start[0] >> CHUNK_SHIFT, ((stop[0] - 1) >> CHUNK_SHIFT) + 1):
-        for cy in range(start[1] >> CHUNK_SHIFT, ((stop[1] - 1) >> CHUNK_SHIFT) + 1):
-            for cz in range(start[2] >> CHUNK_SHIFT, ((stop[2] - 1) >> CHUNK_SHIFT) + 1):
-                chunk = world.chunks.get((cx, cy, cz))
+    for cx in range(x0 >> CHUNK_SHIFT, (x1 >> CHUNK_SHIFT) + 1):
+        ox = cx << CHUNK_SHIFT
+        xs = range(max(x0, ox), min(x1, ox + CHUNK_MASK) + 1)
+        for cy in range(y0 >> CHUNK_SHIFT, (y1 >> CHUNK_SHIFT) + 1):
+            oy = cy << CHUNK_SHIFT
+            ys = range(max(y0, oy), min(y1, oy + CHUNK_MASK) + 1)
+            for cz in range(z0 >> CHUNK_SHIFT, (z1 >> CHUNK_SHIFT) + 1):
+                chunk = chunks.get((cx, cy, cz))
                 if chunk is None:
                     continue  # air, or not loaded (the caller waits for those)
-                o = (cx << CHUNK_SHIFT, cy << CHUNK_SHIFT, cz << CHUNK_SHIFT)
-                a = [max(s, v) - v for s, v in zip(start, o, strict=True)]
-                b = [min(e, v + n) - v for e, v, n in zip(stop, o, CHUNK, strict=True)]
-                ids = chunk.blocks.reshape(CHUNK)[a[0] : b[0], a[1] : b[1], a[2] : b[2]]
-                hits = np.nonzero(solid[ids])
-                if not len(hits[0]):
-                    continue
-                states = ids[hits].tolist()
-                for gx, gy, gz, state in zip(*(h.tolist() for h in hits), states, strict=True):
-                    wx, wy, wz = gx + a[0] + o[0], gy + a[1] + o[1], gz + a[2] + o[2]
-                    for x0, y0, z0, x1, y1, z1 in shapes[state]:
-                        found.append((wx + x0, wy + y0, wz + z0, wx + x1, wy + y1, wz + z1))
+                oz = cz << CHUNK_SHIFT
+                zs = range(max(z0, oz), min(z1, oz + CHUNK_MASK) + 1)
+                ids = chunk.blocks.data  # local (x, y, z) at x*256 + y*16 + z
+                for wx in xs:
+                    row = (wx - ox) * STRIDE_X
+                    for wy in ys:
+                        column = row + (wy - oy) * STRIDE_Y - oz
+                        for wz in zs:
+                            for bx0, by0, bz0, bx1, by1, bz1 in shapes[ids[column + wz]]:
+                                found.append(
+                                    (wx + bx0, wy + by0, wz + bz0, wx + bx1, wy + by1, wz + bz1)
+                                )
     return found
 
 

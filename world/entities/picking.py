@@ -91,6 +91,7 @@ _SLACK = 2.0**-6
 _SIDE = (MAX_ENTITY_SIZE / 2 + _SLACK) / _CHUNK
 _DOWN = (MAX_ENTITY_SIZE + _SLACK) / _CHUNK
 _UP = _SLACK / _CHUNK
+_HALF = MAX_ENTITY_SIZE / 2
 
 
 @dataclass(frozen=True)
@@ -249,9 +250,16 @@ def _nearest(
     # met, which six comparisons tell before the slab test.
     x0, y0, z0 = (min(a, b) - _SLACK for a, b in zip(o, end, strict=True))
     x1, y1, z1 = (max(a, b) + _SLACK for a, b in zip(o, end, strict=True))
+    # Where an entity's ``pos`` may lie for its box to meet those bounds (the largest box's):
+    # most entities of the chunks looked at are passed over by these, before their kind.
+    px0, px1, py0 = x0 - _HALF, x1 + _HALF, y0 - MAX_ENTITY_SIZE
+    pz0, pz1 = z0 - _HALF, z1 + _HALF
     found: list[_Found] = []
     for key in _chunks_near(o, end):
         for entity in world.entities.in_chunk(key):
+            x, y, z = entity.pos
+            if x < px0 or x > px1 or y < py0 or y > y1 or z < pz0 or z > pz1:
+                continue
             kind = kinds.get(entity.kind)
             if kind is None or not kind.pointable or entity.id in excluded:
                 continue

@@ -26,8 +26,9 @@ alone, logged with its mod's name, and the others go on. Every write goes throug
 
 Resting entities cost almost nothing: a stack on the ground is not moved until a block within a
 block of it changes (every committed change wakes those near it: `wake`, from the rules) or a mod
-moves it; once a second each is looked at for its age, and a stack every two seconds for stacks
-to merge with (a moving one every `world.entities.items.MERGE_EVERY` steps).
+moves it or writes its data; once a second each is looked at for its age. A stack looks for
+stacks to merge with every `world.entities.items.MERGE_EVERY` steps while it moves and once on
+the step it comes to rest, never at rest (`world.entities.items`: why nothing is missed).
 """
 
 from __future__ import annotations
@@ -54,7 +55,6 @@ MAX_STEPS = 4  # entity steps one frame runs at most
 # stacks and 50 creatures take about 2 ms: `bench.entities`).
 ENTITY_STEP_BUDGET = 0.004
 RECHECK_EVERY = 20  # steps between a resting entity's looks at its age (1 s)
-MERGE_RESTING = 40  # steps between a resting stack's looks for stacks to merge (Minecraft: 40)
 # Blocks from a player's middle within which stacks are looked at for pickup: the pickup box
 # (the player's grown by `world.entities.items.PICKUP_REACH`) lies within it.
 PICKUP_RADIUS = 2.5
@@ -148,11 +148,16 @@ class EntityTicks:
             if visit and kind.max_age is not None and now - entity.born >= kind.max_age:
                 world.entities.remove(entity)
                 continue
+            moving = not entity.resting
             if kind.physical and not self._move(entity, kind):
                 continue
             if kind is ITEM_ENTITY:
-                every = MERGE_RESTING if entity.resting else MERGE_EVERY
-                if (self._steps + entity.id) % every == 0:
+                # Moving, every few steps; at rest, once: on the step it came to rest (it is
+                # woken, and looks again, when its data is written or a block near it changes;
+                # a stack arriving looks for it).
+                if (moving and entity.resting) or (
+                    moving and (self._steps + entity.id) % MERGE_EVERY == 0
+                ):
                     merge(world.entities, registry, entity)
             elif kind is FALLING_BLOCK:
                 self._falling(tx, entity)

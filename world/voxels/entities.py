@@ -306,6 +306,7 @@ class Entities:
             del entity.data[key]
         else:
             entity.data[key] = value
+        entity.resting = False  # its steps look at it again (a stack whose count changed)
         self._journal.touch(entity.chunk)
 
     # -- chunks coming and going ------------------------------------------------------------------
@@ -388,6 +389,7 @@ class Entities:
             entity.data.pop(key, None)
         else:
             entity.data[key] = old
+        entity.resting = False
 
 
 def _key(key: object) -> str:

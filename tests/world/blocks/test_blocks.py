@@ -118,3 +118,11 @@ def test_liquid_and_plant_tables_follow_the_definitions():
     assert np.flatnonzero(reg.plant).tolist() == [reg.id("base:tall_grass"), reg.id("base:sapling")]
     reg.register(BlockType("mymod:fern", solid=False, transparent=True))
     assert reg.plant[reg.id("mymod:fern")]
+
+
+def test_collision_reach_is_how_far_any_collision_box_reaches_from_its_voxel():
+    """What the entities' sweep looks at round a box: a fence makes it reach 1.5 up."""
+    reg = BlockRegistry()
+    reg.register(BlockType("mymod:cube"))
+    assert reg.collision_reach == (0.0, 0.0, 0.0, 1.0, 1.0, 1.0)
+    assert default_registry().collision_reach == (0.0, 0.0, 0.0, 1.0, 1.5, 1.0)

@@ -15,7 +15,6 @@ from world.items.inventory import INVENTORY_SLOTS, ItemStack
 from world.mods.outcome import Actor
 from world.ray import Hit
 from world.rules import Rules
-from world.ticks.entity_ticks import MERGE_RESTING
 from world.voxels.entities import PICKUP_DELAY, drop_item
 
 STEP = 1 / 20
@@ -77,12 +76,70 @@ def test_equal_stacks_near_each_other_merge_the_smaller_into_the_larger() -> Non
         world.entities, Int3(0, 1, 0), ItemStack("base:dirt", 30), pos=(0.8, 1.0, 0.5)
     )
     other = drop_item(world.entities, Int3(0, 1, 0), ItemStack("base:sand", 5), pos=(0.6, 1, 0.4))
-    run(rules, MERGE_RESTING * STEP + 0.5)  # at rest: looked at every two seconds
+    run(rules, 1.0)  # they fall, come to rest and look for each other
     assert small.removed is False  # 40 + 30 > 64: the rest stays where it was
     assert stack_of(big) == ItemStack("base:dirt", 64)
     assert stack_of(small) == ItemStack("base:dirt", 6)
     assert stack_of(other) == ItemStack("base:sand", 5)
     assert sum(s.count for s in items(world) if s.item == "base:dirt") == 70
+
+
+def test_a_full_stack_that_loses_items_at_rest_takes_in_the_stack_beside_it() -> None:
+    """At rest a stack looks for others once, when it comes to rest; a full one that a player
+    took some of (its count written) looks again, as Minecraft's resting stacks do."""
+    world = floor_world()
+    rules = Rules(world)
+    full = drop_item(world.entities, Int3(0, 1, 0), ItemStack("base:dirt", 64), velocity=(0, 0, 0))
+    beside = drop_item(
+        world.entities, Int3(0, 1, 0), ItemStack("base:dirt", 10), pos=(0.8, 1.0, 0.5)
+    )
+    run(rules, 3.0)
+    assert full.resting and beside.resting
+    assert (stack_of(full), stack_of(beside)) == (
+        ItemStack("base:dirt", 64),
+        ItemStack("base:dirt", 10),
+    )
+    world.entities.write(full, "count", 30)  # as a player's pickup leaving 30 writes it
+    run(rules, 1.0)
+    assert stack_of(full) == ItemStack("base:dirt", 40)
+    assert beside.removed
+
+
+def test_a_stack_landing_beside_a_resting_one_merges_into_it() -> None:
+    world = floor_world()
+    rules = Rules(world)
+    lying = drop_item(world.entities, Int3(0, 1, 0), ItemStack("base:dirt", 20), velocity=(0, 0, 0))
+    run(rules, 3.0)
+    assert lying.resting
+    falling = drop_item(world.entities, Int3(0, 4, 0), ItemStack("base:dirt", 5), pos=(0.9, 4, 0.5))
+    run(rules, 2.0)
+    assert falling.removed
+    assert stack_of(lying) == ItemStack("base:dirt", 25)
+
+
+def test_stacks_at_rest_cost_no_search_for_stacks_to_merge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resting stack is not looked at again for merges until something changes near it."""
+    world = floor_world()
+    rules = Rules(world)
+    for n in range(40):
+        x, z = n % 8 - 4, n // 8 - 4
+        drop_item(
+            world.entities, Int3(x, 1, z), ItemStack("base:dirt" if n % 2 else "base:sand", 1)
+        )
+    run(rules, 3.0)
+    assert all(entity.resting for entity in world.entities)
+    searches = 0
+    near = world.entities.near
+
+    def counted(pos: tuple[float, float, float], radius: float) -> list[object]:
+        nonlocal searches
+        searches += 1
+        return near(pos, radius)  # type: ignore[return-value]
+
+    monkeypatch.setattr(world.entities, "near", counted)
+    run(rules, 10.0)
+    assert searches == 0
+    assert len(items(world)) == 40
 
 
 def test_stacks_far_apart_do_not_merge() -> None:
