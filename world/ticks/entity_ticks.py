@@ -80,6 +80,7 @@ class EntityTicks:
         self._carry = 0.0
         self._steps = 0  # steps run so far: staggers merges and rest checks by entity id
         self._ready: dict[ChunkKey, bool] = {}  # this step: chunks whose neighbours are loaded
+        self._still: frozenset[str] = frozenset()  # this step: the kinds with no on_step
 
     def due(self, seconds: float) -> int:
         """The steps a frame of ``seconds`` world time brings (at most `MAX_STEPS`)."""
@@ -119,6 +120,8 @@ class EntityTicks:
         """A new step: every entity, in id order, moves once in it."""
         self._steps += 1
         self._ready.clear()
+        kinds = self.world.registry.entities
+        self._still = frozenset(name for name, kind in kinds.items() if kind.on_step is None)
         self._order = list(self.world.entities.by_id.values())
         self._done = 0
 
@@ -131,20 +134,21 @@ class EntityTicks:
         order = self._order
         assert order is not None
         start = self._done
+        steps, still = self._steps, self._still
         while self._done < len(order):
             n = self._done
             if n > start and (n - start) % 32 == 0 and self.clock() >= deadline:
                 return False
             self._done = n + 1
             entity = order[n]
+            visit = (steps + entity.id) % RECHECK_EVERY == 0  # once a second each
+            if entity.resting and not visit and entity.kind in still:
+                continue  # at rest: nothing to do until woken or visited
             if entity.removed:
                 continue
-            visit = (self._steps + entity.id) % RECHECK_EVERY == 0  # once a second each
             kind = registry.entities.get(entity.kind)
             if kind is None:
                 continue  # a kind no loaded mod defines: kept, saved, still
-            if entity.resting and not visit and kind.on_step is None:
-                continue  # at rest: nothing to do until woken or visited
             if visit and kind.max_age is not None and now - entity.born >= kind.max_age:
                 world.entities.remove(entity)
                 continue
@@ -155,9 +159,7 @@ class EntityTicks:
                 # Moving, every few steps; at rest, once: on the step it came to rest (it is
                 # woken, and looks again, when its data is written or a block near it changes;
                 # a stack arriving looks for it).
-                if (moving and entity.resting) or (
-                    moving and (self._steps + entity.id) % MERGE_EVERY == 0
-                ):
+                if moving and (entity.resting or (steps + entity.id) % MERGE_EVERY == 0):
                     merge(world.entities, registry, entity)
             elif kind is FALLING_BLOCK:
                 self._falling(tx, entity)

@@ -147,6 +147,9 @@ class Entities:
         self._ids = itertools.count(1)
         self.by_id: dict[int, Entity] = {}
         self._by_chunk: dict[ChunkKey, dict[int, Entity]] = {}
+        # Changes of any entity's place, velocity or turn so far (`step`, `move`, their undo):
+        # while it stays, nothing moved (a view redraws nothing).
+        self.moves = 0
 
     @property
     def clock(self) -> float:
@@ -281,6 +284,7 @@ class Entities:
         self._journal.record(("undo", self._unmove, before))
         old_chunk = entity.chunk
         entity.pos, entity.velocity, entity.yaw, entity.on_ground = pos, velocity, yaw, on_ground
+        self.moves += 1
         new_chunk = chunk_of(pos)
         if new_chunk != old_chunk:
             self._rechunk(entity, new_chunk)
@@ -379,6 +383,7 @@ class Entities:
     def _unmove(self, state: tuple[Entity, Vec3, Vec3, float, bool]) -> None:
         entity, pos, velocity, yaw, on_ground = state
         entity.pos, entity.velocity, entity.yaw, entity.on_ground = pos, velocity, yaw, on_ground
+        self.moves += 1
         key = chunk_of(pos)
         if key != entity.chunk:
             self._rechunk(entity, key)
