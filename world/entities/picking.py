@@ -39,12 +39,14 @@ out of it by half its width: the ray is followed there too (the block walk ends 
 
 Cost. Only the entities of the chunks near the segment ``origin → origin + reach·unit`` are
 looked at: the chunks it passes through (`world.ray.segment_voxels` in a grid of chunks), grown
-by the largest box an entity may have (`MAX_ENTITY_SIZE`: half of it sideways, all of it
-downwards, since a box stands on its ``pos``), never every entity of the world. A box beyond the
-segment's bounds is passed over with six comparisons before the slab test. A reach-5 ray looks
-at one to eight chunks' entities (measured here: about 60 µs among 130 dropped items in those
-chunks, 20 µs when they hold none); the longest, a `MAX_REACH` diagonal, walks about 110 chunks
-and looks up the entities of a few hundred, in under 1 ms.
+by the largest box a pointable kind of the registry has (at most `MAX_ENTITY_SIZE`: half its
+width sideways, all its height downwards, since a box stands on its ``pos``), never every
+entity of the world. An entity whose ``pos`` lies beyond the segment's bounds grown so is passed
+over with six comparisons, before its kind is looked up and its box's slab test. A reach-5 ray
+looks at one to eight chunks' entities (measured here: about 20 µs more than the block raycast
+among 130 dropped items in those chunks, 15 µs when they hold none); the longest, a
+`MAX_REACH` diagonal, walks about 110 chunks and looks up the entities of a few hundred, in
+under 1 ms.
 """
 
 from __future__ import annotations
@@ -88,10 +90,7 @@ _FACES = (
 # rounding of the segment's points.
 _CHUNK = float(1 << CHUNK_SHIFT)  # an entity is in the chunk floor(pos / 16)
 _SLACK = 2.0**-6
-_SIDE = (MAX_ENTITY_SIZE / 2 + _SLACK) / _CHUNK
-_DOWN = (MAX_ENTITY_SIZE + _SLACK) / _CHUNK
 _UP = _SLACK / _CHUNK
-_HALF = MAX_ENTITY_SIZE / 2
 
 
 @dataclass(frozen=True)
@@ -250,12 +249,18 @@ def _nearest(
     # met, which six comparisons tell before the slab test.
     x0, y0, z0 = (min(a, b) - _SLACK for a, b in zip(o, end, strict=True))
     x1, y1, z1 = (max(a, b) + _SLACK for a, b in zip(o, end, strict=True))
-    # Where an entity's ``pos`` may lie for its box to meet those bounds (the largest box's):
-    # most entities of the chunks looked at are passed over by these, before their kind.
-    px0, px1, py0 = x0 - _HALF, x1 + _HALF, y0 - MAX_ENTITY_SIZE
-    pz0, pz1 = z0 - _HALF, z1 + _HALF
+    # Where an entity's ``pos`` may lie for its box to meet those bounds (the largest box of a
+    # pointable kind: no more than `MAX_ENTITY_SIZE`): most entities of the chunks looked at
+    # are passed over by these, before their kind.
+    sizes = [kind.size for kind in kinds.values() if kind.pointable]
+    if not sizes:
+        return None
+    half = max(width for width, _ in sizes) / 2
+    tall = max(height for _, height in sizes)
+    px0, px1, py0 = x0 - half, x1 + half, y0 - tall
+    pz0, pz1 = z0 - half, z1 + half
     found: list[_Found] = []
-    for key in _chunks_near(o, end):
+    for key in _chunks_near(o, end, half, tall):
         for entity in world.entities.in_chunk(key):
             x, y, z = entity.pos
             if x < px0 or x > px1 or y < py0 or y > y1 or z < pz0 or z > pz1:
@@ -285,9 +290,11 @@ def _nearest(
     return min(close, key=lambda f: (_exact_t(f.box, f.axis, o, d), f.entity.id))
 
 
-def _chunks_near(o: Vec3, end: Vec3) -> Iterator[ChunkKey]:
-    """The chunks whose entities' boxes may meet the segment ``o → end``, once each."""
+def _chunks_near(o: Vec3, end: Vec3, half: float, tall: float) -> Iterator[ChunkKey]:
+    """The chunks whose entities' boxes (at most ``half`` a width sideways of their ``pos``,
+    ``tall`` above it) may meet the segment ``o → end``, once each."""
     scale = 1.0 / _CHUNK  # a power of two: the points in chunk units are exact
+    side, down = (half + _SLACK) * scale, (tall + _SLACK) * scale
     start = (o[0] * scale, o[1] * scale, o[2] * scale)
     end = (end[0] * scale, end[1] * scale, end[2] * scale)
     cells = segment_voxels(start, end)
@@ -296,9 +303,9 @@ def _chunks_near(o: Vec3, end: Vec3) -> Iterator[ChunkKey]:
     seen: set[ChunkKey] = set()
     for i in range(len(cells)):
         a, b = points[i], points[i + 1]
-        x0, x1 = math.floor(min(a[0], b[0]) - _SIDE), math.floor(max(a[0], b[0]) + _SIDE)
-        y0, y1 = math.floor(min(a[1], b[1]) - _DOWN), math.floor(max(a[1], b[1]) + _UP)
-        z0, z1 = math.floor(min(a[2], b[2]) - _SIDE), math.floor(max(a[2], b[2]) + _SIDE)
+        x0, x1 = math.floor(min(a[0], b[0]) - side), math.floor(max(a[0], b[0]) + side)
+        y0, y1 = math.floor(min(a[1], b[1]) - down), math.floor(max(a[1], b[1]) + _UP)
+        z0, z1 = math.floor(min(a[2], b[2]) - side), math.floor(max(a[2], b[2]) + side)
         for cx in range(x0, x1 + 1):
             for cy in range(y0, y1 + 1):
                 for cz in range(z0, z1 + 1):
