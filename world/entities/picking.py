@@ -39,14 +39,14 @@ out of it by half its width: the ray is followed there too (the block walk ends 
 
 Cost. Only the entities of the chunks near the segment ``origin → origin + reach·unit`` are
 looked at: the chunks it passes through (`world.ray.segment_voxels` in a grid of chunks), grown
-by the largest box a pointable kind of the registry has (at most `MAX_ENTITY_SIZE`: half its
-width sideways, all its height downwards, since a box stands on its ``pos``), never every
-entity of the world. An entity whose ``pos`` lies beyond the segment's bounds grown so is passed
-over with six comparisons, before its kind is looked up and its box's slab test. A reach-5 ray
-looks at one to eight chunks' entities (measured here: about 20 µs more than the block raycast
-among 130 dropped items in those chunks, 15 µs when they hold none); the longest, a
-`MAX_REACH` diagonal, walks about 110 chunks and looks up the entities of a few hundred, in
-under 1 ms.
+by the largest box a pointable kind of the registry has (at most
+`world.blocks.entity_type.MAX_ENTITY_SIZE`: half its width sideways, all its height downwards,
+since a box stands on its ``pos``), never every entity of the world. An entity whose ``pos``
+lies beyond the segment's bounds grown so is passed over with six comparisons, before its kind
+is looked up and its box's slab test. A reach-5 ray looks at one to eight chunks' entities
+(measured here: about 20 µs more than the block raycast among 130 dropped items in those
+chunks, 15 µs when they hold none); the longest, a `MAX_REACH` diagonal, walks about 110 chunks
+and looks up the entities of a few hundred, in under 1 ms.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from fractions import Fraction
 
 from numpy.typing import ArrayLike
 
-from world.blocks.entity_type import MAX_ENTITY_SIZE, EntityType
+from world.blocks.entity_type import EntityType
 from world.entities.motion import box_of
 from world.geometry import Int3, Vec3
 from world.ray import Hit, raycast, segment_voxels
