@@ -46,7 +46,11 @@ lies beyond the segment's bounds grown so is passed over with six comparisons, b
 is looked up and its box's slab test. A reach-5 ray looks at one to eight chunks' entities
 (measured here: about 20 µs more than the block raycast among 130 dropped items in those
 chunks, 15 µs when they hold none); the longest, a `MAX_REACH` diagonal, walks about 110 chunks
-and looks up the entities of a few hundred, in under 1 ms.
+and looks up the entities of a few hundred, in under 1 ms. A short ray (a player's reach, a
+region under `AROUND_SPAN` wide) looks only at the entities of a box `AROUND_SLACK` wider than
+its region, kept per world while no entity moves, comes or goes and the rays that follow stay
+inside it: a player turning or walking a little looks at a few dozen entities a frame, not at
+every one of the chunks round the eye (all of them again in a frame after an entity step).
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from weakref import WeakKeyDictionary
 
 from numpy.typing import ArrayLike
 
@@ -66,7 +71,7 @@ from world.ray import Hit, raycast, segment_voxels
 # The ray's own argument checks, so both raycasts refuse (and rescale) alike.
 from world.ray._walk import _ray, _reach
 from world.voxels.chunks import World
-from world.voxels.entities import Entity
+from world.voxels.entities import Entities, Entity, chunk_of
 from world.voxels.layout import CHUNK_SHIFT, ChunkKey
 
 __all__ = ["EntityHit", "entity_box", "pick", "pick_entity"]
@@ -91,6 +96,8 @@ _FACES = (
 _CHUNK = float(1 << CHUNK_SHIFT)  # an entity is in the chunk floor(pos / 16)
 _SLACK = 2.0**-6
 _UP = _SLACK / _CHUNK
+AROUND_SPAN = 16.0  # blocks: a ray's region no wider than this keeps the entities round it
+AROUND_SLACK = 2.0  # blocks those are looked up round it (the eye may go this far meanwhile)
 
 
 @dataclass(frozen=True)
@@ -260,27 +267,19 @@ def _nearest(
     px0, px1, py0 = x0 - half, x1 + half, y0 - tall
     pz0, pz1 = z0 - half, z1 + half
     found: list[_Found] = []
-    for key in _chunks_near(o, end, half, tall):
-        for entity in world.entities.in_chunk(key):
-            x, y, z = entity.pos
-            if x < px0 or x > px1 or y < py0 or y > y1 or z < pz0 or z > pz1:
-                continue
-            kind = kinds.get(entity.kind)
-            if kind is None or not kind.pointable or entity.id in excluded:
-                continue
-            box = entity_box(entity, kind)
-            if (
-                box[0] > x1
-                or box[3] < x0
-                or box[1] > y1
-                or box[4] < y0
-                or box[2] > z1
-                or box[5] < z0
-            ):
-                continue
-            entry = _entry(box, o, d, t_max, reach)
-            if entry is not None:
-                found.append(_Found(entry[0], entry[1], box, entity))
+    for entity in _candidates(world.entities, o, end, half, tall, (px0, py0, pz0, px1, y1, pz1)):
+        x, y, z = entity.pos
+        if x < px0 or x > px1 or y < py0 or y > y1 or z < pz0 or z > pz1 or entity.removed:
+            continue
+        kind = kinds.get(entity.kind)
+        if kind is None or not kind.pointable or entity.id in excluded:
+            continue
+        box = entity_box(entity, kind)
+        if box[0] > x1 or box[3] < x0 or box[1] > y1 or box[4] < y0 or box[2] > z1 or box[5] < z0:
+            continue
+        entry = _entry(box, o, d, t_max, reach)
+        if entry is not None:
+            found.append(_Found(entry[0], entry[1], box, entity))
     if not found:
         return None
     best_t = min(f.t for f in found)
@@ -288,6 +287,69 @@ def _nearest(
     if len(close) == 1:
         return close[0]
     return min(close, key=lambda f: (_exact_t(f.box, f.axis, o, d), f.entity.id))
+
+
+@dataclass(slots=True)
+class _Around:
+    """The entities whose ``pos`` lay in a box (``low`` to ``high``) when the store was in a
+    ``state``: its count of moves, of entities, and its last id."""
+
+    state: tuple[int, int, int]
+    low: Vec3
+    high: Vec3
+    entities: list[Entity]
+
+
+# Per store, the entities round the last short ray's region (`_candidates`).
+_AROUND: WeakKeyDictionary[Entities, _Around] = WeakKeyDictionary()
+
+
+def _candidates(
+    store: Entities,
+    o: Vec3,
+    end: Vec3,
+    half: float,
+    tall: float,
+    region: tuple[float, float, float, float, float, float],
+) -> Iterable[Entity]:
+    """Entities that may stand in ``region`` (where a ``pos`` must lie for the box to meet the
+    segment ``o → end``), a superset: for a short segment (a player's reach) the entities of a
+    box `AROUND_SLACK` wider, kept while no entity moved, came or went and the regions that
+    follow lie in it (the eye turning or walking a little: most frames look at a few dozen
+    entities rather than every one of the chunks round the eye); for a long one, those of the
+    chunks along it (`_chunks_near`)."""
+    x0, y0, z0, x1, y1, z1 = region
+    if max(x1 - x0, y1 - y0, z1 - z0) > AROUND_SPAN:
+        return [e for key in _chunks_near(o, end, half, tall) for e in store.in_chunk(key)]
+    by_id = store.by_id
+    state = (store.moves, len(by_id), next(reversed(by_id), 0))
+    kept = _AROUND.get(store)
+    if (
+        kept is not None
+        and kept.state == state
+        and kept.low[0] <= x0
+        and kept.low[1] <= y0
+        and kept.low[2] <= z0
+        and x1 <= kept.high[0]
+        and y1 <= kept.high[1]
+        and z1 <= kept.high[2]
+    ):
+        return kept.entities
+    low = (x0 - AROUND_SLACK, y0 - AROUND_SLACK, z0 - AROUND_SLACK)
+    high = (x1 + AROUND_SLACK, y1 + AROUND_SLACK, z1 + AROUND_SLACK)
+    c0, c1 = chunk_of(low), chunk_of(high)
+    inside = [
+        entity
+        for cx in range(c0[0], c1[0] + 1)
+        for cy in range(c0[1], c1[1] + 1)
+        for cz in range(c0[2], c1[2] + 1)
+        for entity in store.in_chunk((cx, cy, cz))
+        if low[0] <= entity.pos[0] <= high[0]
+        and low[1] <= entity.pos[1] <= high[1]
+        and low[2] <= entity.pos[2] <= high[2]
+    ]
+    _AROUND[store] = _Around(state, low, high, inside)
+    return inside
 
 
 def _chunks_near(o: Vec3, end: Vec3, half: float, tall: float) -> Iterator[ChunkKey]:

@@ -117,12 +117,21 @@ class EntityTicks:
                 entity.resting = False
 
     def _begin(self) -> None:
-        """A new step: every entity, in id order, moves once in it."""
+        """A new step: every entity, in id order, moves once in it; those at rest with nothing
+        due (no ``on_step``, not their second for a look at their age) are left out at once (one
+        woken during the step moves from the next)."""
         self._steps += 1
         self._ready.clear()
         kinds = self.world.registry.entities
-        self._still = frozenset(name for name, kind in kinds.items() if kind.on_step is None)
-        self._order = list(self.world.entities.by_id.values())
+        still = self._still = frozenset(n for n, kind in kinds.items() if kind.on_step is None)
+        steps = self._steps
+        self._order = [
+            entity
+            for entity in self.world.entities.by_id.values()
+            if not entity.resting
+            or entity.kind not in still
+            or (steps + entity.id) % RECHECK_EVERY == 0
+        ]
         self._done = 0
 
     def _step(self, tx: Transaction, deadline: float) -> bool:

@@ -101,7 +101,7 @@ def _position(value: object, name: str) -> Vec3:
     return out[0], out[1], out[2]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Entity:
     """One entity's record (module notes). Change it only through `Entities`."""
 

@@ -438,6 +438,34 @@ def test_the_nearest_entity_wins_and_the_lower_id_on_an_exact_tie() -> None:
     assert far.id < first.id < second.id
 
 
+def test_a_ray_sees_what_moved_came_and_went_since_the_ray_before() -> None:
+    """A player's reach looks at the entities round its ray, kept from one frame to the next
+    while nothing moves: every move, arrival and departure (and the eye going further than
+    that) is seen by the next ray."""
+    w = kinds_world(BLOCK)
+    ray = ((0.5, 16.5, 0.5), (1.0, 0.0, 0.0), 5.0)
+    sheep = w.entities.add(BLOCK.name, (3.5, 16.0, 0.5))
+    assert pick_entity(w, *ray).entity_id == sheep.id  # type: ignore[union-attr]
+    w.entities.move(sheep, (3.5, 16.0, 2.5))
+    assert pick_entity(w, *ray) is None
+    came = w.entities.add(BLOCK.name, (2.5, 16.0, 0.5))
+    assert pick_entity(w, *ray).entity_id == came.id  # type: ignore[union-attr]
+    w.entities.remove(came)
+    assert pick_entity(w, *ray) is None
+    w.entities.step(sheep, (4.5, 16.0, 0.5), (0.0, 0.0, 0.0), True)  # the engine's own step
+    assert pick_entity(w, *ray).entity_id == sheep.id  # type: ignore[union-attr]
+    w.entities.move(sheep, (4.5, 16.0, 6.5))
+    assert pick_entity(w, (0.5, 16.5, 6.5), (1.0, 0.0, 0.0), 5.0).entity_id == sheep.id  # type: ignore[union-attr]
+    assert pick_entity(w, (0.5, 16.5, 9.5), (1.0, 0.0, 0.0), 5.0) is None
+    w.journal.begin()  # a move rolled back (an action undone) is seen as well
+    mark = w.journal.mark()
+    w.entities.move(sheep, (2.5, 16.0, 9.5))
+    assert pick_entity(w, (0.5, 16.5, 9.5), (1.0, 0.0, 0.0), 5.0).entity_id == sheep.id  # type: ignore[union-attr]
+    w.rollback(mark)
+    w.journal.end()
+    assert pick_entity(w, (0.5, 16.5, 9.5), (1.0, 0.0, 0.0), 5.0) is None
+
+
 def test_the_search_looks_only_at_the_chunks_near_the_ray(monkeypatch) -> None:
     w = kinds_world(BLOCK)
     for i in range(300):  # a crowd far from the ray, which must not be scanned
