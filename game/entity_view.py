@@ -44,12 +44,13 @@ Positions are laid out from the render origin (`game.render_origin`: nothing cra
 
 Cost, headless (800×600, llvmpipe) at view distance 8, turning, with 500 stacks scattered within
 24 blocks and 50 box-model sheep against the same world without them (`bench.entities`; means
-of a frame, with less without): the view's Python 0.2 ms and its drawing 0.4-0.5 ms, where
-working out every vertex's place on the CPU each frame (numpy, the faces looking away left out
-there, the vertices uploaded every frame) cost 0.8 and 0.6-0.7 ms. In the drawing, the
-vertex shader takes 0.2 ms (6,000 vertices listed); the rest is filling the entities' pixels.
-The rest of what the entities cost a frame is the world's: their steps (0.6-0.7 ms) and the
-sight's pick among them (0.2 ms).
+of a frame, with less without, session 38): the view's Python 0.13 ms and its drawing 0.3-0.5
+ms, where working out every vertex's place on the CPU each frame (numpy, the faces looking
+away left out there, the vertices uploaded every frame) cost 0.8 and 0.6-0.7 ms. The drawing
+grows with the vertices listed (some 5,000: the nearer half of the entities' quads costs half
+of it, at a quarter of the pixels as much), so it is the vertex shader's, not the fill. The
+rest of what the entities cost a frame is the world's: their steps (0.24 ms: a step of 1.2 ms
+every fifth frame) and the sight's pick among them (0.03 ms).
 """
 
 from __future__ import annotations
