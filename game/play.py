@@ -324,11 +324,11 @@ class Game:
         self.pointer.capture(captured)
 
     def toggle_fly(self) -> None:
-        """Start or stop flying (creative only)."""
-        if not self.player.creative:
-            self.hud.flash("flying needs creative mode")
-            return
-        self.player.set_flying(not self.player.body.flying)
+        """Start or stop flying: creative only. In survival a double tap of Space is two
+        jumps and says nothing (Minecraft): swimming up by tapping it must not fill the screen
+        with refusals."""
+        if self.player.creative:
+            self.player.set_flying(not self.player.body.flying)
 
     def _actor(self) -> Actor:
         """The player as the rules see them, with the look and the sneak key the placement reads

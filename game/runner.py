@@ -111,6 +111,8 @@ class ScriptPlayer:
             self.frames(1)
             held.jump = False
         elif name == "fly":
+            if not game.player.creative:
+                raise ScriptError(f"{action.where}: fly needs creative mode")
             if bool(args["on"]) != game.player.body.flying:
                 game.toggle_fly()
         elif name == "break":

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from game.script import ScriptError
 from tests.game.runs import finish_streaming
 from world.blocks.block_type import AIR
 
@@ -163,10 +164,13 @@ def test_double_tap_space_flies_in_creative_only(make_game: Make, replay: Replay
     assert not game.player.body.flying and game.player.body.pos[1] == GROUND  # landed
 
     survivor = make_game(flat=True)
-    survivor.input("space")
-    survivor.input("space")
+    for _ in range(5):  # tapping Space to swim up: jumps, no flight and no refusal (issue 38)
+        survivor.input("space")
+        survivor.input("space")
     assert not survivor.player.body.flying
-    assert survivor.hud.message.enabled
+    assert not survivor.hud.message.enabled and not survivor.hud.older
+    with pytest.raises(ScriptError, match="fly needs creative mode"):
+        replay(survivor, "fly on")
 
 
 def test_pitch_is_clamped(make_game: Make, replay: Replay) -> None:
