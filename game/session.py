@@ -270,6 +270,8 @@ class Session:
         player.creative = self._creative
         state = None if self.store is None else self.store.player
         if state is None:
+            if not player.creative:  # a new survival player starts with nothing (Minecraft)
+                hotbar.inventory.slots[:] = [None] * len(hotbar.inventory.slots)
             return
         player.look(state.yaw, state.pitch)
         player.set_flying(state.flying)

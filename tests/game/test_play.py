@@ -259,3 +259,16 @@ def test_reach_is_5_in_creative_and_4_5_in_survival(
     game.world.set_blocks(np.array([(5, y, 0) for y in range(GROUND, GROUND + 3)]), stone)
     replay(game, "teleport 0.3 4 0.5\nlook 90 0\nwait 1")  # the wall's face is 4.7 away
     assert (game.target is not None) == reached
+
+
+def test_a_new_survival_player_starts_with_nothing_and_a_creative_one_with_the_blocks(
+    make_game: Make,
+) -> None:
+    """Minecraft: a survival world begins with an empty inventory (issue 38, item 10); creative
+    keeps its starting hotbar of building blocks."""
+    survivor = make_game(flat=True)
+    assert not survivor.player.creative
+    assert all(stack is None for stack in survivor.hotbar.inventory.slots)
+    builder = make_game(flat=True, creative=True)
+    held = [stack for stack in builder.hotbar.inventory.slots[:9] if stack is not None]
+    assert len(held) == 9 and all(stack.count == 64 for stack in held)
