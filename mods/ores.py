@@ -34,6 +34,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
             "ores:coal_ore",
             description="coal ore",
             hardness=3.0,
+            needs_tool=True,  # a pickaxe, or nothing (Minecraft)
             tiles=("ores_coal_ore.png",),
             groups=("cracky",),  # a pickaxe digs it faster
         )
@@ -43,6 +44,7 @@ def register_blocks(registry: BlockRegistrar) -> None:
             "ores:iron_ore",
             description="iron ore",
             hardness=3.0,
+            needs_tool=True,
             tiles=("ores_iron_ore.png",),
             groups=("cracky",),  # a pickaxe digs it faster
         )

@@ -276,7 +276,8 @@ class Rules:
                 return outcome
             gives: tuple[ItemStack, ...] = ()
             if tx.error is None and not actor.creative:  # Minecraft: creative breaks give none
-                gives = pipeline.drops(tx, state, self._drops, pos, data)
+                tool = held_tool(self._world, actor)
+                gives = pipeline.drops(tx, state, self._drops, pos, data, tool)
                 if tx.error is None:
                     objects.give(
                         self._world, actor, pos, gives, into_inventory=self.drops_to_inventory

@@ -20,7 +20,7 @@ import math
 from typing import TYPE_CHECKING
 
 import world.validate as validate
-from world.blocks.block_type import AIR, BlockType
+from world.blocks.block_type import AIR, NO_TOOL_SLOWNESS, BlockType
 from world.geometry import FACE_NORMALS, Int3
 from world.mods.outcome import Actor, Outcome, denied
 from world.ray import Hit
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = [
     "break_seconds",
     "check_hit",
+    "harvests",
     "held_tool",
     "may_break",
     "may_place",
@@ -75,12 +76,22 @@ def held_tool(world: World, actor: Actor) -> Item | None:
 
 def break_seconds(block: BlockType, actor: Actor, tool: Item | None = None) -> float:
     """Seconds ``actor`` holds the button to break ``block``: hardness (divided by the held
-    ``tool``'s speed for the block's groups, `world.items.item.Item.digs`), 0 in creative, inf."""
+    ``tool``'s speed for the block's groups, `world.items.item.Item.digs`; times
+    `world.blocks.block_type.NO_TOOL_SLOWNESS` for a block that `needs_tool` without one), 0 in
+    creative, inf."""
     if not block.breakable:
         return math.inf
     if actor.creative:
         return 0.0
+    if not harvests(block, tool):
+        return float(block.hardness) * NO_TOOL_SLOWNESS
     return float(block.hardness) / (1.0 if tool is None else tool.dig_speed(block.groups))
+
+
+def harvests(block: BlockType, tool: Item | None) -> bool:
+    """Whether breaking ``block`` holding ``tool`` gives its drops: always, unless it
+    ``needs_tool`` and ``tool`` digs none of its groups (stone by hand gives nothing)."""
+    return not block.needs_tool or (tool is not None and tool.digs_any(block.groups))
 
 
 def may_break(tx: Transaction, pos: Int3, actor: Actor) -> Outcome | None:

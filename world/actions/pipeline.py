@@ -31,11 +31,19 @@ from typing import TYPE_CHECKING
 
 import world.validate as validate
 from world.actions.callbacks import implementation
-from world.actions.checks import break_seconds, held_tool, may_break, may_place, place_refusal
+from world.actions.checks import (
+    break_seconds,
+    harvests,
+    held_tool,
+    may_break,
+    may_place,
+    place_refusal,
+)
 from world.blocks.block_type import AIR
 from world.blocks.drops import block_drops
 from world.geometry import Int3
 from world.items.inventory import ItemStack
+from world.items.item import Item
 from world.mods.context import PlaceContext
 from world.mods.outcome import Outcome, denied
 
@@ -117,9 +125,11 @@ def drops(
     rng: random.Random,
     pos: Int3,
     data: Mapping[str, object],
+    tool: Item | None = None,
 ) -> tuple[ItemStack, ...]:
-    """What breaking a block in ``state`` at ``pos`` gives a survival actor
-    (`world.blocks.drops.block_drops`, or the block's ``get_drops``).
+    """What breaking a block in ``state`` at ``pos`` gives a survival actor holding ``tool``
+    (`world.blocks.drops.block_drops`: nothing for a block that needs a tool ``tool`` is not,
+    `world.actions.checks.harvests`; or the block's ``get_drops``).
 
     A block's ``get_drops`` runs as its mod's callback, through the watchdog, with the arguments
     it asks for of `GET_DROPS_ARGUMENTS`: one that raises, runs too long or returns something
@@ -129,6 +139,8 @@ def drops(
     registry = tx.world.registry
     block = registry[state]
     if block.get_drops is None:
+        if not harvests(block, tool):
+            return ()  # stone by hand (`world.blocks.block_type.BlockType.needs_tool`)
         return tuple(block_drops(registry, state, rng))
     mod, label = block.name.split(":")[0], f"get_drops of {block.name}"
     impl = implementation(mod, label, block.get_drops, GET_DROPS_ARGUMENTS)

@@ -52,16 +52,17 @@ _LOG_TILES = {
     "x": ("base:log_top", "base:log_top", *("base:log_side",) * 4),
     "z": (*("base:log_side",) * 4, "base:log_top", "base:log_top"),
 }
-# Slabs and stairs: the material, its hardness, and what digs it faster
-# (`world.items.item.Item.digs`).
-_MATERIALS = (("stone", 1.5, "cracky"), ("planks", 2.0, "choppy"))
+# Slabs and stairs: the material, its hardness, what digs it faster (`world.items.item.Item.digs`)
+# and whether it gives anything without such a tool (stone does not: Minecraft).
+_MATERIALS = (("stone", 1.5, "cracky", True), ("planks", 2.0, "choppy", False))
 
 
-def _slab(material: str, hardness: float, dug_by: str) -> BlockType:
+def _slab(material: str, hardness: float, dug_by: str, needs_tool: bool) -> BlockType:
     return BlockType(
         f"base:{material}_slab",
         description=f"{material} slab",
         hardness=hardness,
+        needs_tool=needs_tool,
         properties={"half": ("bottom", "top", "double")},
         selection=lambda p: shapes.slab(str(p["half"])),
         tiles=(f"base:{material}",),
@@ -70,11 +71,12 @@ def _slab(material: str, hardness: float, dug_by: str) -> BlockType:
     )
 
 
-def _stairs(material: str, hardness: float, dug_by: str) -> BlockType:
+def _stairs(material: str, hardness: float, dug_by: str, needs_tool: bool) -> BlockType:
     return BlockType(
         f"base:{material}_stairs",
         description=f"{material} stairs",
         hardness=hardness,
+        needs_tool=needs_tool,
         properties={"facing": shapes.FACINGS, "half": ("bottom", "top")},
         selection=lambda p: shapes.stairs(str(p["facing"]), str(p["half"])),
         tiles=(f"base:{material}",),
@@ -149,6 +151,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     BlockType(
         "base:stone",
         hardness=1.5,
+        needs_tool=True,  # by hand: 5 s and nothing (Minecraft); a pickaxe gives cobblestone
         tiles=("base:stone",),
         drops=(Drop("base:cobblestone"),),
         groups=("cracky",),
@@ -203,7 +206,13 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         drops=(),
     ),
     BlockType("base:lamp", hardness=0.3, tiles=("base:lamp",), groups=("cracky",)),
-    BlockType("base:cobblestone", hardness=2.0, tiles=("base:cobblestone",), groups=("cracky",)),
+    BlockType(
+        "base:cobblestone",
+        hardness=2.0,
+        needs_tool=True,
+        tiles=("base:cobblestone",),
+        groups=("cracky",),
+    ),
     BlockType(
         "base:sapling",
         solid=False,

@@ -31,6 +31,7 @@ __all__ = [
     "DRAW_PLANT",
     "MAX_BLOCKS",
     "MAX_STATES_PER_BLOCK",
+    "NO_TOOL_SLOWNESS",
     "PROPERTY_PATTERN",
     "BlockType",
     "PropValue",
@@ -47,6 +48,9 @@ __all__ = [
 AIR = 0
 MAX_BLOCKS = 65536  # ids are stored as uint16
 MAX_STATES_PER_BLOCK = 4096
+# How many times longer a block that needs a tool takes by hand (Minecraft: a hardness's 1/100
+# of progress a tick without the correct tool against 1/30 with it).
+NO_TOOL_SLOWNESS = 10.0 / 3.0
 PROPERTY_PATTERN = re.compile(r"^[a-z_][a-z0-9_]*$")
 _VALUE_PATTERN = re.compile(r"^[a-z0-9_]+$")
 
@@ -90,6 +94,12 @@ class BlockType:
         It does not hide its neighbours' faces (glass, leaves, water).
     hardness : float
         Seconds to break by hand; 0 is instant, ``math.inf`` is unbreakable (bedrock).
+    needs_tool : bool
+        Minecraft's "requires the correct tool for drops": broken without a tool that digs one
+        of its `groups` (`world.items.item.Item.digs`: a pickaxe for ``cracky`` stone) it gives
+        nothing of its `drops` and takes `NO_TOOL_SLOWNESS` times its hardness (stone by hand:
+        5 s, and no cobblestone). A block with a `get_drops` decides its drops itself (a
+        machine's contents are never lost). False by default.
     tiles : tuple of str, a mapping of face to str, or a function of the properties
         Atlas tile names: 1 for all faces, 3 as (top, bottom, side), or 6 as (+x,-x,+y,-y,+z,-z);
         or Luanti-style ``{"top": ..., "side": ..., "north": ...}``. A mod's own PNG tiles may
@@ -155,6 +165,7 @@ class BlockType:
     replaceable: bool = False
     transparent: bool = False
     hardness: float = 1.0
+    needs_tool: bool = False
     tiles: Any = ()
     light: int | Callable[[Props], int] = 0
     groups: tuple[str, ...] = field(default_factory=tuple)
@@ -192,6 +203,8 @@ class BlockType:
             raise ValueError(f"hardness of {self.name!r} must be a number, got {self.hardness!r}")
         if self.hardness < 0:
             raise ValueError(f"hardness of {self.name!r} must be >= 0, got {self.hardness!r}")
+        if not isinstance(self.needs_tool, bool):
+            raise ValueError(f"needs_tool of {self.name!r} must be a bool, got {self.needs_tool!r}")
         if not callable(self.light):
             check_light(self.name, self.light)
         # A bare string would pass "x" in groups as a substring test: insist on a tuple of names.

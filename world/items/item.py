@@ -78,6 +78,10 @@ class Item:
     on_use: Callable[..., Any] | None = None
     digs: Any = ()
 
+    def digs_any(self, groups: tuple[str, ...]) -> bool:
+        """Whether it is a tool for a block of these groups (it digs one of them)."""
+        return any(group in groups for group, _ in self.digs)
+
     def dig_speed(self, groups: tuple[str, ...]) -> float:
         """How many times faster than by hand it breaks a block of these groups (1: no faster)."""
         return max((speed for group, speed in self.digs if group in groups), default=1.0)
