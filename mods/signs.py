@@ -1,14 +1,14 @@
 """Signs: a board on a post (or on a wall) that keeps a line of text in its own block data.
 
 Placing a sign writes who placed it into the sign's per-block data (``world.meta(pos)["owner"]``,
-as Luanti's signs keep it); its text starts blank, as a new sign in Minecraft.
-Right-clicking it shows its text in the HUD (``actor.tell``) and opens the game's text-entry
-screen on it (``actor.ask_text``, `world.mods.text_prompt`: four lines of 15 characters, as
-Minecraft's sign editor); what the player confirms is written back, as the player's action, if
-the sign is still there. The text is saved with the chunk and survives save and load. The sign's
-``infotext`` (`world.voxels.block_data.INFOTEXT`) is its text in quotes, as Luanti's signs keep
-theirs: the game shows it while the player points at the sign. The block type's
-`world.blocks.labels.Label` draws the text on the board's front (`game.labels`).
+as Luanti's signs keep it); its text starts blank and its editor opens at once, as a new
+sign's in Minecraft. Right-clicking it shows its text in the HUD (``actor.tell``) and opens the
+game's text-entry screen on it (``actor.ask_text``, `world.mods.text_prompt`: four lines of 15
+characters, as Minecraft's sign editor); what the player confirms is written back, as the
+player's action, if the sign is still there. The text is saved with the chunk and survives save
+and load. The sign's ``infotext`` (`world.voxels.block_data.INFOTEXT`) is its text in quotes, as
+Luanti's signs keep theirs: the game shows it while the player points at the sign. The block
+type's `world.blocks.labels.Label` draws the text on the board's front (`game.labels`).
 """
 
 from __future__ import annotations
@@ -49,8 +49,10 @@ def sign_facing(context: PlaceContext) -> dict[str, str]:
 
 
 def sign_placed(world: ModWorld, pos: Int3, actor: Actor | None) -> None:
+    """Placed by a player: theirs, and its editor opens at once (Minecraft and Luanti)."""
     if actor is not None:
         world.meta(*pos)["owner"] = actor.name
+        actor.ask_text(TextPrompt(EDIT, "Edit sign message", sign_written, text="", pos=pos))
 
 
 def sign_read(world: ModWorld, pos: Int3, actor: Actor) -> bool:

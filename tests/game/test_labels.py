@@ -23,7 +23,8 @@ def _place_sign(game: Any, replay: Replay) -> tuple[int, int, int]:
     replay(game, "select 1\nlook 0 50\nwait 2\nplace\nwait 2")
     placed = [c.pos for c in game.last_outcome.changes if c.new != 0]
     assert placed, game.last_outcome.reason
-    replay(game, "look 0 35\nwait 2")
+    assert game.text_screen.shown  # its editor opens at once: Escape leaves it blank
+    replay(game, "key escape\nlook 0 35\nwait 2")
     assert game.target is not None and tuple(game.target.block) == tuple(placed[0])
     return tuple(placed[0])
 
@@ -101,7 +102,7 @@ def test_the_text_is_seen_from_the_front_only_on_each_facing(
     for yaw in (0, 90, 180, 270):
         replay(game, f"teleport 0.5 4 0.5\nselect 1\nlook {yaw} 50\nwait 2\nplace\nwait 2")
         sign = next(c.pos for c in game.last_outcome.changes if c.new != 0)
-        replay(game, f"look {yaw} 20\nwait 2")
+        replay(game, f"key escape\nlook {yaw} 20\nwait 2")  # the editor opened: left blank
         before = grab_frame(app)
         game.world.meta(*sign)["text"] = "Hello\nWorld"
         replay(game, "wait 1")

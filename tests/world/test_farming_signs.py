@@ -103,6 +103,23 @@ def test_a_sign_keeps_its_text_through_a_save(tmp_path: Path) -> None:
         assert again.meta(0, 1, 0)["text"] == "Welcome to\nthe farm, trave"
 
 
+def test_placing_a_sign_opens_its_editor_at_once() -> None:
+    """Minecraft and Luanti: the placed sign's text editor opens at once (issue 38, item 11);
+    what the player confirms is the sign's text."""
+    world, rules = setup()
+    world.set_block(0, 0, 0, world.registry.id("base:stone"))
+    asked: list[TextPrompt] = []
+    actor = replace(Actor.at("alex", (0.5, 1.0, 3.5), look=(0, 0, -1)), prompter=asked.append)
+    assert rules.place_block(top(world, (0, 0, 0)), "signs:sign", actor)
+    (prompt,) = asked
+    assert prompt.text == "" and prompt.pos == (0, 1, 0) and prompt.title == "Edit sign message"
+    assert rules.submit_text(prompt, "Home", actor).done
+    assert world.meta(0, 1, 0)["text"] == "Home"
+    world.set_block(0, 2, 0, world.registry.id("base:stone"))
+    screenless = Actor.at("bob", (0.5, 3.0, 3.5), look=(0, 0, -1))
+    assert rules.place_block(top(world, (0, 2, 0)), "signs:sign", screenless)  # asks nothing
+
+
 def test_a_sign_text_confirmed_after_the_sign_was_broken_is_dropped() -> None:
     world, rules = setup()
     world.set_block(0, 0, 0, world.registry.id("base:stone"))
