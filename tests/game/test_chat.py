@@ -76,7 +76,12 @@ def test_t_opens_the_chat_next_frame_and_enter_sends_the_typed_line(
     game.input("/")  # the slash opens it with the slash typed
     replay(game, "wait 1\ntype time_set_noon\nkey enter")
     assert not game.text_screen.shown and game.day.tick == pytest.approx(6000, abs=2)
-    assert "Set the time to 6000" in _shown(game)
+    assert _shown(game) == "Set the time to 6000 (12:00)"  # the clock, not a method (issue 38)
+    from ursina import window
+
+    message = game.hud.message
+    width = float(message.width) * float(message.scale_x)
+    assert width <= float(window.aspect_ratio)  # within the window's width (its units)
 
     replay(game, "wait 1")
     game.input("t")
