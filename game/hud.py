@@ -4,7 +4,9 @@ info text.
 Everything is parented to ``camera.ui``, whose units are screen heights: y runs from -0.5 (bottom)
 to 0.5 (top), x over ±aspect/2. Each piece is anchored to the window (`game.hud_layout`): the
 crosshair at the centre, the hotbar at the bottom centre, scaled down to fit a narrow or portrait
-window, the message line just above it, the info text at the top centre (the ``infotext`` of the
+window, the held item's name just above it, the messages at the bottom left above it (Minecraft's
+chat corner, each line on a dark band: readable over sand and snow), the info text at the top
+centre (the ``infotext`` of the
 block pointed at, `world.voxels.block_data.INFOTEXT`: Luanti shows it at the top left, in its chat's
 corner; here the top left is F3's); `WindowRoot` lays them out again whenever the window's aspect
 ratio changes. An icon is the +x side tile of its block, as the mesher draws it, copied out of the
@@ -33,6 +35,7 @@ from game.hud_layout import (
     HOTBAR_HEIGHT,
     HOTBAR_WIDTH,
     HOTBAR_Y,
+    MARGIN,
     SLOT_GAP,
     SLOT_SIZE,
     HotbarLayout,
@@ -66,6 +69,13 @@ _CROSSHAIR = (1.0, 1.0, 1.0, 0.85)
 MESSAGE_SECONDS = 2.5
 ITEM_NAME_SECONDS = 1.5  # the held item's name after the selection changed
 MAX_MESSAGES = 5  # lines shown at once, the newest at the bottom
+# A message line's band: black at half opacity, as Minecraft's chat lines, a little wider than
+# its text; the lines sit `_MESSAGE_RAISE` above the hotbar (over the held item's name, which
+# would cross a long line), `_MESSAGE_GAP` apart.
+_MESSAGE_ALPHA = 0.5
+_MESSAGE_PAD = 0.006
+_MESSAGE_RAISE = 0.065
+_MESSAGE_GAP = 0.006
 FADE_SECONDS = 0.5
 ERROR_SECONDS = 8.0  # a mod's error is shown once: long enough to read a traceback's last line
 
@@ -96,6 +106,25 @@ class WindowRoot(Entity):  # type: ignore[misc]
         if aspect != self.laid_out_for:
             self.laid_out_for = aspect
             self.on_aspect(aspect)
+
+
+def _back(line: Text) -> None:
+    """A dark band behind a message line, the size of its text (Minecraft's chat lines)."""
+    band = color.rgba(0.0, 0.0, 0.0, _MESSAGE_ALPHA)
+    line.create_background(padding=(2 * _MESSAGE_PAD, 0.004), radius=0, color=band)
+
+
+def _fade(line: Text, alpha: float) -> None:
+    """A message line and its band at ``alpha`` (1: as shown first)."""
+    line.alpha = alpha
+    band = line._background
+    if band is not None:
+        band.alpha = _MESSAGE_ALPHA * alpha
+
+
+def _line_height(line: Text) -> float:
+    """How high a message line stands on screen, its band's gap included."""
+    return float(line.height) * float(line.scale_y) + _MESSAGE_GAP
 
 
 def _fit_width(text: Text, aspect: float) -> None:
@@ -139,7 +168,7 @@ _WHITE_UV = (_CELL_PX / 2 / _SHEET_PX[0], _CELL_PX / 2 / _SHEET_PX[1]) * 2
 
 
 class Hud:
-    """Crosshair, hotbar, the message line and the info text."""
+    """Crosshair, hotbar, the held item's name, the messages and the info text."""
 
     def __init__(self, registry: BlockRegistry, hotbar: Hotbar, atlas: Texture) -> None:
         self.registry = registry
@@ -180,13 +209,22 @@ class Hud:
         self.message = Text(
             parent=self.root,
             text="",
-            origin=(0, -0.5),
+            origin=(-0.5, -0.5),
             color=color.rgb(1, 0.92, 0.6),
             use_tags=False,
             enabled=False,
         )
         self.message_left = 0.0
-        self._message_kind = ""  # the newest message's kind (`flash`)
+        # The held item's name, centred just above the hotbar (Minecraft's): a line of its own,
+        # each name replacing the last, never pushing the messages up.
+        self.item_name = Text(
+            parent=self.root,
+            text="",
+            origin=(0, -0.5),
+            use_tags=False,
+            enabled=False,
+        )
+        self.item_name_left = 0.0
         self.infotext = Text(
             parent=self.root,
             text="",
@@ -210,10 +248,15 @@ class Hud:
             _fit_width(self.infotext, aspect)
 
     def show_item_name(self, name: str) -> None:
-        """The held item's name for a moment, after the selection changed (as Minecraft shows
-        it above the hotbar); an empty slot shows nothing."""
-        if name:
-            self.flash(name, ITEM_NAME_SECONDS, kind="item")
+        """The held item's name for a moment, after the selection changed, centred above the
+        hotbar as Minecraft shows it (each replacing the last); an empty slot shows nothing."""
+        if not name:
+            return
+        self.item_name.text = name
+        self.item_name.enabled = True
+        self.item_name.alpha = 1.0
+        self.item_name_left = ITEM_NAME_SECONDS
+        self._fit_item_name(float(window.aspect_ratio))
 
     def show_infotext(self, text: str) -> None:
         """Show the pointed block's info text at the top centre ("" hides it); the text is
@@ -227,10 +270,19 @@ class Hud:
             _fit_width(self.infotext, float(window.aspect_ratio))
 
     def _fit_message(self, aspect: float) -> None:
-        """Put the message line above the hotbar, shrunk if it is wider than the window."""
+        """Put the newest message at the bottom left, above the hotbar (Minecraft's chat
+        corner), shrunk if it is wider than the window, and the earlier ones above it; the held
+        item's name centred above the hotbar."""
         bar = hotbar_layout(aspect)
-        self.message.y = bar.top + 0.02
+        self.message.x = -aspect / 2.0 + MARGIN + _MESSAGE_PAD
+        self.message.y = bar.top + _MESSAGE_RAISE
         _fit_width(self.message, aspect)
+        self._stack_older()
+        self._fit_item_name(aspect)
+
+    def _fit_item_name(self, aspect: float) -> None:
+        self.item_name.y = hotbar_layout(aspect).top + 0.02
+        _fit_width(self.item_name, aspect)
 
     def refresh_hotbar(self) -> None:
         """Redraw the icons, the counts and the selection frame from the hotbar's state (one
@@ -271,48 +323,54 @@ class Hud:
         else:
             self.crosshair.hide()
 
-    def flash(self, text: str, seconds: float = MESSAGE_SECONDS, *, kind: str = "") -> None:
-        """Show a short message (a denied action's reason, a mod's ``actor.tell``).
+    def flash(self, text: str, seconds: float = MESSAGE_SECONDS) -> None:
+        """Show a short message (a denied action's reason, a command's reply, a mod's
+        ``actor.tell``), as Minecraft's chat shows one: at the bottom left, above the hotbar, on
+        a dark band that keeps it readable over any ground (sand, snow, the sky).
 
-        The newest message sits just above the hotbar; one still showing moves up a line, up
-        to `MAX_MESSAGES` lines, and each fades out over its last `FADE_SECONDS`. A message of a
-        ``kind`` (the held item's name) replaces the newest line when that is of the same kind,
-        rather than pushing it up: the mouse wheel's names do not fill the stack.
+        The newest message is the lowest line; one still showing moves up a line, up to
+        `MAX_MESSAGES` lines, and each fades out over its last `FADE_SECONDS`.
         """
         showing = self.message.enabled and self.message_left > 0.0 and bool(self.message.text)
-        if showing and not (kind and kind == self._message_kind):
+        if showing:
             line = Text(
                 parent=self.root,
                 text=self.message.text,
-                origin=(0, -0.5),
+                origin=(-0.5, -0.5),
                 color=self.message.color,
                 use_tags=False,
             )
+            _back(line)
             self.older.insert(0, (line, self.message_left))
             for old, _ in self.older[MAX_MESSAGES - 1 :]:
                 destroy(old)
             del self.older[MAX_MESSAGES - 1 :]
         self.message.text = text
-        self._message_kind = kind
         self.message.enabled = True
         self.message_left = seconds
-        self.message.alpha = 1.0
+        _back(self.message)
+        _fade(self.message, 1.0)
         self._fit_message(float(window.aspect_ratio))
-        self._stack_older()
 
     def _stack_older(self) -> None:
-        """Put the earlier messages above the newest, each a line higher."""
-        y = self.message.y + float(self.message.height) * float(self.message.scale_y)
+        """Put the earlier messages above the newest, each a line higher, left-aligned."""
+        y = self.message.y + _line_height(self.message)
         for line, _ in self.older:
             line.scale = self.message.scale
+            line.x = self.message.x
             line.y = y
-            y += float(line.height) * float(line.scale_y)
+            y += _line_height(line)
 
     def update(self, dt: float) -> None:
-        """Age the messages: each fades over its last second, then goes."""
+        """Age the messages and the item's name: each fades over its last second, then goes."""
+        if self.item_name_left > 0.0:
+            self.item_name_left -= dt
+            self.item_name.alpha = min(1.0, max(self.item_name_left, 0.0) / FADE_SECONDS)
+            if self.item_name_left <= 0.0:
+                self.item_name.enabled = False
         if self.message_left > 0.0:
             self.message_left -= dt
-            self.message.alpha = min(1.0, max(self.message_left, 0.0) / FADE_SECONDS)
+            _fade(self.message, min(1.0, max(self.message_left, 0.0) / FADE_SECONDS))
             if self.message_left <= 0.0:
                 self.message.enabled = False
         if self.older:
@@ -322,7 +380,7 @@ class Hud:
                 if left <= 0.0:
                     destroy(line)
                 else:
-                    line.alpha = min(1.0, left / FADE_SECONDS)
+                    _fade(line, min(1.0, left / FADE_SECONDS))
                     kept.append((line, left))
             if len(kept) != len(self.older):
                 self.older = kept

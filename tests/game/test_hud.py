@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 Make = Callable[..., Any]
@@ -102,14 +103,56 @@ def test_a_new_selection_shows_the_held_item_s_name_once_however_fast_the_wheel_
     game.hotbar.inventory.put(2, ItemStack("tools:stone_pickaxe", 1))
     game.hotbar.inventory.put(3, None)
     replay(game, "select 3")
-    assert hud.message.text == "stone pickaxe"  # an item's description
-    assert [line.text for line, _ in hud.older] == ["a mod said this"]  # pushed up a line
+    assert hud.item_name.text == "stone pickaxe" and hud.item_name.enabled  # its description
+    assert hud.message.text == "a mod said this" and hud.older == []  # messages stay put
     replay(game, "scroll -1\nscroll -1")  # slots 2 and 1: blocks' descriptions
     names = [game.world.registry[s.item].description for s in game.hotbar.inventory.slots[:2]]
-    assert hud.message.text == names[0]
-    assert [line.text for line, _ in hud.older] == ["a mod said this"]  # replaced, not stacked
+    assert hud.item_name.text == names[0]  # each name replaced the last
+    assert hud.message.text == "a mod said this" and hud.older == []
     replay(game, "select 4")  # an empty slot: nothing new is said
-    assert hud.message.text == names[0]
+    assert hud.item_name.text == names[0]
+    assert hud.item_name.x == 0.0  # centred above the hotbar, as Minecraft's
+    hud.update(5.0)
+    assert not hud.item_name.enabled
+
+
+def test_messages_sit_at_the_bottom_left_on_dark_bands_readable_over_sand(
+    app: Any, make_game: Make, replay: Replay
+) -> None:
+    """Minecraft's chat corner (issue 38, item 12): not in the middle of the view, each line on
+    a band of black at half opacity, so a yellow line over sand still reads."""
+    from ursina import window
+
+    from game.engine import grab_frame
+
+    game = make_game(flat=True, creative=True)
+    sand = game.world.registry.id("base:sand")
+    x, y, z = (int(v) for v in game.player.body.pos)
+    game.world.set_blocks(
+        np.array([(x + dx, y - 1, z + dz) for dx in range(-6, 7) for dz in range(-6, 7)]), sand
+    )
+    replay(game, "look 0 90\nwait 30")  # looking down at the sand
+    before = grab_frame(app)
+    hud = game.hud
+    for n in range(3):
+        hud.flash(f"mod error number {n}: a line long enough to cross the sand")
+    replay(game, "wait 1")
+    after = grab_frame(app)
+    aspect = float(window.aspect_ratio)
+    lines = [hud.message, *(line for line, _ in hud.older)]
+    for line in lines:
+        assert line.x < -aspect / 2 + 0.05  # from the window's left edge
+        assert line.y < -0.25  # low on the screen, above the hotbar
+        assert line._background is not None  # its band
+    height, width = after.shape[:2]
+    # The band round the newest line: from its left edge, over the first third of the screen.
+    top = round((0.5 - (hud.message.y + float(hud.message.height) * hud.message.scale_y)) * height)
+    bottom = round((0.5 - hud.message.y) * height)
+    left = round((hud.message.x + aspect / 2) * height)
+    region = (slice(top, bottom), slice(left, left + width // 3))
+    lum_before = before[region].astype(float).mean()
+    lum_after = after[region].astype(float).mean()
+    assert lum_after < lum_before * 0.75, (lum_before, lum_after)  # the sand behind is dimmed
 
 
 def test_the_crosshair_and_the_hotbar_draw_as_one_geom_each_whatever_the_slots_hold(
