@@ -297,7 +297,7 @@ def _steps(with_chest: bool) -> st.SearchStrategy[tuple[str, Any]]:
 BUTTONS_ALL = [LEFT, RIGHT, SHIFT]
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.booleans(), st.data())
 def test_any_sequence_of_clicks_drags_crafts_and_closings_loses_and_makes_no_item(
     with_chest: bool, data: st.DataObject
