@@ -81,7 +81,9 @@ def test_the_carried_stack_is_drawn_at_the_pointer_with_its_count(screen: Any) -
     screen.inventory.carried[0] = ItemStack("base:dirt", 5)
     screen.open(creative=False)
     screen.hover(3, (0.1, -0.05))
-    assert screen.cursor.enabled and tuple(screen.cursor.position)[:2] == pytest.approx((0.1, -0.05))
+    assert screen.cursor.enabled and tuple(screen.cursor.position)[:2] == pytest.approx(
+        (0.1, -0.05)
+    )
     assert screen.cursor_count.text == "5"
     screen.inventory.carried[0] = None
     screen.refresh()
@@ -136,7 +138,9 @@ def test_the_tooltip_is_drawn_above_the_screen_near_the_pointer_and_hidden_again
     py = int(height / 2 - (y + 0.02) * scale * height)
     patch = shown[py - 1 : py + 2, px - 1 : px + 2].reshape(-1, 3)
     assert (patch.max(axis=1) < 60).all() and (patch[:, 2] >= patch[:, 1]).all(), patch
-    assert (before[py - 1 : py + 2, px - 1 : px + 2] != shown[py - 1 : py + 2, px - 1 : px + 2]).any()
+    assert (
+        before[py - 1 : py + 2, px - 1 : px + 2] != shown[py - 1 : py + 2, px - 1 : px + 2]
+    ).any()
     screen.hover(None, (x, y))
     assert (frame() == before).all()
 

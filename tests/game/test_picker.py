@@ -3,6 +3,8 @@ row, a page no taller than it may be."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -50,7 +52,7 @@ def test_pages_keep_every_item_once_in_order_within_their_height(
     assert laid == given_items
     for page in every:
         assert sum(line.height for line in page) <= PAGE_HEIGHT
-        for before, line in zip(page, page[1:], strict=False):
+        for before, line in itertools.pairwise(page):
             if line.items and not before.heading:  # a row follows a row of its own mod
                 assert before.items[0].mod == line.items[0].mod
         assert all(line.items or line.heading for line in page)
