@@ -759,3 +759,18 @@ def test_the_mouse_drags_over_the_cells_it_crosses_and_shift_clicks_with_the_shi
     game.input("left mouse up")
     game.input("left shift up")
     assert inventory.slots[0] == ItemStack("base:planks", 7) and inventory.slots[9] is None
+
+
+def test_the_number_keys_choose_the_hotbar_slot_in_the_picker_instead_of_typing(
+    make_game: Callable[..., Any], replay: Replay, gem_mods: Path
+) -> None:
+    game = make_game(flat=True, creative=True, mods=(str(gem_mods),))
+    replay(game, "inventory")
+    screen = game.inventory_screen
+    game.input("r")
+    game.input("3")  # not typed: slot 3 chosen, the picker's clicks fill it
+    game.input("u")
+    assert screen.query == "ru" and game.hotbar.selected == 2
+    replay(game, "click_item 1\ninventory\ninventory")
+    assert game.hotbar.inventory.slots[2] == ItemStack("gems:ruby", 64)
+    assert screen.query == "" and screen.search.text == "Search: _"  # cleared on opening
