@@ -16,7 +16,8 @@ A block's inventory (a chest: `world.items.containers`) opens in the grid's plac
 (`open_container`): its slots, rows of nine, above the player's, as the world last held them
 (``stored``, set again after every click: `game.screens`).
 
-Hovering a slot shows its item's name in a tooltip (`game.tooltip`), in either mode.
+Hovering a slot shows its item's name in a tooltip (`game.tooltip`), in either mode, unless a stack
+is carried (Minecraft shows none then).
 
 Drawing is one mesh of quads for the slot backgrounds and one for the icons, textured with one
 sheet holding every item's isometric icon (`game.icons.icon_sheet`, made once when the screen is
@@ -123,6 +124,7 @@ class InventoryScreen:
         self.cursor_count = Text(parent=self.cursor, text="", origin=(0.5, -0.5), scale=0.8)
         self.tooltip = Tooltip(self.panel)
         self.pointer: tuple[float, float] | None = None  # the pointer, in the panel's units
+        self.hovered: int | None = None  # the cell under it
         self.counts: list[Text] = []
         self.headings: list[Text] = []  # creative: the mods' headings on the page
         self.visible: list[CatalogItem] = []  # creative: the items on the page, in cell order
@@ -194,7 +196,7 @@ class InventoryScreen:
         self.creative = creative
         self.shown = True
         self.query, self.page = "", 0
-        self.pointer = None
+        self.pointer, self.hovered = None, None
         self.tooltip.hide()
         self._ensure_sheet()
         self.root.enabled = True
@@ -297,9 +299,16 @@ class InventoryScreen:
         if at is None and cell is not None:
             x, y = self.cell_centre(cell)
             at = (x + SLOT_SIZE / 4, y + SLOT_SIZE / 4)
-        self.pointer = at
-        self.tooltip.show(self.name_at(cell), at or (0.0, 0.0))
+        self.pointer, self.hovered = at, cell
+        self._show_tooltip()
         self._draw_carried()
+
+    def _show_tooltip(self) -> None:
+        """The hovered cell's name by the pointer; none while a stack is carried (it is drawn
+        there, as in Minecraft)."""
+        carrying = not self.creative and self.inventory.carried[0] is not None
+        name = "" if carrying else self.name_at(self.hovered)
+        self.tooltip.show(name, self.pointer or (0.0, 0.0))
 
     def name_at(self, cell: int | None) -> str:
         """The name of the item a cell shows ("" for none: an empty slot, no cell)."""
@@ -353,6 +362,7 @@ class InventoryScreen:
         else:
             self.icons.enabled = False
         self._draw_carried(rebuild=True)
+        self._show_tooltip()  # what the hovered cell holds now
 
     def _lay_out_page(self) -> None:
         """The picker's page: its mods' headings and its items' cells, top down."""
@@ -403,8 +413,8 @@ class InventoryScreen:
     def _frame(self) -> None:
         """The backing, the title and the crafting arrow for the mode shown."""
         tall = not self.creative
-        self.backing.scale_y = 0.74 if tall else 0.66
-        self.backing.y = 0.115 if tall else 0.0
+        self.backing.scale_y = 0.74 if tall else 0.7
+        self.backing.y = 0.115 if tall else -0.02
         self.title.y = _CRAFT_TOP + 0.075 if tall else 0.29
         self.title.x = -(COLUMNS - 1) / 2 * _PITCH if tall else 0.0
         self.title.origin = (-0.5, 0) if tall else (0, 0)

@@ -28,7 +28,7 @@ __all__ = [
 
 COLUMNS = 9
 HEADING = 0.5  # a heading line's height, in rows of items
-PAGE_HEIGHT = 6.0  # a page's lines' height, in rows: five rows of items and two headings
+PAGE_HEIGHT = 6.5  # a page's lines' height, in rows: five rows of items and three headings
 
 
 @dataclass(frozen=True)

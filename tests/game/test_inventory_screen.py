@@ -85,9 +85,12 @@ def test_the_carried_stack_is_drawn_at_the_pointer_with_its_count(screen: Any) -
         (0.1, -0.05)
     )
     assert screen.cursor_count.text == "5"
+    screen.inventory.put(9, ItemStack("base:grass", 1))
+    screen.hover(0)
+    assert screen.tooltip.text == ""  # no name while a stack is carried, as Minecraft
     screen.inventory.carried[0] = None
     screen.refresh()
-    assert not screen.cursor.enabled
+    assert not screen.cursor.enabled and screen.tooltip.text == "grass block"
 
 
 def test_hovering_a_cell_names_its_item_and_an_empty_cell_names_nothing(screen: Any) -> None:

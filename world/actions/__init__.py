@@ -8,8 +8,8 @@ neighbour queue), `actions.placement` (the built-in shape rules of neighbours: a
 and fence links), `actions.breaking` (survival break progress), `actions.containers` (moving
 items between a player's inventory and a block's, with the block's ``allow_*`` and ``on_*``
 callbacks) and `actions.slot_clicks` (the inventory screen's clicks, shift-clicks, drags and
-crafts, Minecraft's, through those callbacks). The rules object that owns them and the ticks is `world.rules`. Imports the layers
-below it.
+crafts, Minecraft's, through those callbacks). The rules object that owns them and the ticks
+is `world.rules`. Imports the layers below it.
 """
 
 from __future__ import annotations

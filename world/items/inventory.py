@@ -11,8 +11,8 @@ Contract
   twenty, Minecraft's rate). A block's ``get_drops`` callback may decide instead.
 - `Inventory`: 36 slots, slot 0..8 the hotbar (Minecraft's layout), each empty or an `ItemStack`
   of 1..`STACK_MAX` items. `Inventory.add` fills stacks of the same item first, hotbar first, then
-  empty slots, and returns what did not fit; `take` removes from one slot; `move` is a click of
-  the inventory screen (put down, merge or swap a stack).
+  empty slots, and returns what did not fit; `take` removes from one slot; `move` moves one
+  slot's stack onto another (put down, merge or swap), `moved` is its rule for any two cells.
 - ``carried``: the stack the mouse carries on the inventory screen (Minecraft's cursor stack), a
   one-slot `Slots`; the screen's clicks move stacks through it (`world.actions.slot_clicks`).
 - Its slots, crafting grid and carried stack are `Slots`: lists of a fixed length whose every
@@ -258,7 +258,7 @@ class Inventory:
         return old
 
     def move(self, source: int, target: int) -> None:
-        """One click of the inventory screen: move the source stack onto the target slot.
+        """Move the source stack onto the target slot (`moved`'s rule, a left click's).
 
         Onto an empty slot it moves; onto the same item it merges as much as fits (the rest stays
         in the source); onto another item the two stacks swap.
@@ -271,8 +271,8 @@ class Inventory:
     def moved(
         self, moving: ItemStack | None, there: ItemStack | None
     ) -> tuple[ItemStack | None, ItemStack | None]:
-        """What a click leaves (in the source, in the target) moving ``moving`` onto ``there``
-        (`move`'s rule, for any two cells: the inventory screen's grid and chests too)."""
+        """What a move leaves (in the source, in the target) moving ``moving`` onto ``there``
+        (`move`'s rule, for any two cells: `world.actions.containers.move`'s too)."""
         if moving is None:
             return None, there
         if there is None:

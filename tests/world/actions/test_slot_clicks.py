@@ -297,22 +297,52 @@ def _steps(with_chest: bool) -> st.SearchStrategy[tuple[str, Any]]:
 BUTTONS_ALL = [LEFT, RIGHT, SHIFT]
 
 
+class Fussy:
+    """A box that lets at most 3 of a stack in (``allow_put``), refuses to give up planks
+    (``allow_take``), and whose ``on_take`` raises when the stack taken is an odd count: a
+    random sequence meets refusals and roll-backs."""
+
+    @hookimpl
+    def register_blocks(self, registry: Any) -> None:
+        from world.blocks.block_type import BlockType
+
+        def allow_take(stack: ItemStack) -> object:
+            return "planks stay" if stack.item == "base:planks" else stack.count
+
+        def on_take(world: Any, pos: Int3, stack: ItemStack) -> None:
+            world.meta(*pos)["note"] = "heard"
+            if stack.count % 2:
+                raise RuntimeError("odd")
+
+        registry.register(
+            BlockType(
+                "fussy:box",
+                containers=("inventory",),
+                allow_put=lambda stack: min(stack.count, 3),
+                allow_take=allow_take,
+                on_take=on_take,
+            )
+        )
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.booleans(), st.data())
+@given(st.sampled_from(["grid", "chests:chest", "fussy:box"]), st.data())
 def test_any_sequence_of_clicks_drags_crafts_and_closings_loses_and_makes_no_item(
-    with_chest: bool, data: st.DataObject
+    where: str, data: st.DataObject
 ) -> None:
     """Left, right and shift clicks, drags, output clicks and closing, in any order, on the
-    inventory and its grid or on a chest: every item is in the inventory, the
-    grid, the carried stack, the chest or lying in the world, in the same numbers, except what
-    crafting turned into its output (counted recipe by recipe)."""
-    world, rules, inv = rules_with()
+    inventory and its grid, on a chest, or on a box whose callbacks refuse and raise (each
+    failing click rolled back whole): every item is in the inventory, the grid, the carried
+    stack, the block or lying in the world, in the same numbers, except what crafting turned
+    into its output (counted recipe by recipe)."""
+    world, rules, inv = rules_with(("fussy", Fussy()))
     registry = world.registry
     for slot, stack in STOCK:
         inv.slots[slot] = stack
+    with_chest = where != "grid"
     container = None
     if with_chest:
-        world.set_block(*CHEST_AT, registry.id("chests:chest"))
+        world.set_block(*CHEST_AT, registry.id(where))
         container = CHEST
 
     def total() -> dict[str, int]:
@@ -332,7 +362,11 @@ def test_any_sequence_of_clicks_drags_crafts_and_closings_loses_and_makes_no_ite
         else:
             recipe = None if with_chest else match(registry, list(inv.crafting))
             before = list(inv.crafting)
-            assert rules.click_slots(ALEX, gesture, container).done
+            note = world.meta(*CHEST_AT).get("note") if with_chest else None
+            outcome = rules.click_slots(ALEX, gesture, container)
+            assert outcome.done or where == "fussy:box", outcome
+            if with_chest and not outcome.done:  # rolled back whole, the callback's write too
+                assert world.meta(*CHEST_AT).get("note") == note
             crafted = gesture.slots[0].side == OUTPUT and inv.crafting != before
             if recipe is not None and crafted:  # once or more
                 crafts = next(
