@@ -139,11 +139,11 @@ def test_the_tooltip_is_drawn_above_the_screen_near_the_pointer_and_hidden_again
     # The box lies just up and right of the pointer, over the next cells: dark, reddish-violet.
     px = int(width / 2 + (x + 0.03) * scale * height)
     py = int(height / 2 - (y + 0.02) * scale * height)
-    patch = shown[py - 1 : py + 2, px - 1 : px + 2].reshape(-1, 3)
-    assert (patch.max(axis=1) < 60).all() and (patch[:, 2] >= patch[:, 1]).all(), patch
-    assert (
-        before[py - 1 : py + 2, px - 1 : px + 2] != shown[py - 1 : py + 2, px - 1 : px + 2]
-    ).any()
+    area = (slice(py - 4, py + 5), slice(px - 4, px + 5))
+    patch = shown[area].reshape(-1, 3)
+    box = (patch.max(axis=1) < 60) & (patch[:, 2] > patch[:, 1])  # the name's letters aside
+    assert box.mean() > 0.5, patch
+    assert (before[area] != shown[area]).any()
     screen.hover(None, (x, y))
     assert (frame() == before).all()
 
