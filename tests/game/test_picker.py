@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.picker import COLUMNS, PAGE_HEIGHT, CatalogItem, Line, matching, pages
+from game.picker import COLUMNS, HEADING, PAGE_HEIGHT, CatalogItem, matching, pages
 
 
 def items(*counts: tuple[str, int]) -> list[CatalogItem]:
@@ -28,10 +28,11 @@ def test_each_mod_starts_under_its_heading_and_fills_rows_of_nine() -> None:
 
 
 def test_a_mod_going_on_to_the_next_page_is_named_again_at_its_top() -> None:
-    every = pages(items(("base", COLUMNS * 8)))
+    every = pages(items(("base", COLUMNS * 9)))  # nine rows: a heading and six fill a page
+    assert PAGE_HEIGHT == HEADING + 6
     assert len(every) == 2
-    assert [line.heading for line in every[0]] == ["Base"] + [""] * 5
-    assert every[1][0] == Line(heading="Base") and len(every[1]) == 4  # the last 3 rows
+    assert [line.heading for line in every[0]] == ["Base"] + [""] * 6
+    assert [line.heading for line in every[1]] == ["Base", "", "", ""]
 
 
 def test_nothing_found_is_one_empty_page() -> None:

@@ -151,13 +151,8 @@ class _Menu:
         stored: list[ItemStack | None],
         pos: Int3,
     ) -> None:
-        self.tx, self.actor, self.inventory, self.container, self.pos = (
-            tx,
-            actor,
-            inventory,
-            container,
-            pos,
-        )
+        self.tx, self.actor, self.inventory = tx, actor, inventory
+        self.container, self.pos = container, pos
         self.sides: dict[str, list[ItemStack | None]] = {
             PLAYER: inventory.slots,
             GRID: inventory.crafting,
@@ -169,6 +164,7 @@ class _Menu:
         self.block: BlockType | None = None  # the block whose slots these are, once asked
 
     def at(self, slot: Slot) -> ItemStack | None:
+        """The stack in a slot."""
         return self.sides[slot.side][slot.index]
 
     def _set(self, slot: Slot, stack: ItemStack | None) -> None:
@@ -176,6 +172,7 @@ class _Menu:
 
     @property
     def carried(self) -> ItemStack | None:
+        """The stack the mouse carries."""
         return self.inventory.carried[0]
 
     def room(self, stack: ItemStack | None, item: str) -> int:
