@@ -105,6 +105,7 @@ class Screens:
 
     def input(self, key: str, *, paused: bool) -> bool:
         """A key or button event: True when a screen took it (an open screen takes every key)."""
+        self.mouse.key(key)  # the Shift keys, whoever takes them
         return self._text_input(key) or self._inventory_input(key, paused=paused)
 
     # -- the text prompt (a mod's actor.ask_text, the chat line) -------------------------------
@@ -155,7 +156,6 @@ class Screens:
     def _inventory_input(self, key: str, *, paused: bool) -> bool:
         """E opens the inventory screen; while it is open it takes every key (True)."""
         screen = self.inventory
-        self.mouse.key(key)
         if not screen.shown:
             if key == "e" and not paused:
                 self.open_inventory()
