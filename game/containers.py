@@ -1,21 +1,17 @@
-"""The block inventory the player has open, and its moves as the player's actions.
+"""The block inventory the player has open: which block's, and its slots as last shown.
 
 A chest's slots shown above the player's own: the block they belong to, their data as last shown,
-and each move in or out of them through the rules. No engine here: `game.screens` shows it on the
-inventory screen. Every move touching the block's slots is the player's action,
-`world.rules.Rules.move_items` (the mods' ``can_use``, the block's ``allow_*`` and ``on_*``
-callbacks, all or nothing); the player's inventory takes the slots the outcome gives back, only from
-a done move. Data that cannot be read as slots is not opened (nor written over); a block replaced
-since it was opened (its stacks dropped into the world) is `gone`, and the screen closes rather than
-move a stack the world no longer has.
+read again when the world changed them. No engine here: `game.screens` shows it on the inventory
+screen, and makes every click on it the player's action (`world.rules.Rules.click_slots`: the
+mods' ``can_use``, the block's ``allow_*`` and ``on_*`` callbacks, all or nothing). Data that
+cannot be read as slots is not opened (nor written over); a block replaced since it was opened
+(its stacks dropped into the world) is `gone`, and the screen closes rather than move a stack the
+world no longer has.
 """
 
 from __future__ import annotations
 
-from world.actions.containers import Slot
 from world.items.containers import Container, decode_slots
-from world.items.inventory import Inventory
-from world.mods.outcome import Actor, Outcome
 from world.rules import Rules
 
 __all__ = ["OpenContainer"]
@@ -49,11 +45,3 @@ class OpenContainer:
         self.value = value
         self.slots = decode_slots(value, self.container.size)
         return True
-
-    def move(self, actor: Actor, source: Slot, target: Slot, inventory: Inventory) -> Outcome:
-        """Move a stack as ``actor``'s action; a done move's inventory slots are taken into
-        ``inventory`` (the block's are read by the next `refresh`)."""
-        outcome = self.rules.move_items(actor, self.container, source, target, inventory.slots)
-        if outcome.done and outcome.inventory is not None:
-            inventory.slots[:] = outcome.inventory
-        return outcome

@@ -1,24 +1,23 @@
 """The inventory screen (E): the creative block picker, or the survival inventory.
 
 Creative (Minecraft's creative inventory): every registered block's item, base game first, then
-each mod's in load order, nine to a row, five rows to a page, with a search line (type to filter
-by name or description; Backspace deletes); clicking an item puts a stack of 64 in the selected
-hotbar slot. Survival: the 27 inventory slots above the 9 hotbar slots, item counts on the icons;
-clicking a slot picks its stack up, clicking another puts it there (merging or swapping, as
-`world.items.inventory.Inventory.move`). Above them, a 3×3 crafting grid (Luanti's inventory has
-one; Minecraft's a 2×2 and a crafting table) and its output cell: stacks are put in the grid as in
-any slot, and each click of the output crafts once (`world.items.crafting.craft`), taking one item
-from each filled cell and adding the output to the inventory. A craft is refused when the output and
-the grid's remaining stacks would not all fit in the inventory, so that closing the screen, which
-puts the grid's stacks back into the inventory, never loses an item. The grid belongs to the
-inventory (`world.items.inventory.Inventory.crafting`): a save made while stacks lie in it keeps
-them.
+each mod's in load order under its heading (`game.picker`), nine to a row, with a search line
+(type to filter by name or description; Backspace deletes; cleared each time the screen opens);
+the number keys choose the hotbar slot (`game.screens`), and clicking an item puts a stack of 64
+in it. Survival: the 27 inventory slots above the 9 hotbar slots, item counts on the icons, and
+above them a 3×3 crafting grid (Luanti's inventory has one; Minecraft's a 2×2 and a crafting
+table) and its output cell, showing what the grid makes. The stack the mouse carries
+(`world.items.inventory.Inventory.carried`) is drawn at the pointer. This screen draws and finds
+cells; what a click, a shift-click or a drag does is the world's (`game.slot_clicks` makes the
+mouse's gestures, `world.actions.slot_clicks` carries them out as the player's action), and
+`slot_of` tells which slot a cell shows.
 
 A block's inventory (a chest: `world.items.containers`) opens in the grid's place
-(`open_container`): its slots, rows of nine, above the player's. A move that touches its slots is
-not made here: it is handed to ``move`` as two `world.actions.containers.Slot` s (the game makes
-it the player's action through the rules, `game.containers`, and sets `InventoryScreen.stored`
-to the block's slots after it); moves within the player's own slots stay the screen's.
+(`open_container`): its slots, rows of nine, above the player's, as the world last held them
+(``stored``, set again after every click: `game.screens`).
+
+Hovering a slot shows its item's name in a tooltip (`game.tooltip`), in either mode, unless a stack
+is carried (Minecraft shows none then).
 
 Drawing is one mesh of quads for the slot backgrounds and one for the icons, textured with one
 sheet holding every item's isometric icon (`game.icons.icon_sheet`, made once when the screen is
@@ -26,9 +25,6 @@ first opened), so opening the picker with hundreds of blocks creates no entity p
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,26 +35,19 @@ from game.atlas_build import atlas_texture
 from game.hud import WindowRoot
 from game.hud_layout import SLOT_GAP, SLOT_SIZE, fit_scale
 from game.icons import icon_sheet
+from game.picker import COLUMNS, HEADING, CatalogItem, Line, catalog, matching, pages
+from game.tooltip import Tooltip, item_name
 from world.actions.containers import BLOCK, PLAYER, Slot
+from world.actions.slot_clicks import GRID, OUTPUT
 from world.blocks.registry import BlockRegistry
 from world.items.containers import Container
 from world.items.crafting import craft
 from world.items.inventory import HOTBAR_SLOTS, INVENTORY_SLOTS, Inventory, ItemStack
-from world.items.recipes import GRID, GRID_CELLS
-from world.save.format import PLACEHOLDER_GROUP
+from world.items.recipes import GRID as GRID_SIZE
+from world.items.recipes import GRID_CELLS
 
-__all__ = [
-    "COLUMNS",
-    "CRAFT_CELL",
-    "OUTPUT_CELL",
-    "ROWS",
-    "CatalogItem",
-    "InventoryScreen",
-    "catalog",
-]
+__all__ = ["CRAFT_CELL", "OUTPUT_CELL", "InventoryScreen"]
 
-COLUMNS = 9
-ROWS = 5  # creative items per page: 9 × 5, as Minecraft's creative tabs
 _PITCH = SLOT_SIZE + SLOT_GAP
 _ICON = SLOT_SIZE * 0.8
 _MAX_QUERY = 40
@@ -66,36 +55,7 @@ CRAFT_CELL = INVENTORY_SLOTS  # survival: cells 36..44 are the crafting grid, ro
 OUTPUT_CELL = CRAFT_CELL + GRID_CELLS  # and 45 its output
 _CRAFT_TOP = 0.36  # the crafting grid's top row, in survival
 _CRAFT_SHIFT = 0.07  # how far the survival inventory's rows sit below the creative grid's
-
-
-@dataclass(frozen=True)
-class CatalogItem:
-    """One item of the creative picker."""
-
-    item: str  # the block's (or the non-block item's) name
-    state: int  # the state its icon shows (the block's default state), -1 for an item
-    mod: str
-    description: str
-    tile: int = -1  # a non-block item's icon: its atlas tile, drawn flat
-
-
-def catalog(registry: BlockRegistry) -> list[CatalogItem]:
-    """Every block a player can hold, grouped by mod in registration order (base first), then
-    the items that are not blocks (`world.items.item`), in registration order.
-
-    Air, liquids and placeholders of missing mods are left out (Minecraft's creative inventory
-    has no water block either).
-    """
-    items = []
-    for block in registry:
-        if block.name == "air" or "liquid" in block.groups or PLACEHOLDER_GROUP in block.groups:
-            continue
-        mod = block.name.partition(":")[0]
-        items.append(CatalogItem(block.name, registry.id(block.name), mod, block.description))
-    for thing in registry.items.values():
-        tile = registry.tile_id(thing.image)
-        items.append(CatalogItem(thing.name, -1, thing.mod, thing.description, tile))
-    return items
+_PICKER_TOP = 0.19  # the top of the picker's first line
 
 
 def _quads(
@@ -123,7 +83,8 @@ def _quads(
 
 
 class InventoryScreen:
-    """The E screen: `open`, `close`, `type_key`, `scroll`, `click`; `shown` while open."""
+    """The E screen: `open`, `close`, `type_key`, `scroll`, `click` (the picker), `hover`;
+    `shown` while open."""
 
     def __init__(
         self, registry: BlockRegistry, inventory: Inventory, atlas: NDArray[np.uint8]
@@ -132,17 +93,13 @@ class InventoryScreen:
         self.inventory = inventory
         self.atlas = atlas
         self.items = catalog(registry)
-        self._descriptions = {item.item: item.description for item in self.items}
         self.creative = False
         self.query = ""
         self.page = 0
-        self.held: int | None = None  # survival: the cell whose stack was picked up
         self.grid = inventory.crafting  # survival: the crafting grid (the inventory keeps it)
-        # A block's inventory shown instead of the grid (`open_container`), its slots, and who
-        # makes a move that touches them.
+        # A block's inventory shown instead of the grid (`open_container`), and its slots.
         self.container: Container | None = None
         self.stored: list[ItemStack | None] = []
-        self._mover: Callable[[Slot, Slot], object] | None = None
         self.shown = False
         self._sheet: PandaTexture | None = None
         self._columns = 1
@@ -159,29 +116,37 @@ class InventoryScreen:
         self.title = Text(parent=self.panel, text="", origin=(0, 0), y=0.27, scale=1.1)
         self.arrow = Text(parent=self.panel, text="", origin=(0, 0), scale=1.6)
         self.search = Text(
-            parent=self.panel, text="", origin=(-0.5, 0), x=-COLUMNS * _PITCH / 2, y=0.22
+            parent=self.panel, text="", origin=(-0.5, 0), x=-COLUMNS * _PITCH / 2, y=0.225
         )
         self.slots = Entity(parent=self.panel, z=2, color=color.rgba(0.3, 0.3, 0.32, 0.95))
         self.icons = Entity(parent=self.panel, z=1)
+        self.cursor = Entity(parent=self.panel, z=0, name="carried stack")  # at the pointer
+        self.cursor_count = Text(parent=self.cursor, text="", origin=(0.5, -0.5), scale=0.8)
+        self.tooltip = Tooltip(self.panel)
+        self.pointer: tuple[float, float] | None = None  # the pointer, in the panel's units
+        self.hovered: int | None = None  # the cell under it
         self.counts: list[Text] = []
+        self.headings: list[Text] = []  # creative: the mods' headings on the page
         self.visible: list[CatalogItem] = []  # creative: the items on the page, in cell order
+        self._centres: list[tuple[float, float]] = []  # creative: where they are drawn
 
     # -- geometry -----------------------------------------------------------------------------
 
     def cell_centre(self, index: int) -> tuple[float, float]:
-        """Centre of grid cell `index` in the panel (row 0 at the top, 9 to a row).
+        """Centre of cell `index` in the panel.
 
-        Survival's last row (cells 27..35) is the hotbar, drawn a little apart as in Minecraft;
-        above the inventory, the crafting grid (`CRAFT_CELL`...) and its output (`OUTPUT_CELL`).
+        Creative: the page's items in reading order (`game.picker`). Survival: rows of nine
+        from the top; the last row (cells 27..35) is the hotbar, drawn a little apart as in
+        Minecraft; above the inventory, the crafting grid (`CRAFT_CELL`...) and its output
+        (`OUTPUT_CELL`), or a block's slots.
         """
         if self.creative:
-            row, column = divmod(index, COLUMNS)
-            return (column - (COLUMNS - 1) / 2) * _PITCH, 0.15 - row * _PITCH
+            return self._centres[index] if index < len(self._centres) else (9.0, 9.0)
         if index >= CRAFT_CELL and self.container is not None:
             row, column = divmod(index - CRAFT_CELL, COLUMNS)
             return (column - (COLUMNS - 1) / 2) * _PITCH, _CRAFT_TOP - row * _PITCH
         if index >= CRAFT_CELL:
-            row, column = divmod(index - CRAFT_CELL, GRID)
+            row, column = divmod(index - CRAFT_CELL, GRID_SIZE)
             if index == OUTPUT_CELL:
                 row, column = 1, 5
             return (column + 1 - (COLUMNS - 1) / 2) * _PITCH, _CRAFT_TOP - row * _PITCH
@@ -190,7 +155,7 @@ class InventoryScreen:
         return x, 0.15 - _CRAFT_SHIFT - row * _PITCH - (0.03 if row >= 3 else 0.0)
 
     def cell_at(self, x: float, y: float) -> int | None:
-        """The grid cell under a point in the panel's units, or None."""
+        """The cell under a point in the panel's units, or None."""
         for index in range(self._cell_count()):
             cx, cy = self.cell_centre(index)
             if abs(x - cx) <= SLOT_SIZE / 2 and abs(y - cy) <= SLOT_SIZE / 2:
@@ -199,7 +164,7 @@ class InventoryScreen:
 
     def _cell_count(self) -> int:
         if self.creative:
-            return ROWS * COLUMNS
+            return len(self.visible)
         if self.container is not None:
             return CRAFT_CELL + self.container.size
         return OUTPUT_CELL + 1
@@ -225,39 +190,32 @@ class InventoryScreen:
         return self._sheet
 
     def open(self, *, creative: bool) -> None:
-        """Show the screen: the picker in creative, the inventory in survival."""
-        self.container, self._mover = None, None
+        """Show the screen: the picker in creative (its search line cleared, as Minecraft's),
+        the inventory in survival."""
+        self.container = None
         self.creative = creative
         self.shown = True
-        self.held = None
+        self.query, self.page = "", 0
+        self.pointer, self.hovered = None, None
+        self.tooltip.hide()
         self._ensure_sheet()
         self.root.enabled = True
         self.refresh()
         self.root.follow()
 
-    def open_container(
-        self,
-        container: Container,
-        slots: list[ItemStack | None],
-        move: Callable[[Slot, Slot], object],
-    ) -> None:
-        """Show a block's inventory above the player's (in either mode); ``move`` makes each
-        move that touches its slots (module notes)."""
+    def open_container(self, container: Container, slots: list[ItemStack | None]) -> None:
+        """Show a block's inventory above the player's (in either mode)."""
         self.open(creative=False)
-        self.container, self.stored, self._mover = container, list(slots), move
+        self.container, self.stored = container, list(slots)
         self.refresh()
 
     def close(self) -> None:
-        """Hide the screen (a stack still held goes back where it was); the crafting grid's
-        stacks go back into the inventory (a craft left room for them)."""
+        """Hide the screen (the carried stack and the grid's were put back by the world:
+        `game.screens.Screens.close_inventory`)."""
         self.shown = False
-        self.held = None
         self.root.enabled = False
-        self.container, self.stored, self._mover = None, [], None
-        for cell, stack in enumerate(self.grid):
-            if stack is not None:
-                left = self.inventory.add(stack.item, stack.count)
-                self.grid[cell] = ItemStack(stack.item, left) if left else None
+        self.container, self.stored = None, []
+        self.tooltip.hide()
 
     # -- input --------------------------------------------------------------------------------
 
@@ -269,7 +227,7 @@ class InventoryScreen:
             self.query = self.query[:-1]
         elif key == "space" and len(self.query) < _MAX_QUERY:
             self.query += " "
-        elif len(key) == 1 and (key.isalnum() or key in "_:") and len(self.query) < _MAX_QUERY:
+        elif len(key) == 1 and (key.isalpha() or key in "_:") and len(self.query) < _MAX_QUERY:
             self.query += key.lower()
         else:
             return False
@@ -285,95 +243,81 @@ class InventoryScreen:
 
     def matches(self) -> list[CatalogItem]:
         """The catalog items the search line selects (all when it is empty)."""
-        words = self.query.split()
-        return [
-            item
-            for item in self.items
-            if all(w in item.item or w in item.description.lower() for w in words)
-        ]
+        return matching(self.items, self.query)
+
+    def _pages(self) -> list[list[Line]]:
+        return pages(self.matches())
 
     def scroll(self, steps: int) -> None:
         """Turn the picker's pages (the mouse wheel)."""
-        pages = max(1, -(-len(self.matches()) // (ROWS * COLUMNS)))
-        self.page = min(max(self.page + steps, 0), pages - 1)
+        count = len(self._pages())
+        self.page = min(max(self.page + steps, 0), count - 1)
         self.refresh()
 
     def click(self, index: int) -> str | None:
-        """Click grid cell `index`; returns a short message for the HUD, or None."""
-        if self.creative:
-            if not 0 <= index < len(self.visible):
-                return None
-            item = self.visible[index]
-            full = self.inventory.stack_max(item.item)
-            self.inventory.put(self.inventory.selected, ItemStack(item.item, full))
-            self.refresh()
-            return f"{item.description} in slot {self.inventory.selected + 1}"
-        if not 0 <= index < self._cell_count():
+        """Click the picker's item `index` on the page: a full stack of it in the selected
+        hotbar slot; returns a short message for the HUD, or None."""
+        if not self.creative or not 0 <= index < len(self.visible):
             return None
-        if index == OUTPUT_CELL and self.container is None:
-            return self._craft()
-        if self.held is None:
-            if self._stack(index) is not None:
-                self.held = index
-        else:
-            held, self.held = self.held, None
-            if self._mover is None or max(held, index) < CRAFT_CELL:
-                self._move(held, index)
-            elif held != index and self._stack(held) is not None:
-                self._mover(self.slot_of(held), self.slot_of(index))
+        item = self.visible[index]
+        full = self.inventory.stack_max(item.item)
+        self.inventory.put(self.inventory.selected, ItemStack(item.item, full))
         self.refresh()
-        return None
+        return f"{item.description} in slot {self.inventory.selected + 1}"
 
-    def slot_of(self, cell: int) -> Slot:
-        """The slot a survival cell shows while a block's inventory is open: the block's, or
-        the player's inventory's."""
-        if cell >= CRAFT_CELL:
+    def slot_of(self, cell: int) -> Slot | None:
+        """The slot a survival cell shows (None: no such cell): the player's inventory's, the
+        crafting grid's or its output, or the open block inventory's."""
+        if self.creative or not 0 <= cell < self._cell_count():
+            return None
+        if cell >= CRAFT_CELL and self.container is not None:
             return Slot(BLOCK, cell - CRAFT_CELL)
-        return Slot(PLAYER, self._slot_of_cell(cell))
+        if cell == OUTPUT_CELL:
+            return Slot(OUTPUT, 0)
+        if cell >= CRAFT_CELL:
+            return Slot(GRID, cell - CRAFT_CELL)
+        return Slot(PLAYER, cell - 27 if cell >= 27 else cell + HOTBAR_SLOTS)
 
     def _stack(self, cell: int) -> ItemStack | None:
-        """The stack in a survival cell: an inventory slot's, the crafting grid's or the open
-        container's."""
-        if cell >= CRAFT_CELL and self.container is not None:
-            return self.stored[cell - CRAFT_CELL]
-        if cell >= CRAFT_CELL:
-            return self.grid[cell - CRAFT_CELL]
-        return self.inventory.slots[self._slot_of_cell(cell)]
-
-    def _put(self, cell: int, stack: ItemStack | None) -> None:
-        if cell >= CRAFT_CELL and self.container is not None:
-            self.stored[cell - CRAFT_CELL] = stack
-        elif cell >= CRAFT_CELL:
-            self.grid[cell - CRAFT_CELL] = stack
-        else:
-            self.inventory.slots[self._slot_of_cell(cell)] = stack
-
-    def _move(self, source: int, target: int) -> None:
-        """Move a stack onto a cell by `Inventory.moved`'s rule: into an empty cell, merged
-        onto the same item as far as it stacks, else swapped."""
-        if source != target:
-            left, put = self.inventory.moved(self._stack(source), self._stack(target))
-            self._put(source, left)
-            self._put(target, put)
-
-    def _craft(self) -> str | None:
-        """The output cell was clicked: craft once, if the inventory has room (module notes)."""
-        made = craft(self.registry, self.grid)
-        if made is None:
+        """The stack a survival cell shows (the output: what a click makes)."""
+        slot = self.slot_of(cell)
+        if slot is None:
             return None
-        output, left = made
-        if self.inventory.with_added([output, *left])[1]:
-            return "no room in the inventory: make some first"
-        self.inventory.add(output.item, output.count)
-        self.grid[:] = left
-        self.held = None
-        self.refresh()
-        return f"crafted {output.count} {self._descriptions.get(output.item, output.item)}"
+        if slot.side == BLOCK:
+            return self.stored[slot.index]
+        if slot.side == OUTPUT:
+            made = craft(self.registry, self.grid)
+            return None if made is None else made[0]
+        if slot.side == GRID:
+            return self.grid[slot.index]
+        return self.inventory.slots[slot.index]
 
-    @staticmethod
-    def _slot_of_cell(index: int) -> int:
-        """Survival cells: rows 0..2 are inventory slots 9..35, row 3 the hotbar (slots 0..8)."""
-        return index - 27 if index >= 27 else index + HOTBAR_SLOTS
+    def hover(self, cell: int | None, at: tuple[float, float] | None = None) -> None:
+        """The pointer is over ``cell`` (None: no cell) at ``at`` in the panel's units (None:
+        the cell's corner, as a script points): the tooltip names its item, and the carried
+        stack follows the pointer."""
+        if at is None and cell is not None:
+            x, y = self.cell_centre(cell)
+            at = (x + SLOT_SIZE / 4, y + SLOT_SIZE / 4)
+        self.pointer, self.hovered = at, cell
+        self._show_tooltip()
+        self._draw_carried()
+
+    def _show_tooltip(self) -> None:
+        """The hovered cell's name by the pointer; none while a stack is carried (it is drawn
+        there, as in Minecraft)."""
+        carrying = not self.creative and self.inventory.carried[0] is not None
+        name = "" if carrying else self.name_at(self.hovered)
+        self.tooltip.show(name, self.pointer or (0.0, 0.0))
+
+    def name_at(self, cell: int | None) -> str:
+        """The name of the item a cell shows ("" for none: an empty slot, no cell)."""
+        if cell is None or not self.shown:
+            return ""
+        if self.creative:
+            return self.visible[cell].description if cell < len(self.visible) else ""
+        stack = self._stack(cell)
+        return "" if stack is None else item_name(self.registry, stack.item)
 
     # -- drawing ------------------------------------------------------------------------------
 
@@ -381,37 +325,32 @@ class InventoryScreen:
         """Redraw the grid from the inventory (or the picker's page and search)."""
         if not self.shown:
             return
-        for text in self.counts:
+        for text in self.counts + self.headings:
             destroy(text)
-        self.counts = []
+        self.counts, self.headings = [], []
         if self.creative:
-            found = self.matches()
-            per_page = ROWS * COLUMNS
-            self.visible = found[self.page * per_page : (self.page + 1) * per_page]
-            pages = max(1, -(-len(found) // per_page))
-            self.title.text = f"Creative: {len(found)} items (page {self.page + 1}/{pages})"
-            self.search.text = f"Search: {self.query}_"
-            cells = list(range(per_page))
+            self._lay_out_page()
+            cells = list(range(len(self.visible)))
             shown = [(i, item.item) for i, item in enumerate(self.visible)]
         else:
-            self.visible = []
+            self.visible, self._centres = [], []
             self.title.text = "Inventory" if self.container is None else self.container.title
             self.search.text = ""
             cells = list(range(self._cell_count()))
             shown = []
-            made = None if self.container is not None else craft(self.registry, self.grid)
             for index in cells:
-                if index == OUTPUT_CELL and self.container is None:  # what a click makes
-                    stack = made[0] if made is not None else None
-                else:
-                    stack = self._stack(index)
+                stack = self._stack(index)
                 if stack is not None:
                     shown.append((index, stack.item))
                     if stack.count > 1:
                         self._count_text(index, stack.count)
         self._frame()
-        centres = np.array([self.cell_centre(i) for i in cells], dtype=np.float64)
-        self.slots.model = _quads(centres, SLOT_SIZE)
+        if cells:
+            centres = np.array([self.cell_centre(i) for i in cells], dtype=np.float64)
+            self.slots.model = _quads(centres, SLOT_SIZE)
+            self.slots.enabled = True
+        else:
+            self.slots.enabled = False
         self.slots.color = color.rgba(0.3, 0.3, 0.32, 0.95)
         known = [(i, self._icon_index[item]) for i, item in shown if item in self._icon_index]
         if known:
@@ -422,13 +361,61 @@ class InventoryScreen:
             self.icons.enabled = True
         else:
             self.icons.enabled = False
+        self._draw_carried(rebuild=True)
+        self._show_tooltip()  # what the hovered cell holds now
+
+    def _lay_out_page(self) -> None:
+        """The picker's page: its mods' headings and its items' cells, top down."""
+        found = self.matches()
+        every = pages(found)
+        self.page = min(self.page, len(every) - 1)
+        self.title.text = f"Creative: {len(found)} items (page {self.page + 1}/{len(every)})"
+        self.search.text = f"Search: {self.query}_"
+        self.visible, self._centres = [], []
+        y = _PICKER_TOP
+        left = -(COLUMNS * _PITCH) / 2
+        for line in every[self.page]:
+            if line.heading:
+                text = Text(
+                    parent=self.panel,
+                    text=line.heading,
+                    origin=(-0.5, 0),
+                    scale=0.8,
+                    position=(left, y - HEADING * _PITCH / 2, 0),
+                    color=color.rgb(0.85, 0.85, 0.7),
+                )
+                self.headings.append(text)
+                y -= HEADING * _PITCH
+                continue
+            for column, item in enumerate(line.items):
+                self.visible.append(item)
+                self._centres.append(((column - (COLUMNS - 1) / 2) * _PITCH, y - _PITCH / 2))
+            y -= _PITCH
+
+    def _draw_carried(self, *, rebuild: bool = False) -> None:
+        """The carried stack's icon and count at the pointer (hidden when nothing is carried
+        or the pointer is over no point of the screen)."""
+        carried = self.inventory.carried[0] if not self.creative else None
+        index = None if carried is None else self._icon_index.get(carried.item)
+        if carried is None or index is None or self.pointer is None:
+            self.cursor.enabled = False
+            return
+        count = str(carried.count) if carried.count > 1 else ""
+        if rebuild or not self.cursor.enabled or self.cursor_count.text != count:
+            uvs = np.array([self._icon_uv(index)], dtype=np.float64)
+            self.cursor.model = _quads(np.zeros((1, 2)), _ICON, uvs)
+            self.cursor.model.setTexture(self._ensure_sheet(), 1)
+            self.cursor_count.text = count
+            self.cursor_count.position = (SLOT_SIZE / 2 - 0.004, -SLOT_SIZE / 2 + 0.002, -0.1)
+        self.cursor.position = (*self.pointer, 0)
+        self.cursor.enabled = True
 
     def _frame(self) -> None:
         """The backing, the title and the crafting arrow for the mode shown."""
         tall = not self.creative
-        self.backing.scale_y = 0.74 if tall else 0.62
-        self.backing.y = 0.115 if tall else 0.0
-        self.title.y = _CRAFT_TOP + 0.075 if tall else 0.27
+        self.backing.scale_y = 0.74 if tall else 0.7
+        self.backing.y = 0.115 if tall else -0.02
+        self.title.y = _CRAFT_TOP + 0.075 if tall else 0.29
         self.title.x = -(COLUMNS - 1) / 2 * _PITCH if tall else 0.0
         self.title.origin = (-0.5, 0) if tall else (0, 0)
         self.arrow.text = ">>" if tall and self.container is None else ""

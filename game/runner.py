@@ -128,12 +128,8 @@ class ScriptPlayer:
         elif name == "pick":
             game.input("middle mouse down")
             self.frames(1)
-        elif name == "select":
-            if game.inventory_screen.shown:  # the slot the picker's clicks fill (keys would type)
-                game.hotbar.select(int(args["slot"]) - 1)
-                game.hud.refresh_hotbar()
-            else:
-                game.input(str(args["slot"]))
+        elif name == "select":  # with the inventory open: the slot the picker's clicks fill
+            game.input(str(args["slot"]))
         elif name == "scroll":
             steps = int(args["steps"])
             for _ in range(abs(steps)):
@@ -153,7 +149,21 @@ class ScriptPlayer:
             self._inventory_open(action).set_query(str(args["text"]))
         elif name == "click_item":
             self._inventory_open(action)
-            game.screens.click(int(args["cell"]) - 1)
+            game.screens.click(int(args["cell"]) - 1, str(args["button"]))
+            self.frames(1)
+        elif name == "hover_item":
+            self._inventory_open(action).hover(int(args["cell"]) - 1)
+            self.frames(1)
+        elif name == "drag_item":  # press on the first cell, a frame over each, release
+            self._inventory_open(action)
+            button = str(args["button"])
+            first, *others = action.rest
+            game.screens.over(first - 1)
+            game.screens.press(button, first - 1)
+            for cell in others:
+                self.frames(1)
+                game.screens.over(cell - 1)
+            game.screens.release(button)
             self.frames(1)
         elif name == "time":
             game.sky.set_time(parse_time(str(args["time"])))

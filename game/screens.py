@@ -4,11 +4,16 @@ A mod's text prompt (and the chat line, T), the inventory screen (E) and a block
 on it. While one is shown the body stands still and the crosshair hides; in a window the mouse is
 let go (and taken back when it closes), and a text prompt takes the keyboard's typed characters. A
 text prompt's Enter sends its text: the chat's line to `game.chat.Chat`, a mod's to its
-``on_submit`` as the player's action; Escape sends nothing. A block's inventory (`game.containers`)
-is read again every frame and before every click (a furnace's timer changes it), closes when its
-block went or its data became unreadable, and every move that touches its slots goes through the
-rules as the player's action (`world.rules.Rules.move_items`): its outcome is applied and shown as
-any action's.
+``on_submit`` as the player's action; Escape sends nothing.
+
+On the inventory screen the mouse's buttons, the Shift keys and, every frame, the cell under the
+pointer make gestures (`game.slot_clicks`: clicks, shift-clicks, drags); each is the player's
+action through the rules (`world.rules.Rules.click_slots`), whose outcome is applied and shown as
+any action's; closing the screen puts the carried stack and the crafting grid's back
+(`world.rules.Rules.put_back`). The cell under the pointer shows its item's name (the tooltip).
+The number keys choose the hotbar slot. A block's inventory (`game.containers`) is read again
+every frame and before every click (a furnace's timer changes it), and closes when its block went
+or its data became unreadable.
 """
 
 from __future__ import annotations
@@ -23,8 +28,9 @@ from game.controls import Pointer
 from game.hotbar import Hotbar
 from game.hud import Hud
 from game.inventory_screen import InventoryScreen
+from game.slot_clicks import Gesture, SlotMouse
 from game.text_screen import TextScreen
-from world.actions.containers import Slot
+from world.actions.slot_clicks import Click
 from world.items.containers import Container
 from world.mods.outcome import Actor, Outcome
 from world.mods.text_prompt import TextPrompt
@@ -63,6 +69,7 @@ class Screens:
         self._pointer, self._capture, self._actor = pointer, capture_mouse, actor
         self._submit, self._after = submit, after
         self.opened: OpenContainer | None = None  # the block inventory shown, if one is
+        self.mouse = SlotMouse()  # the mouse's gestures on the inventory screen
         self._chat_opening: str | None = None  # the chat opens next frame, with this text
 
     @property
@@ -77,8 +84,15 @@ class Screens:
             self._capture(not shown)
 
     def update(self, *, paused: bool) -> None:
-        """Once a frame: follow the open block inventory; open the chat when it is due."""
+        """Once a frame: follow the open block inventory and the pointer over the inventory
+        screen (the tooltip, a drag); open the chat when it is due."""
         self._follow_container()
+        if self.inventory.shown:
+            at = self._pointer_at()
+            if at is not None:  # no pointer (offscreen): what a script last pointed at stays
+                cell = self.inventory.cell_at(*at)
+                self.mouse.over(cell)
+                self.inventory.hover(cell, at)
         if self._chat_opening is not None:
             if not self.shown and not paused:
                 self.ask_text(self.chat.prompt(self._chat_opening))
@@ -91,6 +105,7 @@ class Screens:
 
     def input(self, key: str, *, paused: bool) -> bool:
         """A key or button event: True when a screen took it (an open screen takes every key)."""
+        self.mouse.key(key)  # the Shift keys, whoever takes them
         return self._text_input(key) or self._inventory_input(key, paused=paused)
 
     # -- the text prompt (a mod's actor.ask_text, the chat line) -------------------------------
@@ -148,26 +163,35 @@ class Screens:
             return False
         if key == "escape" or (key == "e" and not screen.creative):
             self.close_inventory()
-        elif key == "left mouse down":
-            cell = self._cell_under_pointer()
-            if cell is not None:
-                self.click(cell)
+        elif len(key) == 1 and key in "123456789":
+            self.hotbar.select(int(key) - 1)  # as in play, not typed into the search line
+            self.hud.refresh_hotbar()
+            screen.refresh()
+        elif key in ("left mouse down", "right mouse down"):
+            self.press(key.split()[0], self._cell_under_pointer())
+        elif key in ("left mouse up", "right mouse up"):
+            self.release(key.split()[0])
         elif key in ("scroll up", "scroll down"):
             screen.scroll(-1 if key == "scroll up" else 1)
         else:
             screen.type_key(key)
         return True
 
-    def _cell_under_pointer(self) -> int | None:
-        """The inventory screen's cell under the mouse pointer (None: none, or no pointer, as
-        offscreen), read through the game's pointer as looking reads it."""
+    def _pointer_at(self) -> tuple[float, float] | None:
+        """Where the mouse pointer is in the inventory panel's units (None: no pointer, as
+        offscreen, or outside the window), read through the game's pointer as looking reads
+        it."""
         sample = self._pointer().sample()
         at = None if sample is None else sample.ui_position
         if at is None:
             return None
-        x, y = at
         scale = float(self.inventory.panel.scale_x) or 1.0
-        return self.inventory.cell_at(x / scale, y / scale)
+        return at[0] / scale, at[1] / scale
+
+    def _cell_under_pointer(self) -> int | None:
+        """The inventory screen's cell under the mouse pointer (None: none, or no pointer)."""
+        at = self._pointer_at()
+        return None if at is None else self.inventory.cell_at(*at)
 
     def open_inventory(self) -> None:
         """Show the creative picker or the survival inventory, as the player's mode is."""
@@ -183,14 +207,8 @@ class Screens:
             self.hud.flash(f"{container.title} cannot be opened, its data is kept as it is: {exc}")
             return
         self.opened = opened
-        self.inventory.open_container(container, opened.slots, self._move)
+        self.inventory.open_container(container, opened.slots)
         self._hand_over(True)
-
-    def _move(self, source: Slot, target: Slot) -> None:
-        """A move touching the block's slots, as the player's action through the rules."""
-        assert self.opened is not None
-        self._after(self.opened.move(self._actor(), source, target, self.hotbar.inventory))
-        self._follow_container()  # its slots as the move left them
 
     def _follow_container(self) -> None:
         """The open block inventory as the world holds it now: closed when its block went or its
@@ -213,20 +231,77 @@ class Screens:
             self.inventory.refresh()
 
     def close_inventory(self) -> None:
-        """Back to the game (the crafting grid's stacks go back into the inventory)."""
+        """Back to the game: the carried stack and the crafting grid's go back into the
+        inventory (what does not fit drops at the player's feet), as the player's action."""
+        self.mouse.cancel()
         self.inventory.close()
         self.opened = None
+        self._after(self.rules.put_back(self._actor()))
         self._hand_over(False)
         self.hud.refresh_hotbar()
 
-    def click(self, cell: int) -> None:
-        """Click a cell of the open inventory screen, on what the world holds now: an open block
-        inventory whose block went since (its stacks dropped into the world) closes instead, so a
-        click never moves a stack the world no longer has."""
+    # -- the mouse on the inventory screen (game.slot_clicks) ----------------------------------
+
+    def press(self, button: str, cell: int | None) -> None:
+        """A mouse button went down over ``cell`` (None: no cell): the picker's click, or the
+        start of a gesture on the inventory's slots."""
+        screen = self.inventory
         self._follow_container()
-        if not self.inventory.shown:
+        if not screen.shown:
             return
-        message = self.inventory.click(cell)
+        if screen.creative:
+            message = screen.click(cell) if button == "left" and cell is not None else None
+            self.hud.refresh_hotbar()
+            if message:
+                self.hud.flash(message)
+            return
+        carrying = screen.inventory.carried[0] is not None
+        self._act(self.mouse.press(button, cell, carrying=carrying))
+
+    def over(self, cell: int) -> None:
+        """The pointer moved over ``cell`` (a script's drag): a drag crosses it; its name shows."""
+        self.mouse.over(cell)
+        self.inventory.hover(cell)
+
+    def release(self, button: str) -> None:
+        """A mouse button went up: the drag it ends, if any."""
+        self._follow_container()
+        if self.inventory.shown:
+            self._act(self.mouse.release(button))
+        else:
+            self.mouse.cancel()
+
+    def click(self, cell: int, button: str = "left") -> None:
+        """Click a cell as the mouse does (a script's ``click_item``): ``left``, ``right``, or
+        ``shift`` (Shift held for a left click)."""
+        if button not in ("left", "right", "shift"):
+            raise ValueError(f"button must be left, right or shift, got {button!r}")
+        self.inventory.hover(cell)
+        if button == "shift":
+            self.mouse.key("left shift")
+        try:
+            self.press("right" if button == "right" else "left", cell)
+            self.release("right" if button == "right" else "left")
+        finally:
+            if button == "shift":
+                self.mouse.key("left shift up")
+
+    def _act(self, gesture: Gesture | None) -> None:
+        """Make a gesture the player's action on what the world holds now: an open block
+        inventory whose block went since (its stacks dropped into the world) closes instead,
+        so a click never moves a stack the world no longer has."""
+        screen = self.inventory
+        if gesture is None or not screen.shown:
+            return
+        slots = [screen.slot_of(cell) for cell in gesture.cells]
+        chosen = tuple(slot for slot in slots if slot is not None)
+        if not chosen:
+            return
+        container = None if self.opened is None else self.opened.container
+        self._after(self.rules.click_slots(self._actor(), Click(gesture.button, chosen), container))
+        self._follow_container()  # the block's slots as the click left them
+        if screen.shown:
+            if self.opened is not None:
+                screen.stored = list(self.opened.slots)
+            screen.refresh()
         self.hud.refresh_hotbar()
-        if message:
-            self.hud.flash(message)

@@ -17,7 +17,15 @@ from pathlib import Path
 from game.daylight import parse_time
 from world.validate import WORLD_LIMIT
 
-__all__ = ["ACTIONS", "MAX_SCROLL", "Action", "ScriptError", "parse_script", "read_script"]
+__all__ = [
+    "ACTIONS",
+    "MAX_DRAG_CELLS",
+    "MAX_SCROLL",
+    "Action",
+    "ScriptError",
+    "parse_script",
+    "read_script",
+]
 
 Arg = float | int | str | bool
 MAX_SCROLL = 100  # wheel steps in one action: the hotbar has nine slots, more only wraps round
@@ -101,6 +109,26 @@ def _cell(text: str) -> int:
     return value
 
 
+_BUTTONS = ("left", "right", "shift")
+
+
+def _button(text: str) -> str:
+    """Parse a mouse button for a click: left, right, or shift (Shift held, a left click)."""
+    if text.lower() not in _BUTTONS:
+        raise ValueError(f"button must be left, right or shift, got {text!r}")
+    return text.lower()
+
+
+def _drag_button(text: str) -> str:
+    """Parse the button of a drag: left (spread evenly) or right (one each)."""
+    if text.lower() not in _BUTTONS[:2]:
+        raise ValueError(f"button must be left or right, got {text!r}")
+    return text.lower()
+
+
+MAX_DRAG_CELLS = 63  # the screen's cells, each crossed once
+
+
 def _words(text: str) -> str:
     """Parse a search line: at most 40 characters."""
     if len(text) > 40:
@@ -175,6 +203,7 @@ class _Param:
     name: str
     parse: Callable[[str], Arg]
     default: Arg | None = None
+    many: int = 0  # > 0: the rest of the values, at least this many (a tuple)
 
 
 def _p(name: str, parse: Callable[[str], Arg], default: Arg | None = None) -> _Param:
@@ -200,7 +229,11 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
     "teleport": (_p("x", _coordinate), _p("y", _coordinate), _p("z", _coordinate)),
     "inventory": (),  # E: open the inventory screen (the creative picker), or close it
     "search": (_p("text", _words, ""),),  # the creative picker's search line
-    "click_item": (_p("cell", _cell),),  # click a cell of the open inventory screen
+    # click a cell of the open inventory screen: left (default), right, or shift (+ left)
+    "click_item": (_p("cell", _cell), _p("button", _button, "left")),
+    # press on the first cell, cross the others, release: spread the carried stack
+    "drag_item": (_p("button", _drag_button), _Param("cells", _cell, many=2)),
+    "hover_item": (_p("cell", _cell),),  # point at a cell: its item's name shows
     "type": (_p("text", _typed),),  # type into an open text prompt (a sign's editor)
     "key": (_p("name", _key),),  # press a key: enter, escape, backspace, q, ctrl+q
     "time": (_p("time", _time),),  # set the time of day: a name or ticks (game.daylight)
@@ -210,11 +243,13 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
 
 @dataclass(frozen=True)
 class Action:
-    """One parsed action: its name, its arguments by name, and where it came from."""
+    """One parsed action: its name, its arguments by name, where it came from, and the values
+    of its last argument when it takes many (``drag_item``'s cells)."""
 
     name: str
     args: dict[str, Arg]
     where: str
+    rest: tuple[int, ...] = ()
 
     def __getitem__(self, key: str) -> Arg:
         return self.args[key]
@@ -227,13 +262,28 @@ def _build(name: object, values: list[object], named: dict[str, object], where: 
         raise ScriptError(f"{where}: unknown action {name!r} (known: {known})")
     name = name.lower()
     params = ACTIONS[name]
-    if len(values) > len(params):
+    many = params[-1].many if params else 0
+    if len(values) > len(params) and not many:
         raise ScriptError(f"{where}: {name} takes at most {len(params)} arguments")
     unknown = set(named) - {p.name for p in params}
     if unknown:
         raise ScriptError(f"{where}: {name} has no argument {sorted(unknown)[0]!r}")
     args: dict[str, Arg] = {}
+    rest: tuple[int, ...] = ()
     for index, param in enumerate(params):
+        if param.many:
+            raws = values[index:] if len(values) > index else named.get(param.name, [])
+            raws = raws if isinstance(raws, list) else [raws]
+            if not param.many <= len(raws) <= MAX_DRAG_CELLS:
+                raise ScriptError(
+                    f"{where}: {name} needs {param.many}..{MAX_DRAG_CELLS} {param.name}, "
+                    f"got {len(raws)}"
+                )
+            try:
+                rest = tuple(int(param.parse(str(raw))) for raw in raws)
+            except ValueError as exc:
+                raise ScriptError(f"{where}: {name} {param.name}: {exc}") from None
+            continue
         if index < len(values):
             raw: object = values[index]
         elif param.name in named:
@@ -247,7 +297,7 @@ def _build(name: object, values: list[object], named: dict[str, object], where: 
             args[param.name] = param.parse(str(raw))
         except ValueError as exc:
             raise ScriptError(f"{where}: {name} {param.name}: {exc}") from None
-    return Action(name, args, where)
+    return Action(name, args, where, rest)
 
 
 def _from_text_line(line: str, where: str) -> Action | None:

@@ -64,11 +64,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 
-from world.actions import containers, objects, pipeline
+from world.actions import containers, objects, pipeline, slot_clicks
 from world.actions.callbacks import BlockTables, implementation
 from world.actions.checks import break_seconds, check_hit, held_tool, may_break, may_place
 from world.actions.containers import Slot
 from world.actions.neighbors import MAX_PENDING, NeighborQueue
+from world.actions.slot_clicks import Click
 from world.actions.transaction import START, Transaction
 from world.blocks.block_type import AIR
 from world.geometry import Int3
@@ -460,6 +461,55 @@ class Rules:
                 return moved
             finished = self._finish(tx, container.pos)
             return replace(finished, inventory=moved.inventory) if finished.done else finished
+
+    def click_slots(
+        self, actor: Actor, click: Click, container: Container | None = None
+    ) -> Outcome:
+        """One click of the inventory screen as ``actor``'s action (`world.actions.slot_clicks`:
+        pick up, put down, split, quick move, drag, craft), on the actor's player's inventory,
+        its crafting grid and carried stack, and the open block inventory's slots if any.
+
+        Parameters
+        ----------
+        actor : Actor
+        click : Click
+            The button and the slot (or a drag's slots): `world.actions.containers.Slot` s of
+            the sides the screen shows.
+        container : Container, optional
+            The block inventory shown instead of the crafting grid (a chest), or None.
+
+        Returns
+        -------
+        Outcome
+            Done (the player's slots and the block's changed as the click says, perhaps not at
+            all), or denied with nothing changed: no such player, the block gone or its data
+            unreadable, a ``can_use`` veto, the block's ``allow_*`` refusing a clicked stack,
+            or a failing hook or callback (rolled back, naming the mod).
+
+        Raises
+        ------
+        TypeError, ValueError
+            For an actor that is not an `Actor`, or a click or container that is not one
+            (`world.actions.slot_clicks.check_click`), before anything runs.
+        """
+        check_actor(actor)
+        click, container = slot_clicks.check_click(click, container)
+        with self._transaction() as tx:
+            clicked = slot_clicks.click(tx, actor, click, container)
+            if not clicked.done and tx.error is None:
+                tx.rollback(START)
+                return clicked
+            return self._finish(tx, clicked.pos or Int3(0, 0, 0))
+
+    def put_back(self, actor: Actor) -> Outcome:
+        """The inventory screen closes: the actor's carried stack and crafting grid go back
+        into the inventory, what does not fit dropped at the player's feet (``drops``)."""
+        check_actor(actor)
+        with self._transaction() as tx:
+            outcome = slot_clicks.put_back(self._world, actor)
+            if not outcome.done:
+                return outcome
+            return replace(self._finish(tx, outcome.pos or Int3(0, 0, 0)), drops=outcome.drops)
 
     def pick_block(self, hit: Hit | None, actor: Actor) -> int | None:
         """The block id the middle click puts in the hotbar: the target's, or None (nothing

@@ -1,5 +1,5 @@
 """The block inventory the player has open (`game.containers`), without the engine: read as
-the world holds it, its moves the player's actions through the rules."""
+the world holds it, and again after a click through the rules."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ import pytest
 
 from game.containers import OpenContainer
 from world import World
-from world.actions.containers import BLOCK, PLAYER, Slot
+from world.actions.containers import PLAYER, Slot
+from world.actions.slot_clicks import SHIFT, Click
 from world.base import GAME
 from world.geometry import Int3
 from world.items.containers import Container, encode_slots
-from world.items.inventory import Inventory, ItemStack
+from world.items.inventory import ItemStack
 from world.mods.loader import DEFAULT_MODS_DIR, load_mods
 from world.mods.outcome import Actor
 from world.mods.registration import make_registry
@@ -28,20 +29,20 @@ def chest_rules() -> Rules:
     return Rules(world, mods)
 
 
-def test_the_inventory_takes_a_move_only_when_the_rules_did_it() -> None:
+def test_the_open_chest_follows_what_a_click_through_the_rules_did() -> None:
     rules = chest_rules()
     protection = rules.mods["protection"].plugin  # type: ignore[index]
     protection.protect(rules.world, "vault", AT, AT, owner="alex")  # type: ignore[attr-defined]
     opened = OpenContainer(rules, CHEST)
-    inventory = Inventory([None] * 9 + [ItemStack("base:log", 20)])
+    inventory = rules.world.players.join("steve", (0.5, 1.0, 3.5)).inventory
+    inventory.slots[9] = ItemStack("base:log", 20)
     steve = Actor.at("steve", (0.5, 1.0, 3.5))
-    refused = opened.move(steve, Slot(PLAYER, 9), Slot(BLOCK, 0), inventory)
+    refused = rules.click_slots(steve, Click(SHIFT, (Slot(PLAYER, 9),)), CHEST)
     assert not refused.done and inventory.slots[9] == ItemStack("base:log", 20)
     assert not opened.refresh() and opened.slots == [None] * 27  # nothing changed
-    moved = opened.move(
-        Actor.at("alex", (0.5, 1.0, 3.5)), Slot(PLAYER, 9), Slot(BLOCK, 0), inventory
-    )
-    assert moved.done and inventory.slots[9] is None
+    protection.protect(rules.world, "vault", AT, AT, owner="steve")  # type: ignore[attr-defined]
+    assert rules.click_slots(steve, Click(SHIFT, (Slot(PLAYER, 9),)), CHEST).done
+    assert inventory.slots[9] is None
     assert opened.refresh() and opened.slots[0] == ItemStack("base:log", 20)
 
 

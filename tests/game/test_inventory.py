@@ -238,11 +238,12 @@ def test_a_sign_s_text_is_typed_in_its_editor_and_escape_keeps_the_old_one(
     assert game.hud.infotext.enabled
 
 
-def test_survival_crafts_in_the_inventory_s_grid_one_click_a_craft(
+def test_survival_crafts_in_the_inventory_s_grid_onto_the_carried_stack(
     make_game: Callable[..., Any], replay: Replay
 ) -> None:
-    """Logs into the grid, the output clicked: four planks a log into the inventory; planks laid
-    out as a door's recipe make doors; closing puts what is left in the grid back."""
+    """Logs into the grid, the output clicked: four planks a log onto the stack the mouse
+    carries (Minecraft's); planks laid out as a door's recipe make doors; closing puts what is
+    left in the grid, and what is carried, back into the inventory."""
     game = make_game(flat=True, creative=False)
     empty(game)
     inventory = game.hotbar.inventory
@@ -251,42 +252,46 @@ def test_survival_crafts_in_the_inventory_s_grid_one_click_a_craft(
     screen = game.inventory_screen
     assert screen.grid[4] == ItemStack("base:log", 3) and inventory.slots[9] is None
     replay(game, "click_item 46\nclick_item 46")
-    assert inventory.count("base:planks") == 8 and screen.grid[4] == ItemStack("base:log", 1)
-    assert "crafted 4 planks" in str(game.hud.message.text)
+    assert inventory.carried[0] == ItemStack("base:planks", 8)
+    assert screen.grid[4] == ItemStack("base:log", 1)
     replay(game, "click_item 46\nclick_item 46")  # the last log, then nothing to craft
-    assert inventory.count("base:planks") == 12 and screen.grid == [None] * 9
+    assert inventory.carried[0] == ItemStack("base:planks", 12) and screen.grid == [None] * 9
+    replay(game, "click_item 2")  # put down
+    assert inventory.slots[10] == ItemStack("base:planks", 12) and inventory.carried[0] is None
     # A door: two columns of three planks, in the grid's left columns.
-    planks = next(i for i, s in enumerate(inventory.slots) if s is not None)
-    inventory.put(planks, None)
+    inventory.put(10, None)
     for row in range(3):
         for column in range(2):
             screen.grid[row * 3 + column] = ItemStack("base:planks", 2)
     replay(game, "click_item 46")
-    assert inventory.count("base:door") == 3
+    assert inventory.carried[0] == ItemStack("base:door", 3)
     assert screen.grid[:2] == [ItemStack("base:planks", 1)] * 2
-    replay(game, "inventory")  # closing: the grid's planks go back into the inventory
-    assert not screen.shown and screen.grid == [None] * 9
-    assert inventory.count("base:planks") == 6
+    replay(game, "inventory")  # closing: the grid's planks and the doors go into the inventory
+    assert not screen.shown and screen.grid == [None] * 9 and inventory.carried[0] is None
+    assert inventory.count("base:planks") == 6 and inventory.count("base:door") == 3
 
 
-def test_a_craft_is_refused_when_the_inventory_could_not_take_it_back(
+def test_closing_with_a_full_inventory_drops_what_does_not_fit_and_quitting_puts_back(
     make_game: Callable[..., Any], replay: Replay
 ) -> None:
-    """Every slot full: a craft whose output, with the grid's stacks left, would not fit is
-    refused, so closing the screen never loses an item; quitting puts the grid back too."""
+    """Every slot full: closing the screen puts the carried stack back and drops the grid's
+    log that finds no room at the player's feet, as Minecraft does, so no item is lost; the
+    game ending with the screen open puts the carried stack back too."""
     game = make_game(flat=True, creative=False)
     inventory = game.hotbar.inventory
     inventory.slots[:] = [ItemStack("base:dirt", 64)] * INVENTORY_SLOTS
     inventory.put(9, ItemStack("base:log", 2))
-    replay(game, "inventory\nclick_item 1\nclick_item 37")
-    replay(game, "click_item 46")  # 4 planks into slot 9, but 1 log would be left homeless
-    assert inventory.count("base:planks") == 0 and game.inventory_screen.grid[0].count == 2
-    assert "no room" in str(game.hud.message.text)
-    inventory.put(10, None)  # one free slot more: now both fit
-    replay(game, "click_item 46")
-    assert inventory.count("base:planks") == 4
-    assert game.close()  # the game ends with the screen open: the log goes back first
-    assert inventory.count("base:log") == 1 and game.inventory_screen.grid == [None] * 9
+    replay(game, "inventory\nclick_item 1\nclick_item 37\nclick_item 46")
+    assert inventory.carried[0] == ItemStack("base:planks", 4)
+    assert game.inventory_screen.grid[0] == ItemStack("base:log", 1)
+    replay(game, "inventory")
+    assert inventory.slots[9] == ItemStack("base:planks", 4)
+    lying = [stack_of(e) for e in game.world.entities if e.kind == ITEM_ENTITY.name]
+    assert lying == [ItemStack("base:log", 1)] and game.last_outcome.drops == tuple(lying)
+    replay(game, "inventory\nclick_item 1")
+    assert inventory.carried[0] == ItemStack("base:planks", 4) and inventory.slots[9] is None
+    assert game.close()  # the game ends with the screen open: the planks go back first
+    assert inventory.slots[9] == ItemStack("base:planks", 4) and inventory.carried[0] is None
 
 
 def _place_chest(game: Any, replay: Replay) -> tuple[int, int, int]:
@@ -427,9 +432,11 @@ def _counts(*groups: list[ItemStack | None]) -> dict[str, int]:
 def test_clicks_in_any_order_never_lose_or_make_an_item(
     make_game: Callable[..., Any],
 ) -> None:
-    """Random clicks over the inventory, the crafting grid and an open chest: every item is
-    somewhere, in the same numbers, whatever the order (crafting aside: its output cell is
-    not clicked here); the chest's data holds what its slots show."""
+    """Random left, right and shift clicks and drags, through the screen's mouse path, over the
+    inventory, the crafting grid and an open chest: every item is somewhere (the carried stack
+    included), in the same numbers, whatever the order (crafting aside: its output cell is not
+    clicked here; `tests/world/actions/test_slot_clicks.py` counts crafts recipe by recipe); the
+    chest's data holds what its slots show."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
@@ -448,16 +455,20 @@ def test_clicks_in_any_order_never_lose_or_make_an_item(
         ItemStack("tools:stone_axe", 1),
     ]
 
+    cell = st.sampled_from([0, 1, 2, 9, 10, 27, 30, 36, 37, 40, 44, 50, 62])
+    gesture = st.one_of(
+        st.tuples(st.sampled_from(["left", "right", "shift"]), st.tuples(cell)),
+        st.tuples(st.sampled_from(["left", "right"]), st.lists(cell, min_size=2, max_size=5)),
+    )
+
     @settings(
         max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
     )
-    @given(
-        st.booleans(),
-        st.lists(st.sampled_from([0, 1, 2, 9, 10, 27, 30, 36, 37, 40, 44, 50, 62]), max_size=30),
-    )
-    def run(with_chest: bool, cells: list[int]) -> None:
+    @given(st.booleans(), st.lists(gesture, max_size=30))
+    def run(with_chest: bool, gestures: list[tuple[str, Any]]) -> None:
         inventory.slots[:] = [None] * INVENTORY_SLOTS
         inventory.crafting[:] = [None] * 9
+        inventory.carried[0] = None
         for slot, stack in zip((0, 9, 10, 11, 12), stock, strict=True):
             inventory.slots[slot] = stack
         game.world.meta(*chest).pop("inventory", None)
@@ -466,16 +477,21 @@ def test_clicks_in_any_order_never_lose_or_make_an_item(
             game.screens.open_container(Container(chest, "Chest", 27))
         else:
             screen.open(creative=False)
-        for cell in cells:
-            if cell >= 45 and not with_chest:
-                continue  # 45 is the grid's output: crafting is tested elsewhere
-            game.screens.click(cell)
+        for button, cells in gestures:
+            cells = [c for c in cells if with_chest or c < 45]  # 45 is the grid's output
+            if len(cells) == 1:
+                game.screens.click(cells[0], button)
+            elif cells:  # a drag, as the mouse makes one
+                game.screens.press(button, cells[0])
+                for crossed in cells[1:]:
+                    game.screens.over(crossed)
+                game.screens.release(button)
         held = decode_slots(game.world.meta(*chest).get("inventory"), 27)
-        assert _counts(inventory.slots, inventory.crafting, held) == before
+        assert _counts(inventory.slots, inventory.crafting, inventory.carried, held) == before
         if with_chest:
             assert held == screen.stored
         game.screens.close_inventory()
-        assert inventory.crafting == [None] * 9  # the grid went back
+        assert inventory.crafting == [None] * 9 and inventory.carried[0] is None  # went back
         assert _counts(inventory.slots, held) == before
 
     run()
@@ -511,7 +527,8 @@ def test_a_chest_replaced_between_clicks_drops_what_it_held_and_no_click_makes_a
     def total() -> dict[str, int]:
         held = [] if game.world.get_block(*at) != chest else game.world.meta(*at).get("inventory")
         lying = [stack_of(e) for e in game.world.entities if e.kind == ITEM_ENTITY.name]
-        return _counts(inventory.slots, inventory.crafting, decode_slots(held or None, 27), lying)
+        stored = decode_slots(held or None, 27)
+        return _counts(inventory.slots, inventory.crafting, inventory.carried, stored, lying)
 
     @settings(
         max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -525,6 +542,7 @@ def test_a_chest_replaced_between_clicks_drops_what_it_held_and_no_click_makes_a
         game.world.set_block(*at, chest)
         inventory.slots[:] = [None] * INVENTORY_SLOTS
         inventory.crafting[:] = [None] * 9
+        inventory.carried[0] = None
         for slot, stack in zip((0, 9, 10), stock, strict=True):
             inventory.slots[slot] = stack
         before = total()
@@ -568,16 +586,20 @@ def test_a_protected_chest_refuses_a_stranger_s_clicks_and_nothing_moves(
     assert screen.container is not None
     protection = game.mods["protection"].plugin
     protection.protect(game.world, "vault", chest, chest, owner="alex")
-    before = list(inventory.slots)
     replay(game, "click_item 1\nclick_item 37")  # the logs onto the chest's first slot
     assert game.last_outcome is not None and not game.last_outcome.done
     assert "vault belongs to alex" in str(game.hud.message.text)
-    assert inventory.slots == before and screen.stored == [None] * 27
-    assert "inventory" not in game.world.meta(*chest)
+    assert inventory.carried[0] == ItemStack("base:log", 20)  # still in the hand
+    assert screen.stored == [None] * 27 and "inventory" not in game.world.meta(*chest)
+    inventory.put(10, ItemStack("base:dirt", 3))
+    replay(game, "click_item 2 shift")  # a quick move into the chest: refused too
+    assert not game.last_outcome.done and "inventory" not in game.world.meta(*chest)
+    assert inventory.slots[10] == ItemStack("base:dirt", 3)
     protection.protect(game.world, "vault", chest, chest, owner=PLAYER_NAME)
-    replay(game, "click_item 1\nclick_item 37")
+    replay(game, "click_item 37")
     assert game.last_outcome.done and screen.stored[0] == ItemStack("base:log", 20)
-    assert inventory.count("base:log") == 0 and "base:log" in game.world.meta(*chest)["inventory"]
+    assert inventory.count("base:log") == 0 and inventory.carried[0] is None
+    assert "base:log" in game.world.meta(*chest)["inventory"]
 
 
 STRONGBOX = """
@@ -589,15 +611,15 @@ STRONGBOX = """
 
     @hookimpl
     def register_blocks(registry):
-        registry.register(BlockType("strongbox:box", containers=("inventory",), on_move=fail))
+        registry.register(BlockType("strongbox:box", containers=("inventory",), on_take=fail))
 """
 
 
-def test_a_raising_on_move_clicked_on_the_screen_rolls_the_move_back(
+def test_a_raising_on_take_clicked_on_the_screen_rolls_the_click_back(
     make_game: Callable[..., Any], tmp_path: Path
 ) -> None:
-    """A block whose ``on_move`` fails: a move within its slots is rolled back (nothing moved,
-    no item lost or made) and the mod's failure is shown; moves in and out still work."""
+    """A block whose ``on_take`` fails: a click taking from its slots is rolled back (nothing
+    moved, no item lost or made) and the mod's failure is shown; putting in still works."""
     from world.items.containers import Container, decode_slots
 
     folder = tmp_path / "mods"
@@ -614,14 +636,140 @@ def test_a_raising_on_move_clicked_on_the_screen_rolls_the_move_back(
     game.screens.click(0)  # inventory slot 9
     game.screens.click(36)  # the box's first slot: a put, no on_put to fail
     assert screen.stored[0] == ItemStack("base:log", 20) and inventory.count("base:log") == 0
-    game.screens.click(36)
-    game.screens.click(40)  # within the box: on_move fails
+    game.screens.click(36, "right")  # half of it out: on_take fails
     assert game.last_outcome is not None and not game.last_outcome.done
     assert game.last_outcome.denied_by == "strongbox"
     assert "the lock jammed" in str(game.hud.message.text)
     held = decode_slots(game.world.meta(*box).get("inventory"), 27)
-    assert held == screen.stored and held[0] == ItemStack("base:log", 20) and held[4] is None
-    game.screens.click(36)
-    game.screens.click(27)  # out again, onto the hotbar's first slot
-    assert inventory.slots[0] == ItemStack("base:log", 20)
-    assert "inventory" not in game.world.meta(*box)
+    assert held == screen.stored and held[0] == ItemStack("base:log", 20)
+    assert inventory.carried[0] is None and inventory.count("base:log") == 0
+
+
+def test_a_survival_player_splits_one_stack_of_planks_by_right_clicks_and_crafts_a_door(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    """Issue 38's acceptance, played by a script: one stack of 64 planks; a right click takes
+    half of it into the hand, right clicks put one plank in each cell of a door's shape (two
+    columns of three), the rest goes back onto the stack, and a shift-click on the output
+    crafts the door into the inventory."""
+    game = make_game(flat=True, creative=False)
+    empty(game)
+    replay(game, "chat /give_planks_64")
+    inventory = game.hotbar.inventory
+    assert inventory.slots[0] == ItemStack("base:planks", 64)  # the hotbar's first slot: cell 28
+    replay(
+        game,
+        """
+        inventory
+        click_item 28 right   # half of the stack into the hand
+        click_item 37 right   # one plank a cell
+        click_item 38 right
+        click_item 40 right
+        click_item 41 right
+        click_item 43 right
+        click_item 44 right
+        click_item 28         # the other 26 back onto the stack
+        click_item 46 shift   # the output: crafted into the inventory
+        inventory
+        """,
+    )
+    assert inventory.count("base:door") == 3 and inventory.count("base:planks") == 58
+    assert inventory.slots[0] == ItemStack("base:planks", 58)
+    assert inventory.carried[0] is None and inventory.crafting == [None] * 9
+    assert not game.inventory_screen.shown
+
+
+def test_scripted_drags_spread_the_carried_stack_evenly_or_one_each(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=False)
+    empty(game)
+    inventory = game.hotbar.inventory
+    inventory.put(9, ItemStack("base:planks", 64))
+    replay(game, "inventory\nclick_item 1\ndrag_item left 37 38 39 37 40 46")
+    assert inventory.crafting[:4] == [ItemStack("base:planks", 16)] * 4  # the output: passed
+    assert inventory.carried[0] is None
+    replay(game, "click_item 37\ndrag_item right 2 3 4")  # 16 in hand: one each
+    assert [inventory.slots[i] for i in (10, 11, 12)] == [ItemStack("base:planks", 1)] * 3
+    assert inventory.carried[0] == ItemStack("base:planks", 13)
+    replay(game, "drag_item left 5 6 7 8 9")  # 13 over five: two each, three stay held
+    assert [inventory.slots[i] for i in range(13, 18)] == [ItemStack("base:planks", 2)] * 5
+    assert inventory.carried[0] == ItemStack("base:planks", 3)
+
+
+def test_shift_clicks_move_between_hotbar_and_inventory_and_into_and_out_of_a_chest(
+    make_game: Callable[..., Any], replay: Replay
+) -> None:
+    game = make_game(flat=True, creative=False)
+    chest = _place_chest(game, replay)  # 20 logs in slot 9 (cell 1)
+    inventory = game.hotbar.inventory
+    replay(game, "inventory\nclick_item 1 shift")  # inventory -> the hotbar's first free slot
+    assert inventory.slots[0] == ItemStack("base:log", 20) and inventory.slots[9] is None
+    replay(game, "click_item 28 shift\ninventory")  # and back up
+    assert inventory.slots[9] == ItemStack("base:log", 20) and inventory.slots[0] is None
+    replay(game, "use\nclick_item 1 shift")  # into the chest
+    assert game.inventory_screen.stored[0] == ItemStack("base:log", 20)
+    assert inventory.count("base:log") == 0 and "base:log" in game.world.meta(*chest)["inventory"]
+    replay(game, "click_item 37 shift")  # out: the hotbar's right end first, as Minecraft
+    assert inventory.slots[8] == ItemStack("base:log", 20)
+    assert "inventory" not in game.world.meta(*chest)
+
+
+def test_the_mouse_drags_over_the_cells_it_crosses_and_shift_clicks_with_the_shift_key(
+    app: Any, make_game: Callable[..., Any]
+) -> None:
+    """The mouse's path, not a script's: a right button held while the window's pointer moves
+    over three grid cells, frame by frame, puts one plank in each; Shift held with a left click
+    quick-moves a stack; hovering names it."""
+    game = make_game(flat=True, creative=False)
+    empty(game)
+    inventory = game.hotbar.inventory
+    inventory.put(9, ItemStack("base:planks", 10))
+    pointer = SyntheticPointer(size=(400, 300))
+    game.pointer = pointer
+    game.input("e")
+    app.step()
+    screen = game.inventory_screen
+    scale = float(screen.panel.scale_x)
+
+    def point_at(cell: int) -> None:
+        x, y = screen.cell_centre(cell)
+        pointer.x = 200 + x * scale * 300
+        pointer.y = 150 - y * scale * 300
+        app.step()
+
+    point_at(0)
+    assert screen.tooltip.text == "planks"
+    game.input("left mouse down")  # nothing carried: picked up at once
+    game.input("left mouse up")
+    assert inventory.carried[0] == ItemStack("base:planks", 10)
+    point_at(36)
+    game.input("right mouse down")  # carrying: a drag starts
+    for cell in (37, 38):
+        point_at(cell)
+    game.input("right mouse up")
+    assert inventory.crafting[:3] == [ItemStack("base:planks", 1)] * 3
+    assert inventory.carried[0] == ItemStack("base:planks", 7)
+    point_at(0)
+    game.input("left mouse down")  # put the rest back
+    game.input("left mouse up")
+    game.input("left shift")
+    game.input("left mouse down")  # Shift + click: up into the hotbar
+    game.input("left mouse up")
+    game.input("left shift up")
+    assert inventory.slots[0] == ItemStack("base:planks", 7) and inventory.slots[9] is None
+
+
+def test_the_number_keys_choose_the_hotbar_slot_in_the_picker_instead_of_typing(
+    make_game: Callable[..., Any], replay: Replay, gem_mods: Path
+) -> None:
+    game = make_game(flat=True, creative=True, mods=(str(gem_mods),))
+    replay(game, "inventory")
+    screen = game.inventory_screen
+    game.input("r")
+    game.input("3")  # not typed: slot 3 chosen, the picker's clicks fill it
+    game.input("u")
+    assert screen.query == "ru" and game.hotbar.selected == 2
+    replay(game, "click_item 1\ninventory\ninventory")
+    assert game.hotbar.inventory.slots[2] == ItemStack("gems:ruby", 64)
+    assert screen.query == "" and screen.search.text == "Search: _"  # cleared on opening

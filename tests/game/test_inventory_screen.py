@@ -1,4 +1,5 @@
-"""The E screen: the creative picker lists every block, mods' too; the inventory moves stacks."""
+"""The E screen: the creative picker lists every block, mods' too, under each mod's heading; the
+inventory shows each slot's stack; hovering a cell names its item in a tooltip."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from world.actions.containers import PLAYER, Slot
+from world.actions.slot_clicks import GRID, OUTPUT
 from world.base import default_registry
 from world.blocks.atlas import ATLAS_PATH
 from world.blocks.block_type import BlockType
@@ -36,7 +39,7 @@ def screen(app: Any, registry: Any) -> Any:
 
 
 def test_the_picker_lists_base_and_mod_blocks_grouped_by_mod(screen: Any, registry: Any) -> None:
-    from game.inventory_screen import catalog
+    from game.picker import catalog
 
     items = [item.item for item in catalog(registry)]
     assert items[0] == "base:stone" and "gems:ruby" in items
@@ -63,15 +66,86 @@ def test_searching_and_clicking_puts_a_stack_in_the_selected_hotbar_slot(
     assert len(screen.visible) == 2
 
 
-def test_the_survival_screen_moves_stacks_between_slots(screen: Any) -> None:
+def test_the_survival_screen_shows_each_slot_s_stack_and_which_slot_a_cell_is(screen: Any) -> None:
     inv = screen.inventory
-    inv.put(0, ItemStack("base:dirt", 10))
-    inv.put(9, ItemStack("base:dirt", 60))
+    inv.put(0, ItemStack("base:dirt", 6))
+    inv.put(9, ItemStack("base:dirt", 64))
     screen.open(creative=False)
-    screen.click(27)  # the hotbar row's first cell: slot 0
-    screen.click(0)  # the first inventory cell: slot 9, the same item: merge
-    assert inv.slots[9] == ItemStack("base:dirt", 64) and inv.slots[0] == ItemStack("base:dirt", 6)
+    assert screen.slot_of(27) == Slot(PLAYER, 0) and screen.slot_of(0) == Slot(PLAYER, 9)
+    assert screen.slot_of(36) == Slot(GRID, 0) and screen.slot_of(45) == Slot(OUTPUT, 0)
+    assert screen.slot_of(46) is None and screen.slot_of(-1) is None
     assert [t.text for t in screen.counts] == ["64", "6"]
+
+
+def test_the_carried_stack_is_drawn_at_the_pointer_with_its_count(screen: Any) -> None:
+    screen.inventory.carried[0] = ItemStack("base:dirt", 5)
+    screen.open(creative=False)
+    screen.hover(3, (0.1, -0.05))
+    assert screen.cursor.enabled and tuple(screen.cursor.position)[:2] == pytest.approx(
+        (0.1, -0.05)
+    )
+    assert screen.cursor_count.text == "5"
+    screen.inventory.put(9, ItemStack("base:grass", 1))
+    screen.hover(0)
+    assert screen.tooltip.text == ""  # no name while a stack is carried, as Minecraft
+    screen.inventory.carried[0] = None
+    screen.refresh()
+    assert not screen.cursor.enabled and screen.tooltip.text == "grass block"
+
+
+def test_hovering_a_cell_names_its_item_and_an_empty_cell_names_nothing(screen: Any) -> None:
+    screen.open(creative=True)
+    screen.set_query("ruby")
+    screen.hover(0)
+    assert screen.tooltip.text == "ruby block" and screen.tooltip.label.enabled
+    screen.hover(1)  # no description given: its name, readable
+    assert screen.tooltip.text == "ruby slab"
+    screen.hover(None)
+    assert screen.tooltip.text == "" and not screen.tooltip.label.enabled
+    inv = screen.inventory
+    inv.put(9, ItemStack("base:grass", 3))
+    inv.put(10, ItemStack("gone:blue_gem", 2))  # an item of a mod no longer loaded
+    screen.open(creative=False)
+    screen.hover(0)
+    assert screen.tooltip.text == "grass block"
+    screen.hover(1)
+    assert screen.tooltip.text == "blue gem"
+    screen.hover(2)
+    assert screen.tooltip.text == ""
+    screen.hover(0)
+    screen.close()
+    assert not screen.tooltip.label.enabled
+
+
+def test_the_tooltip_is_drawn_above_the_screen_near_the_pointer_and_hidden_again(
+    screen: Any, app: Any
+) -> None:
+    from game.engine import grab_frame
+
+    screen.inventory.put(9, ItemStack("base:grass", 3))
+    screen.open(creative=False)
+    x, y = screen.cell_centre(0)
+    scale = float(screen.panel.scale_x)
+
+    def frame() -> Any:
+        for _ in range(2):
+            app.step()
+        return grab_frame(app).astype(int)
+
+    before = frame()
+    screen.hover(0, (x, y))
+    shown = frame()
+    height, width = shown.shape[:2]
+    # The box lies just up and right of the pointer, over the next cells: dark, reddish-violet.
+    px = int(width / 2 + (x + 0.03) * scale * height)
+    py = int(height / 2 - (y + 0.02) * scale * height)
+    area = (slice(py - 4, py + 5), slice(px - 4, px + 5))
+    patch = shown[area].reshape(-1, 3)
+    box = (patch.max(axis=1) < 60) & (patch[:, 2] > patch[:, 1])  # the name's letters aside
+    assert box.mean() > 0.5, patch
+    assert (before[area] != shown[area]).any()
+    screen.hover(None, (x, y))
+    assert (frame() == before).all()
 
 
 def test_the_picker_draws_block_icons(screen: Any, app: Any, tmp_path: Path) -> None:
@@ -93,3 +167,30 @@ def test_the_picker_draws_block_icons(screen: Any, app: Any, tmp_path: Path) -> 
     grey = (np.abs(patch[:, 0] - patch[:, 2]) < 20) & (patch.mean(axis=1) > 60)
     assert grey.mean() > 0.5, patch
     assert camera.ui is not None and window is not None
+
+
+def test_the_picker_shows_each_mod_s_heading_above_its_items(screen: Any) -> None:
+    screen.open(creative=True)
+    texts = [h.text for h in screen.headings]
+    assert texts[0] == "Base"
+    first = screen.headings[0]
+    assert first.y > screen.cell_centre(0)[1] + 0.03  # above the first row
+    screen.set_query("ruby")
+    assert [h.text for h in screen.headings] == ["Gems"]
+    screen.set_query("")
+    found = []
+    for _ in range(40):
+        found += [h.text for h in screen.headings]
+        screen.scroll(1)
+    assert "Gems" in found and "Base" in found
+
+
+def test_the_search_line_is_cleared_each_time_the_picker_opens(screen: Any) -> None:
+    screen.open(creative=True)
+    everything = screen.title.text
+    screen.set_query("ruby")
+    screen.scroll(1)
+    screen.close()
+    screen.open(creative=True)
+    assert screen.query == "" and screen.page == 0 and screen.title.text == everything
+    assert screen.search.text == "Search: _"

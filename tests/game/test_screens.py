@@ -33,9 +33,10 @@ def test_an_open_screen_takes_the_keys_the_game_would_act_on(
     replay(game, "select 1")
     game.input("e")
     assert game.inventory_screen.shown
-    game.input("4")  # a hotbar key: the screen has it, nothing is selected
+    game.input("4")  # a hotbar key chooses the slot, as in play; the screen stays open
+    assert game.hotbar.selected == 3 and game.inventory_screen.shown
     game.input("escape")  # closes the screen rather than pausing
-    assert game.hotbar.selected == 0 and not game.inventory_screen.shown and not game.paused
+    assert not game.inventory_screen.shown and not game.paused
     game.input("escape")
     game.input("e")  # paused: the inventory does not open
     assert game.paused and not game.inventory_screen.shown

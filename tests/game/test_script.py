@@ -44,6 +44,32 @@ def test_a_script_presses_q_and_ctrl_q_as_the_keyboard_does() -> None:
         parse_script("key w")
 
 
+def test_inventory_clicks_take_a_button_and_drags_take_their_cells() -> None:
+    actions = parse_script(
+        "click_item 5\nclick_item 5 RIGHT\nclick_item 46 shift\ndrag_item left 37 38 39\n"
+        "hover_item 2"
+    )
+    assert [a.args.get("button") for a in actions] == ["left", "right", "shift", "left", None]
+    assert actions[3].rest == (37, 38, 39) and actions[4].args == {"cell": 2}
+    data = parse_script(
+        '[["drag_item", "right", 1, 2], {"action": "drag_item", "button": "left", "cells": [4, 5]}]'
+    )
+    assert [(a.args, a.rest) for a in data] == [
+        ({"button": "right"}, (1, 2)),
+        ({"button": "left"}, (4, 5)),
+    ]
+    for text, message in [
+        ("click_item 5 middle", "line 1: click_item button: button must be left, right or shift"),
+        ("drag_item shift 1 2", "line 1: drag_item button: button must be left or right"),
+        ("drag_item left 1", "line 1: drag_item needs 2..63 cells, got 1"),
+        ("drag_item left 1 64", "line 1: drag_item cells: cell must be 1..63"),
+        ("hover_item 0", "line 1: hover_item cell: cell must be 1..63"),
+        ("click_item 5 left 3", "line 1: click_item takes at most 2 arguments"),
+    ]:
+        with pytest.raises(ScriptError, match=message):
+            parse_script(text)
+
+
 def test_the_same_script_in_both_formats_parses_alike() -> None:
     text = parse_script("look 10 20\nmove 1 -1 5\nplace\nselect 9\nfly on")
     data = parse_script(

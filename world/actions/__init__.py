@@ -5,10 +5,11 @@ its hook calls under their calling policy, and the settling of changed voxels), 
 (Luanti's dig/place/use pipeline), `actions.checks` (the built-in rules, Minecraft's),
 `actions.callbacks` (blocks' own callbacks as implementations), `actions.neighbors` (the bounded
 neighbour queue), `actions.placement` (the built-in shape rules of neighbours: attached blocks
-and fence links), `actions.breaking` (survival break progress) and `actions.containers` (moving
+and fence links), `actions.breaking` (survival break progress), `actions.containers` (moving
 items between a player's inventory and a block's, with the block's ``allow_*`` and ``on_*``
-callbacks). The rules object that owns them and the ticks is `world.rules`. Imports the layers
-below it.
+callbacks) and `actions.slot_clicks` (the inventory screen's clicks, shift-clicks, drags and
+crafts, Minecraft's, through those callbacks). The rules object that owns them and the ticks
+is `world.rules`. Imports the layers below it.
 """
 
 from __future__ import annotations

@@ -60,7 +60,17 @@ if TYPE_CHECKING:
     from world.geometry import Int3
     from world.mods.outcome import Actor
 
-__all__ = ["BLOCK", "PLAYER", "Slot", "check_move", "move"]
+__all__ = [
+    "BLOCK",
+    "PLAYER",
+    "Going",
+    "Slot",
+    "allowed",
+    "check_move",
+    "described",
+    "failed",
+    "move",
+]
 
 PLAYER = "player"
 BLOCK = "block"
@@ -75,8 +85,9 @@ class Slot:
     index: int
 
 
-class _Going(NamedTuple):
-    """One stack going from one slot to another, and the callbacks that decide and hear it."""
+class Going(NamedTuple):
+    """One stack going from one slot to another, and the callbacks that decide and hear it
+    (`world.actions.slot_clicks` moves the screen's stacks as these too)."""
 
     source: Slot
     target: Slot
@@ -163,34 +174,34 @@ def move(
     rule.limits = {name: item.stack_max for name, item in registry.items.items()}
     left, put = rule.moved(moving, there)
     if there is not None and there.item != moving.item:
-        goes = [_Going(source, target, moving), _Going(target, source, there)]
+        goes = [Going(source, target, moving), Going(target, source, there)]
     else:
         count = moving.count - (0 if left is None else left.count)
         if count == 0:  # onto a full stack of it: nothing moves, as with any full slot
             return Outcome(True, pos=pos)
-        goes = [_Going(source, target, ItemStack(moving.item, count))]
+        goes = [Going(source, target, ItemStack(moving.item, count))]
     kwargs = {"world": tx.view, "pos": pos, "block": block, "actor": actor}
     called = tx.call("can_use", kwargs)
     if called.error is not None:
-        return _failed(tx, pos)
+        return failed(tx, pos)
     if called.answer is not None:
         return denied(str(called.answer), pos, called.mod)
     base = {**kwargs, "state": state, "props": registry.props(state), "key": container.key}
-    allowed = []
+    let_go: list[Going] = []
     for going in goes:
-        let = _allowed(tx, pos, block, going, going.offered(base))
+        let = allowed(tx, pos, block, going, going.offered(base))
         if isinstance(let, Outcome):
             return let
         if let == 0 or (len(goes) == 2 and let < going.stack.count):
-            what = _described(registry, going.stack.item)
+            what = described(registry, going.stack.item)
             verb = {"put": "take", "take": "give up", "move": "move"}[going.kind]
             reason = f"{block.description} will not {verb} {what}"
             return denied(reason, pos, block.name.split(":")[0])
-        allowed.append(going._replace(stack=ItemStack(going.stack.item, let)))
-    if len(allowed) == 2:
+        let_go.append(going._replace(stack=ItemStack(going.stack.item, let)))
+    if len(let_go) == 2:
         sides[source.side][source.index], sides[target.side][target.index] = left, put
     else:
-        (going,) = allowed
+        (going,) = let_go
         rest = moving.count - going.stack.count
         sides[source.side][source.index] = ItemStack(moving.item, rest) if rest else None
         total = going.stack.count + (0 if there is None else there.count)
@@ -201,22 +212,22 @@ def move(
         return denied(f"{container.title} cannot hold that: {exc}", pos)
     outer, tx.actor = tx.actor, actor
     try:
-        for going in allowed:
+        for going in let_go:
             callback = f"on_{going.kind}"
             if getattr(block, callback) is not None:
                 _, error = tx.block_call(block, callback, going.offered(base))
                 if error is None:
                     tx.settle()
                 if tx.error is not None:
-                    return _failed(tx, pos)
+                    return failed(tx, pos)
     finally:
         tx.actor = outer
     touched = PLAYER in (source.side, target.side)
     return Outcome(True, pos=pos, inventory=tuple(sides[PLAYER]) if touched else None)
 
 
-def _allowed(
-    tx: Transaction, pos: Int3, block: BlockType, going: _Going, offered: dict[str, object]
+def allowed(
+    tx: Transaction, pos: Int3, block: BlockType, going: Going, offered: dict[str, object]
 ) -> int | Outcome:
     """How many of the stack the block's ``allow_*`` callback lets go, or the outcome that
     ends the move (a refusal with its reason, or a failure)."""
@@ -226,24 +237,26 @@ def _allowed(
     result, error = tx.block_call(block, callback, offered)
     mod = block.name.split(":")[0]
     if error is not None:
-        return _failed(tx, pos)
+        return failed(tx, pos)
     if isinstance(result, str) and result:
         return denied(result, pos, mod)  # a reason (a switched-off callback's too: fails closed)
     if isinstance(result, int) and not isinstance(result, bool) and result >= 0:
         return min(result, going.stack.count)
     bad = TypeError(f"returned {result!r}; expected a count of items >= 0 or a reason")
     tx.error = tx.error or tx.guard.record(mod, f"{callback} of {block.name}", bad)
-    return _failed(tx, pos)
+    return failed(tx, pos)
 
 
-def _described(registry: BlockRegistry, item: str) -> str:
+def described(registry: BlockRegistry, item: str) -> str:
     """An item's description as the player knows it (its name when no loaded mod has it)."""
     if item in registry.items:
         return registry.items[item].description
     return registry[item].description if item in registry else item
 
 
-def _failed(tx: Transaction, pos: Int3) -> Outcome:
+def failed(tx: Transaction, pos: Int3) -> Outcome:
+    """The move's denial for the transaction's error (a failing hook or callback), naming the
+    mod."""
     error = tx.error
     assert error is not None
     return Outcome(False, str(error), pos=pos, denied_by=error.mod)

@@ -11,10 +11,12 @@ Contract
   twenty, Minecraft's rate). A block's ``get_drops`` callback may decide instead.
 - `Inventory`: 36 slots, slot 0..8 the hotbar (Minecraft's layout), each empty or an `ItemStack`
   of 1..`STACK_MAX` items. `Inventory.add` fills stacks of the same item first, hotbar first, then
-  empty slots, and returns what did not fit; `take` removes from one slot; `move` is a click of
-  the inventory screen (put down, merge or swap a stack).
-- Its slots and crafting grid are `Slots`: lists of a fixed length whose every write goes through
-  one recorder (``Slots.recorder``, set by the world that holds the inventory:
+  empty slots, and returns what did not fit; `take` removes from one slot; `move` moves one
+  slot's stack onto another (put down, merge or swap), `moved` is its rule for any two cells.
+- ``carried``: the stack the mouse carries on the inventory screen (Minecraft's cursor stack), a
+  one-slot `Slots`; the screen's clicks move stacks through it (`world.actions.slot_clicks`).
+- Its slots, crafting grid and carried stack are `Slots`: lists of a fixed length whose every
+  write goes through one recorder (``Slots.recorder``, set by the world that holds the inventory:
   `world.voxels.players`), so a change made inside an action is undone with it and every change
   marks the player for saving, whoever made it (a mod, the rules, the game's screens).
 - Saved with the player as JSON-ready data (`Inventory.to_data` / `Inventory.from_data`); item
@@ -169,11 +171,15 @@ class Inventory:
         # The crafting grid's stacks, 3×3 (`world.items.crafting`; the inventory screen puts them
         # there and back): part of the inventory, so a save holds them (`saved_slots`).
         self.crafting = _slots((), CRAFTING_SLOTS)
+        # The stack the mouse carries on the inventory screen (one slot): saved as the grid is.
+        self.carried = _slots((), 1)
 
     def record_with(self, recorder: Recorder | None) -> None:
-        """Send every write of the slots and of the crafting grid to ``recorder`` (`Slots`)."""
+        """Send every write of the slots, the crafting grid and the carried stack to
+        ``recorder`` (`Slots`)."""
         self.slots.recorder = recorder
         self.crafting.recorder = recorder
+        self.carried.recorder = recorder
 
     def stack_max(self, item: str) -> int:
         """How many of ``item`` one slot holds."""
@@ -252,7 +258,7 @@ class Inventory:
         return old
 
     def move(self, source: int, target: int) -> None:
-        """One click of the inventory screen: move the source stack onto the target slot.
+        """Move the source stack onto the target slot (`moved`'s rule, a left click's).
 
         Onto an empty slot it moves; onto the same item it merges as much as fits (the rest stays
         in the source); onto another item the two stacks swap.
@@ -265,8 +271,8 @@ class Inventory:
     def moved(
         self, moving: ItemStack | None, there: ItemStack | None
     ) -> tuple[ItemStack | None, ItemStack | None]:
-        """What a click leaves (in the source, in the target) moving ``moving`` onto ``there``
-        (`move`'s rule, for any two cells: the inventory screen's grid and chests too)."""
+        """What a move leaves (in the source, in the target) moving ``moving`` onto ``there``
+        (`move`'s rule, for any two cells: `world.actions.containers.move`'s too)."""
         if moving is None:
             return None, there
         if there is None:
@@ -280,9 +286,10 @@ class Inventory:
         )
 
     def saved_slots(self) -> list[ItemStack | None]:
-        """The slots as a save keeps them: with the crafting grid's stacks put back into them
-        (they fit: a craft leaves room for what stays in the grid)."""
-        slots, _ = self.with_added(self.crafting)
+        """The slots as a save keeps them: with the carried stack and the crafting grid's stacks
+        put back into them, as closing the screen puts them (what would not fit is left out:
+        closing drops it into the world, `world.actions.slot_clicks.put_back`)."""
+        slots, _ = self.with_added([*self.carried, *self.crafting])
         return slots
 
     def with_added(self, stacks: Iterable[ItemStack | None]) -> tuple[list[ItemStack | None], int]:
