@@ -22,11 +22,12 @@ from world.blocks.atlas import TILE_PX, TILES_PER_ROW
 from world.blocks.block_type import DRAW_NONE, DRAW_PLANT
 from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FULL, Box
+from world.mesh.shapes import FACE_SHADE
 
 __all__ = ["ICON_PX", "block_icon", "icon_sheet"]
 
 ICON_PX = 32
-_SHADE = np.array([0.6, 0.6, 1.0, 1.0, 0.8, 0.8])  # per face +x, -x, +y, -y, +z, -z
+_SHADE = np.array(FACE_SHADE)  # per face +x, -x, +y, -y, +z, -z: the placed block's
 _HALF = 0.86  # block units from the icon's centre to its edge (the cube's outline fits)
 
 
