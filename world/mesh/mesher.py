@@ -54,22 +54,19 @@ and no face shows its texture mirrored from outside. Each uv rectangle is inset 
 texels so rounding at a quad's edge never samples the next tile.
 
 ``shade`` is a per-vertex brightness in (0, 1] for the game to multiply into the texture colour:
-a fixed shade per face direction (`FACE_SHADE`: top 1, bottom 0.5, z sides 0.8, x sides 0.6, as
-Minecraft's block model "shade"), whatever the light, times ambient occlusion (`AO_LEVELS`) from
-the three voxels touching the vertex in the layer in front of the face (two sides and the
-diagonal; opaque voxels occlude). So every block's sides read against its top even in full sky
-light, where smooth light alone is the same everywhere. Light-emitting blocks
-(``registry.light > 0``) have no ambient occlusion (Minecraft draws them flat-lit) but are shaded
-by direction like any block (a lamp's sides darker than its top, as Minecraft's glowstone). Each
-quad is split along the diagonal that keeps a corner's shadow in its corner (the brighter
-diagonal), so occlusion does not streak.
+a fixed shade per face direction whatever the light (`FACE_SHADE`: top 1, bottom 0.5, z sides
+0.8, x sides 0.6, Minecraft's "shade"), so a block's sides read against its top in full sky
+light too, times ambient occlusion (`AO_LEVELS`) from the three voxels touching the vertex in the
+layer in front of the face (two sides and the diagonal; opaque voxels occlude). Light-emitting
+blocks (``registry.light > 0``) have no occlusion (Minecraft draws them flat-lit) but keep their
+direction's shade (a lamp as Minecraft's glowstone). Each quad is split along the diagonal that
+keeps a corner's shadow in its corner (the brighter diagonal), so occlusion does not streak.
 
-Box faces have no ambient occlusion: each takes `FACE_SHADE` of its direction. Plants' crossed quads
-are not shaded by direction (`PLANT_SHADE` is 1: Minecraft's cross model has "shade" false), so
-grass is as bright as the top it stands on. Faces of transparent blocks come after all opaque faces
-in ``indices``, so a renderer that draws in index order blends water over the ground already drawn:
-opaque cubes, opaque box faces, transparent cubes, the liquid surfaces seen from below, transparent
-box faces, then plants.
+Box faces have no ambient occlusion: each takes `FACE_SHADE` of its direction. Plants' crossed
+quads are not shaded (`PLANT_SHADE`: Minecraft's cross model has "shade" false). Faces of
+transparent blocks come after all opaque faces in ``indices``, so a renderer that draws in index
+order blends water over the ground already drawn: opaque cubes, opaque box faces, transparent
+cubes, the liquid surfaces seen from below, transparent box faces, then plants.
 
 Cost: per-registry tables (`world.mesh.boxes.cull_tables`) turn every quad into rows of a
 corner table and a uv table, so the output arrays are each one gather; see ``bench.terrain``.
