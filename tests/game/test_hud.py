@@ -1,5 +1,5 @@
 """The HUD's message line: a mod's error is shown once, in full, and the game keeps running; the
-info text of the block pointed at."""
+info text of the block pointed at; the hotbar's icons, the inventory screen's."""
 
 from __future__ import annotations
 
