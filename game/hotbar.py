@@ -67,18 +67,16 @@ class Hotbar:
         return [self._block(stack) for stack in self.inventory.hotbar]
 
     @property
-    def icon_tiles(self) -> list[int | None]:
-        """Each hotbar slot's icon as an atlas tile: a block's side tile, an item's image (None
-        when empty, or for an item no loaded mod knows)."""
-        tiles: list[int | None] = []
-        for stack in self.inventory.hotbar:
-            block = self._block(stack)
-            item = None if stack is None else self.registry.items.get(stack.item)
-            if block is not None:
-                tiles.append(int(self.registry.face_tiles[block][0]))
-            else:
-                tiles.append(None if item is None else self.registry.tile_id(item.image))
-        return tiles
+    def icon_items(self) -> list[str | None]:
+        """Each hotbar slot's item when it has an icon to draw (`game.icons.item_icon`: a
+        block's, or an item's a loaded mod knows), None when empty or unknown."""
+        return [
+            None
+            if stack is None
+            or (stack.item not in self.registry and stack.item not in self.registry.items)
+            else stack.item
+            for stack in self.inventory.hotbar
+        ]
 
     @property
     def current_item(self) -> str | None:

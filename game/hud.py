@@ -6,14 +6,15 @@ to 0.5 (top), x over ±aspect/2. Each piece is anchored to the window (`game.hud
 crosshair at the centre, the hotbar at the bottom centre, scaled down to fit a narrow or portrait
 window, the held item's name just above it, the messages at the bottom left above it (Minecraft's
 chat corner, each line on a dark band: readable over sand and snow), the info text at the top
-centre (the ``infotext`` of the
-block pointed at, `world.voxels.block_data.INFOTEXT`: Luanti shows it at the top left, in its chat's
-corner; here the top left is F3's); `WindowRoot` lays them out again whenever the window's aspect
-ratio changes. An icon is the +x side tile of its block, as the mesher draws it, copied out of the
-atlas onto the hotbar's own small texture with a border of its edge texels (`_sheet_pixels`):
-sampled from the shared atlas, rounding at the quad's edge picked texels of the neighbouring tile
-at some sizes. The crosshair and the hotbar (backing, selection frame, slots, icons) are one geom
-each (`game.geometry.quads_node`): drawn as an entity each, the hotbar's 20 pieces cost software GL
+centre (the ``infotext`` of the block pointed at, `world.voxels.block_data.INFOTEXT`: Luanti
+shows it at the top left, in its chat's corner; here the top left is F3's); `WindowRoot` lays
+them out again whenever the window's aspect ratio changes. A slot's icon is its item's, the same
+pixels as the inventory screen's (`game.icons.item_icon`: a block seen from above its south-east
+corner, slabs, stairs and fences in their shape, each face shaded by its direction as the placed
+block; an item that is no block as its flat tile), drawn on the hotbar's own small texture with a
+clear border (`_sheet_pixels`), so rounding at a quad's edge never picks a neighbouring icon's
+texels. The crosshair and the hotbar (backing, selection frame, slots, icons) are one geom each
+(`game.geometry.quads_node`): drawn as an entity each, the hotbar's 20 pieces cost software GL
 2.3 ms a frame, a sixth of a frame at view distance 4. Breaking progress is not drawn here: the
 crack on the block shows it (`game.crack`), as in Minecraft.
 """
@@ -27,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 from panda3d.core import SamplerState, TransparencyAttrib
 from panda3d.core import Texture as PandaTexture
-from ursina import Entity, Text, Texture, camera, color, destroy, window
+from ursina import Entity, Text, camera, color, destroy, window
 
 from game.geometry import quads_node
 from game.hotbar import SLOTS, Hotbar
@@ -42,7 +43,7 @@ from game.hud_layout import (
     fit_scale,
     hotbar_layout,
 )
-from world.blocks.atlas import TILE_PX, tile_pixel_box
+from game.icons import ICON_PX, item_icon
 from world.blocks.registry import BlockRegistry
 
 __all__ = [
@@ -58,9 +59,9 @@ __all__ = [
     "WindowRoot",
 ]
 
-ICON_SIZE = SLOT_SIZE * 0.72
-_CELL_PX = TILE_PX + 2  # a tile on the hotbar's texture, with a border of its edge texels
-_SHEET_PX = (256, 32)  # the hotbar's texture: a white cell and nine icons, in a power of two
+ICON_SIZE = SLOT_SIZE * 0.8  # as the inventory screen's (and Minecraft's 16 px in 20)
+_CELL_PX = ICON_PX + 2  # an icon on the hotbar's texture, with a clear border
+_SHEET_PX = (512, 64)  # the hotbar's texture: a white cell and nine icons, in a power of two
 _BACKING = (0.0, 0.0, 0.0, 0.45)
 _SELECTION = (1.0, 1.0, 1.0, 0.9)
 _SLOT = (0.25, 0.25, 0.25, 0.9)
@@ -133,22 +134,16 @@ def _fit_width(text: Text, aspect: float) -> None:
     text.scale = fit_scale(width, aspect) if width > 0.0 else 1.0
 
 
-def _sheet_pixels(atlas: PandaTexture, tiles: list[int | None]) -> NDArray[np.uint8]:
+def _sheet_pixels(icons: list[NDArray[np.uint8] | None]) -> NDArray[np.uint8]:
     """The hotbar's texture, as Panda3D stores it (bottom row first): a white cell, then each
-    slot's tile with a one-texel border copied from its edge, so rounding at an icon's edge
-    picks its own texel, never the neighbouring tile's."""
-    width, height = atlas.getXSize(), atlas.getYSize()
-    image = np.frombuffer(bytes(atlas.getRamImageAs("RGBA")), dtype=np.uint8)
-    image = image.reshape(height, width, 4)  # bottom row first, as Panda3D stores it
+    slot's icon (top row first, as `game.icons` makes it) with a clear border of one texel, so
+    rounding at an icon's edge picks its own texel or nothing, never a neighbour's."""
     sheet = np.zeros((_SHEET_PX[1], _SHEET_PX[0], 4), dtype=np.uint8)
     sheet[:_CELL_PX, :_CELL_PX] = 255
-    for slot, tile in enumerate(tiles):
-        if tile is None:
-            continue
-        left, top, right, bottom = tile_pixel_box(tile)
-        pixels = image[height - bottom : height - top, left:right]
-        x0 = (slot + 1) * _CELL_PX
-        sheet[:_CELL_PX, x0 : x0 + _CELL_PX] = np.pad(pixels, ((1, 1), (1, 1), (0, 0)), "edge")
+    for slot, icon in enumerate(icons):
+        if icon is not None:
+            x0 = (slot + 1) * _CELL_PX + 1
+            sheet[1 : 1 + ICON_PX, x0 : x0 + ICON_PX] = icon[::-1]
     return sheet
 
 
@@ -158,8 +153,8 @@ def _icon_uv(slot: int) -> tuple[float, float, float, float]:
     return (
         x0 / _SHEET_PX[0],
         1 / _SHEET_PX[1],
-        (x0 + TILE_PX) / _SHEET_PX[0],
-        (1 + TILE_PX) / _SHEET_PX[1],
+        (x0 + ICON_PX) / _SHEET_PX[0],
+        (1 + ICON_PX) / _SHEET_PX[1],
     )
 
 
@@ -170,10 +165,15 @@ _WHITE_UV = (_CELL_PX / 2 / _SHEET_PX[0], _CELL_PX / 2 / _SHEET_PX[1]) * 2
 class Hud:
     """Crosshair, hotbar, the held item's name, the messages and the info text."""
 
-    def __init__(self, registry: BlockRegistry, hotbar: Hotbar, atlas: Texture) -> None:
+    def __init__(self, registry: BlockRegistry, hotbar: Hotbar, atlas: NDArray[np.uint8]) -> None:
+        """``atlas``: the block atlas's image, (height, width, 4) RGBA, top row first."""
         self.registry = registry
         self.hotbar = hotbar
         self.atlas = atlas
+        # Each item's icon once made (a few a hotbar, each a fraction of a millisecond), and the
+        # rays cast for each shape (`game.icons.block_icon`).
+        self._icon_cache: dict[str, NDArray[np.uint8] | None] = {}
+        self._casts: dict[Any, Any] = {}
         self.root = WindowRoot("hud", self._lay_out)
         # Each piece is one geom (one draw: `game.geometry.quads_node`).
         self.crosshair = self.root.attachNewNode(
@@ -192,7 +192,7 @@ class Hud:
         self.pieces = self.bar.attachNewNode("hotbar pieces")
         full_size = HotbarLayout(scale=1.0, y=0.0)  # the hotbar's own units
         self.slot_x = [full_size.slot_x(i) for i in range(SLOTS)]
-        self.icons: list[int | None] = []  # the atlas tile each slot shows (None: no icon)
+        self.icons: list[str | None] = []  # the item whose icon each slot shows (None: none)
         self.selection_x = self.slot_x[0]
         self.counts: list[Text] = [
             Text(
@@ -290,10 +290,11 @@ class Hud:
         when an icon changed."""
         for slot, count in enumerate(self.hotbar.counts):
             self.counts[slot].text = str(count) if count > 1 else ""
-        tiles = self.hotbar.icon_tiles
-        if tiles != self.icons:
-            self.icons = tiles
-            self.sheet.setRamImageAs(_sheet_pixels(self.atlas._texture, tiles).tobytes(), "RGBA")
+        items = self.hotbar.icon_items
+        if items != self.icons:
+            self.icons = items
+            icons = [None if item is None else self.icon(item) for item in items]
+            self.sheet.setRamImageAs(_sheet_pixels(icons).tobytes(), "RGBA")
         self.selection_x = self.slot_x[self.hotbar.selected]
         frame = SLOT_SIZE + 2 * SLOT_GAP
         boxes = [
@@ -306,8 +307,8 @@ class Hud:
             boxes.append((x, 0.0, 0.5, SLOT_SIZE, SLOT_SIZE))
             colours.append(_SLOT)
             uvs.append(_WHITE_UV)
-        for slot, tile in enumerate(tiles):
-            if tile is not None:
+        for slot, item in enumerate(items):
+            if item is not None:
                 boxes.append((self.slot_x[slot], 0.0, 0.0, ICON_SIZE, ICON_SIZE))
                 colours.append((1.0, 1.0, 1.0, 1.0))
                 uvs.append(_icon_uv(slot))
@@ -315,6 +316,15 @@ class Hud:
         self.pieces = self.bar.attachNewNode(quads_node("hotbar pieces", boxes, colours, uvs))
         self.pieces.setTexture(self.sheet, 1)
         self.pieces.setTransparency(TransparencyAttrib.M_alpha)
+
+    def icon(self, item: str) -> NDArray[np.uint8] | None:
+        """An item's icon, (`ICON_PX`, `ICON_PX`, 4) RGBA, top row first: the inventory
+        screen's (`game.icons.item_icon`); None for an item no loaded mod knows."""
+        if item not in self._icon_cache:
+            self._icon_cache[item] = item_icon(
+                self.atlas, self.registry, item, ICON_PX, self._casts
+            )
+        return self._icon_cache[item]
 
     def show_crosshair(self, shown: bool) -> None:
         """Hide the crosshair while a screen (the inventory) is open, show it again after."""

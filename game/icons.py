@@ -8,7 +8,9 @@ part of its tile the mesher would draw there. Plants (saplings, tall grass) are 
 flat tile, as Minecraft draws plant items.
 
 Every cube icon shares one per-pixel map of (face, u, v), so the icons of all cube blocks are one
-gather from the atlas (`icon_sheet`); only shaped blocks cast their rays one block at a time.
+gather from the atlas (`icon_sheet`: the inventory screen's, every item at once); only shaped
+blocks cast their rays one block at a time. `item_icon` is one item's icon, the same pixels (the
+hotbar's, a few at a time).
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from world.blocks.atlas import TILE_PX, TILES_PER_ROW
 from world.blocks.block_type import DRAW_NONE, DRAW_PLANT
 from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FULL, Box
+from world.mesh.shapes import FACE_SHADE
 
-__all__ = ["ICON_PX", "block_icon", "icon_sheet"]
+__all__ = ["ICON_PX", "block_icon", "icon_sheet", "item_icon"]
 
 ICON_PX = 32
-_SHADE = np.array([0.6, 0.6, 1.0, 1.0, 0.8, 0.8])  # per face +x, -x, +y, -y, +z, -z
+_SHADE = np.array(FACE_SHADE)  # per face +x, -x, +y, -y, +z, -z: the placed block's
 _HALF = 0.86  # block units from the icon's centre to its edge (the cube's outline fits)
 
 
@@ -134,6 +137,22 @@ def block_icon(
     pixels = _sample(atlas, tiles[face[hit]], u[hit], v[hit])
     icon[hit] = _shade(pixels, face[hit])
     return icon.reshape(size, size, 4)
+
+
+def item_icon(
+    atlas: NDArray[np.uint8],
+    registry: BlockRegistry,
+    item: str,
+    size: int = ICON_PX,
+    casts: dict[tuple[tuple[Box, ...], int], _Cast] | None = None,
+) -> NDArray[np.uint8] | None:
+    """An item's icon by its name, (size, size, 4) RGBA, as the inventory screen draws it: a
+    block's item as its default state (`block_icon`), an item that is no block as its flat tile;
+    None for an item no loaded mod knows."""
+    if item in registry:
+        return block_icon(atlas, registry, registry.id(item), size, casts)
+    thing = registry.items.get(item)
+    return None if thing is None else _flat(atlas, registry.tile_id(thing.image), size)
 
 
 def icon_sheet(

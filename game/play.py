@@ -32,7 +32,7 @@ import time as wallclock
 from dataclasses import replace
 
 from panda3d.core import Texture as PandaTexture
-from ursina import Entity, Texture, application, destroy
+from ursina import Entity, application, destroy
 from ursina import time as utime
 
 from game.atlas_build import atlas_texture, build_atlas_image
@@ -149,10 +149,7 @@ class Game:
             self.world, self.chunks.node, self.atlas, self.origin.to_render,
             lambda: self.chunks.view_distance, self.light,
         )  # fmt: skip
-        # ursina's wrapper for the HUD icons; Panda3D's loader hands it the same cached texture.
-        atlas = Texture(self.atlas)
-        atlas.path, atlas._cached_image = None, None  # what ursina sets for a texture from a file
-        self.hud = Hud(registry, self.hotbar, atlas)
+        self.hud = Hud(registry, self.hotbar, self.atlas_pixels)
         self.outline = BlockOutline(registry, self.origin)
         self.crack = CrackOverlay(registry, self.atlas, self.origin)
         self.particles = BreakParticles(registry, self.atlas_pixels, self.origin)

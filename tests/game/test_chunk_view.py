@@ -1,4 +1,5 @@
-"""Chunk nodes: direction groups left out only when none of their faces can face the camera."""
+"""Chunk nodes: direction groups left out only when none of their faces can face the camera;
+faces drawn shaded by their direction."""
 
 from __future__ import annotations
 
@@ -237,6 +238,9 @@ def test_a_plant_draws_from_both_sides(app: Any, make_game: Callable[..., Any]) 
     registry = game.world.registry
     ground, plant = 4, (0, 4, 3)  # the flat world's feet height; the plant's block
     centre = np.array([0.5, 3.5])  # its middle, x and z
+    # Sand round it: the grass would be as bright as the ground behind it (neither is shaded).
+    patch = [(x, ground - 1, z) for x in range(-4, 6) for z in range(-1, 9)]
+    game.world.set_blocks(np.array(patch), registry.id("base:sand"))
 
     def frame(direction: np.ndarray, block: str) -> np.ndarray:
         game.world.set_block(*plant, registry.id(block))
@@ -264,3 +268,59 @@ def test_a_plant_draws_from_both_sides(app: Any, make_game: Callable[..., Any]) 
         covered.append(int((np.abs(with_plant - without).max(axis=2) > 8).sum()))
     assert min(covered) > 100, covered  # on screen every way
     assert max(covered) < 1.3 * min(covered), covered  # as much from in front as from behind
+
+
+def test_a_sand_step_and_a_lit_lamp_show_their_sides_darker_than_their_tops_in_full_daylight(
+    app: Any, make_game: Callable[..., Any]
+) -> None:
+    """Every face is shaded by its direction, as Minecraft's: on a beach step of one block of
+    sand under the open sky at noon (the same sky light everywhere), the step's north side
+    (0.8) and west side (0.6) are darker than the tops of both levels (1.0), so the step reads
+    as a step; a lit lamp's sides are darker than its top too (a light source has no ambient
+    occlusion, but its direction's shade)."""
+    from panda3d.core import Point2, Point3
+
+    from game.engine import grab_frame
+
+    game = make_game(flat=True, creative=True)
+    world, registry = game.world, game.world.registry
+    ground = 4  # the flat world's feet height: its top blocks are at y = 3
+    sand, lamp = registry.id("base:sand"), registry.id("lamp:lamp_on")
+    lower = [(x, ground - 1, z) for x in range(0, 9) for z in range(0, 9)]
+    upper = [(x, ground, z) for x in range(3, 9) for z in range(3, 9)]
+    cells = [*lower, *upper, (5, ground, 0)]
+    world.set_blocks(np.array(cells), np.array([sand] * (len(cells) - 1) + [lamp]))
+    game.chunks.relight(game.light.update(cells), now=True)
+    game.chunks.remesh_dirty()
+    game.chunks.set_daylight(1.0)
+    game.player.set_flying(True)  # held where it is put: the picture is the one measured
+    game.player.teleport((-1.5, ground + 2.5, -1.5))
+    game.player.look(45.0, 40.0)
+    for _ in range(600):
+        app.step()
+        if game.chunks.idle:
+            break
+    app.step()
+    frame = grab_frame(app).astype(np.float64).mean(axis=2)
+    height, width = frame.shape
+
+    def brightness(point: tuple[float, float, float]) -> float:
+        """The mean of a few pixels round a world point's place on screen."""
+        render = Point3(*(np.array(point) - np.array(game.origin.origin)))
+        on_screen = Point2()
+        assert app.camLens.project(app.cam.getRelativePoint(app.render, render), on_screen)
+        column = int((on_screen.x + 1) / 2 * width)
+        row = int((1 - on_screen.y) / 2 * height)
+        return float(frame[row - 2 : row + 3, column - 2 : column + 3].mean())
+
+    step_top = brightness((6.0, ground + 1.0, 6.0))
+    low_top = brightness((1.5, ground, 1.5))
+    north_side = brightness((6.0, ground + 0.7, 3.0))  # near its top edge: no occlusion there
+    west_side = brightness((3.0, ground + 0.7, 6.0))
+    lamp_top = brightness((5.5, ground + 1.0, 0.5))
+    lamp_north = brightness((5.5, ground + 0.5, 0.0))
+    lamp_west = brightness((5.0, ground + 0.5, 0.5))
+    assert abs(step_top - low_top) < 0.06 * step_top  # the two levels' tops alike
+    assert north_side < 0.9 * step_top and west_side < 0.75 * step_top
+    assert west_side < north_side
+    assert lamp_north < 0.9 * lamp_top and lamp_west < 0.9 * lamp_north

@@ -13,11 +13,12 @@ import pytest
 from PIL import Image
 
 from game.hotbar import SLOTS
-from game.hud import HOTBAR_Y, SLOT_GAP, SLOT_SIZE
+from game.hud import HOTBAR_Y, ICON_SIZE, SLOT_GAP, SLOT_SIZE
+from game.icons import ICON_PX, item_icon
 from game.scene import SKY
 from tests.game.runs import blockpick
 from world.base import default_registry
-from world.blocks.atlas import ATLAS_PATH, tile_pixel_box
+from world.blocks.atlas import ATLAS_PATH
 from world.blocks.block_type import AIR
 from world.gen.generators import make_generator
 from world.save.storage import WorldStore
@@ -40,16 +41,19 @@ def check_frame(path: Path) -> None:
     assert is_sky[:40].mean() > 0.5  # looking slightly down: mostly sky at the top
     ground = is_sky[HEIGHT // 2 + 20 : HEIGHT - 80]
     assert ground.mean() < 0.2  # terrain fills the lower part
-    # Each opaque block's icon shows its atlas tile: compare mean colours.
-    atlas = np.asarray(Image.open(ATLAS_PATH).convert("RGBA")).astype(int)
+    # Each opaque block's slot shows its icon (`game.icons.item_icon`, the inventory's): compare
+    # the mean colours of their middles, where the cube's three faces meet.
+    atlas = np.asarray(Image.open(ATLAS_PATH).convert("RGBA"))
     registry = default_registry()
-    half = round(SLOT_SIZE * 0.72 * HEIGHT * 0.3)
+    half = round(ICON_SIZE * HEIGHT * 0.2)
+    middle = slice(round(ICON_PX * 0.3), round(ICON_PX * 0.7))
     for slot, name in ((0, "base:stone"), (1, "base:dirt"), (3, "base:planks")):
-        left, top, right, bottom = tile_pixel_box(int(registry.face_tiles[registry.id(name)][0]))
-        tile = atlas[top:bottom, left:right, :3].reshape(-1, 3).mean(axis=0)
+        made = item_icon(atlas, registry, name)
+        assert made is not None and (made[middle, middle, 3] == 255).all()
+        expected = made[middle, middle, :3].reshape(-1, 3).astype(int).mean(axis=0)
         row, col = slot_centre(slot)
         icon = frame[row - half : row + half, col - half : col + half].reshape(-1, 3).mean(axis=0)
-        assert np.abs(icon - tile).max() < 25, (name, icon, tile)
+        assert np.abs(icon - expected).max() < 12, (name, icon, expected)
 
 
 def test_screenshot_and_script_work_with_no_display(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from game.entity_models import (
 )
 from world.base import default_registry
 from world.blocks.atlas import tile_uv_rects
+from world.blocks.block_type import BlockType
 from world.blocks.entity_type import FALLING_BLOCK, ITEM_ENTITY, EntityType
 from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import Box
@@ -78,6 +79,50 @@ def test_a_block_item_lies_as_its_block_shrunk_to_a_quarter_spinning(
     assert drawn == pytest.approx(tiles)  # each face its block's tile: grass on top, dirt below
     top, bottom = model.static["rgba"][8, 0], model.static["rgba"][12, 0]
     assert top == 255 and bottom < top  # the mesher's shades: the top brightest
+
+
+@pytest.mark.parametrize("block", ["base:sand", "test:glow", "base:stone_slab", "base:torch"])
+def test_a_dropped_block_shades_each_face_as_the_placed_block_does(block: str) -> None:
+    # A block alone in the open (no occlusion): each face of its item is as bright as that face
+    # of the placed block, a light source's too (both shaded by direction, as Minecraft's).
+    from world import World
+    from world.mesh.mesher import mesh_chunk
+
+    registry = default_registry()
+    registry.register(BlockType("test:glow", light=15, tiles=("base:lamp",)))
+    world = World(registry)
+    world.set_block(5, 5, 5, registry.id(block))
+    mesh = mesh_chunk(world, 0, 0, 0)
+    placed = {
+        tuple(normal): round(float(shade) * 255.0)
+        for normal, shade in zip(
+            mesh.normals.reshape(-1, 4, 3)[:, 0].astype(int).tolist(),
+            mesh.shade.reshape(-1, 4)[:, 0],
+            strict=True,
+        )
+    }
+    model = build_model(registry, ("item", block, 1))
+    assert model is not None
+    dropped = {
+        tuple(normal): int(red)
+        for normal, red in zip(
+            np.rint(model.normals).astype(int).tolist(), model.static["rgba"][::4, 0], strict=True
+        )
+    }
+    assert dropped == placed and len(set(placed.values())) == 4
+
+
+def test_a_falling_plant_is_as_bright_as_the_placed_plant() -> None:
+    from world import World
+    from world.mesh.mesher import mesh_chunk
+
+    registry = default_registry()
+    world = World(registry)
+    world.set_block(5, 5, 5, registry.id("base:tall_grass"))
+    placed = set(np.rint(mesh_chunk(world, 0, 0, 0).shade * 255.0).astype(int).tolist())
+    model = build_model(registry, ("block", "base:tall_grass", 0))
+    assert model is not None
+    assert set(model.static["rgba"][:, 0].tolist()) == placed == {255}
 
 
 def test_a_slab_item_keeps_its_shape_and_copies_follow_each_other(

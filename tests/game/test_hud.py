@@ -1,5 +1,5 @@
 """The HUD's message line: a mod's error is shown once, in full, and the game keeps running; the
-info text of the block pointed at."""
+info text of the block pointed at; the hotbar's icons, the inventory screen's."""
 
 from __future__ import annotations
 
@@ -206,3 +206,61 @@ def test_the_pointed_block_s_infotext_shows_at_the_top_until_the_player_looks_aw
     replay(game, "wait 1")
     assert game.target is None or tuple(game.target.block) != tuple(cell)
     assert not shown.enabled
+
+
+def _texture_rgba(texture: Any) -> Any:
+    """A Panda3D texture's image, (height, width, 4) RGBA, bottom row first as Panda3D keeps it."""
+    import numpy as np
+
+    image = np.frombuffer(bytes(texture.getRamImageAs("RGBA")), dtype=np.uint8)
+    return image.reshape(texture.getYSize(), texture.getXSize(), 4)
+
+
+def _crop(image: Any, uv: Any) -> Any:
+    """The texels of a uv box (u0, v0, u1, v1) of an image kept bottom row first."""
+    height, width = image.shape[:2]
+    sizes = (width, height) * 2
+    u0, v0, u1, v1 = (round(float(c) * size) for c, size in zip(uv, sizes, strict=True))
+    return image[v0:v1, u0:u1]
+
+
+def test_the_hotbar_draws_each_item_with_the_inventory_screen_s_icon(
+    make_game: Make, replay: Replay
+) -> None:
+    """A fence, stairs, a slab and a furnace in the hotbar look as they do in the inventory
+    screen (their shape, seen from above a corner, faces shaded by direction), not as a flat
+    tile of planks or stone; an item that is no block (a hoe) as its flat image, as there."""
+    import numpy as np
+    from panda3d.core import GeomVertexReader
+
+    from world.items.inventory import ItemStack
+
+    game = make_game(flat=True, creative=True)
+    items = ["base:fence", "base:planks_stairs", "base:stone_slab", "furnace:furnace"]
+    items.append("farming:hoe")
+    for slot, item in enumerate(items):
+        game.hotbar.inventory.put(slot, ItemStack(item, 5))
+    for slot in range(len(items), 9):
+        game.hotbar.inventory.put(slot, None)
+    replay(game, "inventory\nwait 1\ninventory\nwait 1")  # the screen's icons: made on opening
+    screen = game.inventory_screen
+    listed = _texture_rgba(screen._sheet)
+    # The hotbar as drawn: its one geom's quads, the icons last, one a slot holding an item.
+    geom = game.hud.pieces.node().getGeom(0)
+    reader = GeomVertexReader(geom.getVertexData(), "texcoord")
+    uvs = []
+    while not reader.isAtEnd():
+        uv = reader.getData2()
+        uvs.append((uv[0], uv[1]))
+    icon_boxes = np.array(uvs).reshape(-1, 4, 2)[-len(items) :]
+    drawn = _texture_rgba(game.hud.sheet)
+    registry = game.world.registry
+    for item, corners in zip(items, icon_boxes, strict=True):
+        box = (*corners.min(axis=0), *corners.max(axis=0))
+        icon = _crop(drawn, box)
+        assert np.array_equal(icon, _crop(listed, screen._icon_uv(screen._icon_index[item])))
+        if item in registry:  # a block's shape: clear round it, and its top and sides apart
+            opaque = icon[..., 3] == 255
+            assert 0.05 < opaque.mean() < 0.9, item  # a flat tile would fill the square
+            assert len({int(v) for v in icon[opaque][:, :3].max(axis=1) // 16}) > 3, item
+    assert [text.text for text in game.hud.counts[: len(items)]] == ["5"] * len(items)

@@ -194,8 +194,8 @@ def test_the_hoe_from_the_picker_tills_grass_in_survival_and_is_kept(
     inventory = game.hotbar.inventory
     assert inventory.current == ItemStack("farming:hoe", 1)  # a tool stacks to one
     assert game.hotbar.current is None  # not a block: places nothing
-    assert game.hotbar.icon_tiles[3] == game.world.registry.tile_id("farming:hoe")
-    assert game.hud.icons[3] == game.hotbar.icon_tiles[3]  # its icon is drawn
+    assert game.hotbar.icon_items[3] == "farming:hoe"
+    assert game.hud.icons[3] == "farming:hoe"  # its icon is drawn
     game.player.creative = False
     replay(game, "look 0 50\nwait 2")
     target = game.target

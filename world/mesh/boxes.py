@@ -4,10 +4,10 @@ Contract
 --------
 A state drawn as boxes (``registry.draw[id] == DRAW_BOXES``: slabs, stairs, fences, torches,
 doors) is drawn as its selection boxes (``registry.selection_boxes[id]``), each box as six quads
-with the face's normal, ``FACE_SHADE`` of its direction (no ambient occlusion; light sources at
-full brightness) and the face's own part of its tile: the tile's uv rectangle scaled to where the
-face lies within the unit face (Minecraft's and Luanti's node boxes): a bottom slab's side shows
-the lower half of the side tile, its top the whole top tile.
+with the face's normal, ``FACE_SHADE`` of its direction (no ambient occlusion; a light source's
+too, as every block's) and the face's own part of its tile: the tile's uv rectangle scaled to
+where the face lies within the unit face (Minecraft's and Luanti's node boxes): a bottom slab's
+side shows the lower half of the side tile, its top the whole top tile.
 
 Culling, for every drawn kind (`world.mesh.mesher` applies the same rule to cubes):
 
@@ -151,7 +151,6 @@ def cull_tables(registry: BlockRegistry) -> CullTables:
         registry.transparent.tobytes(),
         registry.block_index.astype(np.int32).tobytes(),
         registry.face_tiles.astype(np.int32).tobytes(),
-        registry.light.astype(np.uint8).tobytes(),
     )
 
 
@@ -162,7 +161,6 @@ def _cull_tables(
     see: bytes,
     blocks: bytes,
     tiles: bytes,
-    lights: bytes,
 ) -> CullTables:
     draw = np.frombuffer(draw_bytes, dtype=np.uint8)
     transparent = np.frombuffer(see, dtype=np.bool_)
@@ -184,7 +182,6 @@ def _cull_tables(
     face_tiles = np.frombuffer(tiles, dtype=np.int32).reshape(-1, 6)
     rects = tile_uv_rects(face_tiles[state, faces.direction], inset_px=UV_INSET_PX)
     origin, extent = rects[:, None, :2], (rects[:, 2:] - rects[:, :2])[:, None, :]
-    light = np.frombuffer(lights, dtype=np.uint8)[state]
     side_full = faces.cover[0][sides] & (draw == DRAW_BOXES)[:, None]
     bits = np.left_shift(1, np.arange(6))
     side_bits = (side_full & ~transparent[:, None]) @ bits + (side_full & transparent[:, None]) @ (
@@ -209,9 +206,7 @@ def _cull_tables(
             ]
         ).astype(np.float32),
         uvs=uvs,
-        box_shade=np.repeat(
-            np.where(light > 0, np.float32(1.0), _FACE_SHADE[faces.direction])[:, None], 4, axis=1
-        ),
+        box_shade=np.repeat(_FACE_SHADE[faces.direction][:, None], 4, axis=1),
         box_uv=2 * len(cube_uvs),
         tiles=tile_tables(uvs, len(cube_uvs)),
     )

@@ -54,17 +54,19 @@ and no face shows its texture mirrored from outside. Each uv rectangle is inset 
 texels so rounding at a quad's edge never samples the next tile.
 
 ``shade`` is a per-vertex brightness in (0, 1] for the game to multiply into the texture colour:
-a fixed shade per face direction (`FACE_SHADE`: top brightest, bottom darkest, as Minecraft's)
-times ambient occlusion (`AO_LEVELS`) from the three voxels touching the vertex in the layer in
-front of the face (two sides and the diagonal; opaque voxels occlude). Light-emitting blocks
-(``registry.light > 0``) are drawn at full brightness. Each quad is split along the diagonal that
+a fixed shade per face direction whatever the light (`FACE_SHADE`: top 1, bottom 0.5, z sides
+0.8, x sides 0.6, Minecraft's "shade"), so a block's sides read against its top in full sky
+light too, times ambient occlusion (`AO_LEVELS`) from the three voxels touching the vertex in the
+layer in front of the face (two sides and the diagonal; opaque voxels occlude). Light-emitting
+blocks (``registry.light > 0``) have no occlusion (Minecraft draws them flat-lit) but keep their
+direction's shade (a lamp as Minecraft's glowstone). Each quad is split along the diagonal that
 keeps a corner's shadow in its corner (the brighter diagonal), so occlusion does not streak.
 
-Box faces have no ambient occlusion: each takes `FACE_SHADE` of its direction (full brightness
-for light sources). Faces of transparent blocks come after all opaque faces in ``indices``, so a
-renderer that draws in index order blends water over the ground already drawn: opaque cubes,
-opaque box faces, transparent cubes, the liquid surfaces seen from below, transparent box faces,
-then plants.
+Box faces have no ambient occlusion: each takes `FACE_SHADE` of its direction. Plants' crossed
+quads are not shaded (`PLANT_SHADE`: Minecraft's cross model has "shade" false). Faces of
+transparent blocks come after all opaque faces in ``indices``, so a renderer that draws in index
+order blends water over the ground already drawn: opaque cubes, opaque box faces, transparent
+cubes, the liquid surfaces seen from below, transparent box faces, then plants.
 
 Cost: per-registry tables (`world.mesh.boxes.cull_tables`) turn every quad into rows of a
 corner table and a uv table, so the output arrays are each one gather; see ``bench.terrain``.
@@ -127,7 +129,7 @@ MeshInputs = tuple[NDArray[np.uint16], int, PaddedLight | None]
 
 # Ambient-occlusion factor by the number of occluders (both sides count as three): 3, 2, 1, 0.
 AO_LEVELS: tuple[float, ...] = (0.5, 0.65, 0.8, 1.0)
-PLANT_SHADE = 0.9
+PLANT_SHADE = 1.0  # crossed quads lie on no face direction: unshaded, as Minecraft's
 
 _SIZE = CHUNK[0]
 _PAD = _SIZE + 2
@@ -288,8 +290,8 @@ def mesh_padded(
     near = occludes[np.take(AO_OFFSETS_12, face, axis=0) + front_index[:, None]].reshape(-1, 4, 3)
     side_r, side_u, diagonal = near[..., 0], near[..., 1], near[..., 2]
     level = np.where(side_r & side_u, 0, 3 - side_r - side_u - diagonal)
+    level[registry.light[block] > 0] = 3  # light sources: no occlusion, still their direction
     shade = _FACE_SHADE[face][:, None] * _AO_LEVELS[level]
-    shade[registry.light[block] > 0] = 1.0
     flip = level[:, 0] + level[:, 2] < level[:, 1] + level[:, 3]
     cubes = QuadArrays(voxel, face + CORNER_CUBE, uv, shade, flip, face)
     opaque_cubes = int(np.count_nonzero(~transparent[block]))

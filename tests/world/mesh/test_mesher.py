@@ -244,20 +244,62 @@ def test_transparent_faces_come_after_opaque_ones():
     assert transparent == sorted(transparent)
 
 
-def test_light_sources_are_drawn_at_full_brightness_and_other_faces_shaded_by_direction():
+def test_each_face_of_a_cube_in_full_sky_light_is_as_bright_as_minecrafts_by_direction():
+    # A sand block and a lit lamp (a light source) on their own under the open sky: the same
+    # sky light 15 on the top and the sides, so only the face's direction tells them apart.
+    from world.light.lighting import Light
+
     registry = default_registry()
     glow = registry.register(BlockType("test:glow", light=15, tiles=("base:lamp",)))
     world = World(registry)
+    world.set_block(3, 3, 3, registry.id("base:sand"))
+    world.set_block(9, 3, 9, glow)
+    light = Light(world)
+    for key in list(world.loaded_keys()):
+        light.add_chunk(key)
+    mesh = mesh_chunk(world, 0, 0, 0, light)
+    sky = mesh.light.reshape(-1, 4, 2)[..., 0]
+    down = FACE_NORMALS.index((0, -1, 0))
+    assert (sky[[key[1] != down for key in face_keys(mesh, (0, 0, 0))]] == 15).all()
+    shade = mesh.shade.reshape(-1, 4)
+    by_face: dict[tuple, list[float]] = {}
+    for key, quad_shade in zip(face_keys(mesh, (0, 0, 0)), shade.tolist(), strict=True):
+        by_face[key] = quad_shade
+    minecraft = {(0, 1, 0): 1.0, (0, -1, 0): 0.5, (0, 0, 1): 0.8, (0, 0, -1): 0.8}
+    minecraft |= {(1, 0, 0): 0.6, (-1, 0, 0): 0.6}
+    for voxel in ((3, 3, 3), (9, 3, 9)):
+        for direction, normal in enumerate(FACE_NORMALS):
+            assert by_face[voxel, direction] == pytest.approx([minecraft[normal]] * 4)
+
+
+def test_a_light_source_has_no_ambient_occlusion_but_its_sides_are_shaded():
+    registry = default_registry()
+    glow = registry.register(BlockType("test:glow", light=15, tiles=("base:lamp",)))
+    world = World(registry)
+    # The lamp on a floor beside stone: the stone's sides have darkened corners, not the lamp's.
+    world.set_blocks([(x, 2, z) for x in range(2, 6) for z in range(2, 6)], [STONE] * 16)
     world.set_block(3, 3, 3, glow)
-    world.set_block(9, 9, 9, STONE)
+    world.set_block(4, 3, 3, STONE)
     mesh = mesh_chunk(world, 0, 0, 0)
     shade = mesh.shade.reshape(-1, 4)
     keys = face_keys(mesh, (0, 0, 0))
     for key, quad_shade in zip(keys, shade, strict=True):
         if key[0] == (3, 3, 3):
-            assert np.all(quad_shade == 1.0)
-        else:
-            assert np.allclose(quad_shade, FACE_SHADE[key[1]])
+            assert np.all(quad_shade == FACE_SHADE[key[1]])
+    north = FACE_NORMALS.index((0, 0, -1))  # over the floor: its lower corners occluded
+    assert np.sum(shade[keys.index(((4, 3, 3), north))] < FACE_SHADE[north]) == 2  # stone's
+
+
+def test_a_plant_is_as_bright_as_the_open_ground_it_stands_on():
+    # Minecraft's crossed quads are not shaded by direction: tall grass is not darker than the
+    # top of the grass block under it (nor than its own sides' 0.6 / 0.8).
+    floor = [(x, 2, z, GRASS) for x in range(2, 9) for z in range(2, 9)]
+    mesh = mesh_chunk(world_with(*floor, (5, 3, 5, TALL_GRASS)), 0, 0, 0)
+    keys = face_keys(mesh, (0, 0, 0))
+    shade = mesh.shade.reshape(-1, 4)
+    plant = shade[[key[1] == "plant" for key in keys]]
+    ground = shade[keys.index(((2, 2, 2), FACE_NORMALS.index((0, 1, 0))))]
+    assert len(plant) == 4 and (plant == 1.0).all() and (ground == 1.0).all()
 
 
 def test_corners_against_walls_are_darker():
@@ -328,7 +370,7 @@ def reference(world: World, chunk: tuple[int, int, int]) -> list[tuple[tuple, di
                 diagonal = tuple(f + s for f, s in zip(side_i, step_j, strict=True))
                 s1, s2, d = occludes(side_i), occludes(side_j), occludes(diagonal)
                 level = 0 if s1 and s2 else 3 - s1 - s2 - d
-                shade = 1.0 if lights[block] else FACE_SHADE[direction] * AO_LEVELS[level]
+                shade = FACE_SHADE[direction] * AO_LEVELS[3 if lights[block] else level]
                 corners[tuple(vertex)] = shade
             faces.append(((voxel, direction), corners))
             if block == WATER and normal == (0, 1, 0):
