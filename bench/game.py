@@ -17,8 +17,9 @@ Figures (medians):
   ursina's update (the game's physics, raycast, HUD, remeshing) and event handling;
 - the time from a break click to the end of the frame that shows it (and how many frames that
   was: the target is the next one);
-- the time from launching ``python -m game``'s code path to its first drawn frame (a fresh
-  process each time; the venv is ready);
+- the time from launching ``python -m game``'s code path in a window (offscreen) to its first
+  drawn frame, the loading screen's, and to the world's first frame, once the first view is
+  ready (`game.first_view`; a fresh process each time; the venv is ready);
 - the same exposed blocks (those with a transparent neighbour) drawn as one ursina Entity each,
   the ursina sample's approach, as an FPS ratio (target 10×, at both view distances): the chunk
   meshes turning through 20 directions of the turn (three times), then the entities through
