@@ -370,19 +370,17 @@ class ChunkStreamer:
         self, pos: Iterable[float], radius: float
     ) -> tuple[frozenset[ChunkKey], frozenset[ChunkKey]]:
         """The chunks of the columns within ``radius`` (at most the view distance) of the column
-        under ``pos``, which streaming meshes and shows, and the chunks it loads for them (their
-        neighbours' columns too): what a view of that radius waits for (the game's first view)."""
+        under ``pos``, which streaming meshes and shows, and the chunks loaded for them (those
+        and their neighbours' columns, which their meshes read): what a view of that radius
+        waits for (the game's first view)."""
         px, _, pz = pos
         center = (math.floor(px) // CHUNK[0], math.floor(pz) // CHUNK[2])
-        radius = min(float(radius), float(self.view_distance))
-        shown = frozenset(
-            key for column in _columns_within(center, radius) for key in self._chunks_of(column)
-        )
-        loaded = frozenset(
-            key
-            for column in _columns_within(center, radius + _NEIGHBOUR_RING)
-            for key in self._chunks_of(column)
-        )
+        columns = _columns_within(center, min(float(radius), float(self.view_distance)))
+        around = {
+            (cx + dx, cz + dz) for cx, cz in columns for dx in (-1, 0, 1) for dz in (-1, 0, 1)
+        }
+        shown = frozenset(key for column in columns for key in self._chunks_of(column))
+        loaded = frozenset(key for column in around for key in self._chunks_of(column))
         return shown, loaded
 
     def give_back(self, keys: Iterable[ChunkKey]) -> None:
