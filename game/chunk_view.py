@@ -39,10 +39,12 @@ it had nothing to do), so lighting never holds up drawing:
 a chunk meshed before it is lit is drawn in full daylight, then remeshed with its light. The
 light of chunks that change (`relight`: lit later, or after an edit) reaches every drawn chunk
 whose meshed light (its 18³ neighbourhood) it changes: remeshed under the budget, or at once
-after an edit. Light of a chunk the world forgets is dropped with it. `load_all` (the start)
-lights and meshes everything in view before the first frame: the worker process starts while
-the main thread lights, then takes part of the meshing, and `load_all` waits for its meshes
-(the start's Game() 3.0-4.5 s against 3.3-5.5 s at view distance 8, alternating runs).
+after an edit. Light of a chunk the world forgets is dropped with it. `load_all` (an offscreen
+start) lights and meshes everything in view before the first frame: the worker process starts
+while the main thread lights, then takes part of the meshing, and `load_all` waits for its
+meshes (the start's Game() 3.0-4.5 s against 3.3-5.5 s at view distance 8, alternating runs).
+A window's start does the same for its first view a frame at a time (`game.first_view`, through
+`hold_meshes`, `release_meshes`, `mesh`, `take_meshes`), under the loading screen.
 
 Which chunks: `world.stream.streamer.ChunkStreamer` decides. Chunk columns within ``view_distance``
 of the player's column (a circle, as Minecraft's render distance) are loaded off the main thread, by
@@ -325,6 +327,45 @@ class ChunkView:
             self._take_meshes(time.perf_counter(), math.inf)
         for key in list(self._in_worker):  # the worker stopped answering: meshed here
             self._mesh(key, now=True)
+
+    # -- the first view, a frame at a time (`game.first_view`) -----------------------------------
+
+    def hold_meshes(self) -> None:
+        """Hold the chunks streaming hands over for meshing until `release_meshes`: the first
+        view meshes each once, after it is lit."""
+        self._deferred = []
+
+    def release_meshes(self) -> list[ChunkKey]:
+        """Mesh as chunks come again; returns the chunks held, in the order they came."""
+        held, self._deferred = self._deferred or [], None
+        return held
+
+    def mesh(self, key: ChunkKey) -> None:
+        """Mesh a chunk: in the worker process when it has room (drawn by `take_meshes` in a
+        later frame), else now."""
+        self._mesh(key)
+
+    def take_meshes(self, budget_s: float) -> int:
+        """Draw the meshes the worker finished, for ``budget_s`` (one anyway)."""
+        return self._take_meshes(time.perf_counter(), budget_s)
+
+    def in_worker(self, key: ChunkKey) -> bool:
+        """Whether the chunk's mesh is being made in the worker process (not drawn yet)."""
+        return key in self._in_worker
+
+    @property
+    def meshing(self) -> int:
+        """Meshes waited for from the worker process."""
+        return len(self._in_worker)
+
+    def mesh_lost(self) -> None:
+        """Mesh here what the worker did not answer (it stopped, or is too slow)."""
+        for key in list(self._in_worker):
+            self._mesh(key, now=True)
+
+    def forget_relit(self) -> None:
+        """Chunks lit before any was meshed need no remesh for their light."""
+        self._relit.clear()
 
     def ready_at(self, pos: Iterable[float]) -> bool:
         """Whether the column under ``pos`` is loaded (a body there has ground to stand on)."""

@@ -4,6 +4,9 @@ The overlay shows a `DebugSnapshot` of the running game (position, chunk, facing
 counts, mode, mods), asked for through a callable, with its own frame rate count, and rewrites
 its text `REFRESH_SECONDS` apart while shown: rebuilding a text every frame would cost more
 than the numbers are worth. `debug_text` is the whole text for a snapshot, readable in tests.
+It is drawn first of the 2D layer (`UNDER_EVERYTHING`), so the HUD and every screen (the pause
+menu, the inventory and a chest on it, the sign editor, the chat line) draw over it, as
+Minecraft's menus draw over its debug screen.
 
 Facing names are Minecraft's and `world.blocks.shapes.FACINGS`': north is -z, east +x, south +z and
 west
@@ -50,6 +53,7 @@ from world.voxels.layout import CHUNK_SHIFT
 
 __all__ = [
     "REFRESH_SECONDS",
+    "UNDER_EVERYTHING",
     "DebugOverlay",
     "DebugSnapshot",
     "TracedCells",
@@ -61,6 +65,7 @@ __all__ = [
 ]
 
 REFRESH_SECONDS = 0.25
+UNDER_EVERYTHING = "background"  # Panda3D's cull bin drawn first (a fixed order within it)
 _COMPASS = ("south (+z)", "east (+x)", "north (-z)", "west (-x)")  # yaw 0, 90, 180, 270
 _FACES = {
     (0, 1, 0): "top",
@@ -169,6 +174,12 @@ class DebugOverlay:
             color=color.rgba(0, 0, 0, 0.45),
         )
         self.label = Text(parent=self.panel, text="", origin=(-0.5, 0.5))
+        # Drawn first of the 2D layer, the backing then the text: beneath the HUD and every
+        # screen (the pause menu, the inventory, a chest, the sign editor, the chat line), as
+        # Minecraft draws its menus over the debug screen. Sorted by depth with them, it drew
+        # over those whose panels lie further back than its own (the inventory's crafting grid).
+        self.backing.setBin(UNDER_EVERYTHING, 0)
+        self.label.setBin(UNDER_EVERYTHING, 1)
         self.fps = 0.0
         self._frames = 0
         self._elapsed = 0.0

@@ -135,10 +135,11 @@ def start(*, headless: bool, size: tuple[int, int], title: str = "Blockpick") ->
             region.setActive(False)
     if headless:
         _finish_every_frame(app)
-        # Offscreen, the ui lens keeps a 1×1 film, which would stretch the HUD over the screen.
-        camera.ui_lens.set_film_size(
-            camera.ui_size * 0.5 * window.aspect_ratio, camera.ui_size * 0.5
-        )
+    # The ui lens keeps a 1×1 film until ursina hears of the window's aspect ratio: never
+    # offscreen, and in a window not before its first window event, which comes frames after
+    # the first frame is drawn: the loading screen's text was drawn 20 times too big (a giant
+    # clipped word filled the window for seconds).
+    camera.ui_lens.set_film_size(camera.ui_size * 0.5 * window.aspect_ratio, camera.ui_size * 0.5)
     return app
 
 

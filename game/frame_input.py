@@ -67,10 +67,20 @@ class FrameInput:
         self.hands, self.sight, self.screens, self.debug = hands, sight, screens, debug
 
     def read(self, sensitivity: int) -> None:
-        """A window's frame: the held keys and the mouse's look (turning while captured)."""
+        """A window's frame: the held keys and the mouse's look (turning while captured).
+
+        The mouse stays captured only while the window has the focus: once it has not (another
+        window took it, or it never had it when the world appeared) the pointer is let go, so
+        the click that brings the player back captures it and does nothing else (`Controls.key`'s
+        ``grab``), as the click after Esc does.
+        """
         host = self.host
         if not host.live:
             return
+        if host.captured:
+            sample = host.pointer.sample()
+            if sample is not None and not sample.focused:
+                host.capture_mouse(False)
         look = self.controls.look.travel(host.pointer) if host.captured else (0.0, 0.0)
         turn = self.controls.read(held_keys, look, captured=host.captured, sensitivity=sensitivity)
         if host.captured:

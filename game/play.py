@@ -17,6 +17,8 @@ menu (`game.pause`) whose settings are remembered (`game.user_settings`); F3's d
 it first happens. The camera follows the player's eye (`game.player.Player` is pure), so the
 same code path serves a player's mouse and a script's actions (`game.runner`), headless or not.
 
+A window's game opens behind its loading screen (`game.loading`): its first frames prepare the
+first view (`game.first_view`) and take no input; then the world shows and the mouse is taken.
 The chunks around the player stream in and out (`game.chunk_view`), and the body is held still
 until the column under it is loaded (movement waits for the ground, as in Minecraft). Methods
 other parts call: `Game.save` (save now), `Game.save_and_quit` (the pause menu's "save and
@@ -43,11 +45,13 @@ from game.crack import CrackOverlay
 from game.debug import DebugOverlay, DebugSnapshot, TracedCells
 from game.engine import WindowPointer, collect_garbage, save_screenshot
 from game.entity_view import EntityView
+from game.first_view import FirstView
 from game.frame_input import FrameInput
 from game.hands import Hands
 from game.hud import Hud
 from game.inventory_screen import InventoryScreen
 from game.labels import LabelView
+from game.loading import LoadingScreen
 from game.options import Options
 from game.outline import BlockOutline
 from game.particles import BreakParticles
@@ -72,7 +76,6 @@ from world.ray import Hit
 __all__ = ["Game"]
 
 STREAM_BUDGET_S = 0.003  # per frame, for generating and meshing chunks coming into view
-START_LOAD_S = 1.0  # a window's first frame waits this long at most for chunks
 
 
 def load_atlas(registry: BlockRegistry, mods: Mods) -> PandaTexture:
@@ -100,10 +103,18 @@ class Game:
     """One running game: build it after `game.engine.start`; `destroy` removes its entities.
 
     ``session``: the world to play (`Session.open`); an unsaved world from the options if None.
+    ``loading``: the loading screen a window shows while the first view is prepared a frame at a
+    time (`game.first_view`), taken away when the world is shown; None: the whole view is
+    loaded before the constructor returns (offscreen pictures and scripts).
     """
 
     def __init__(
-        self, options: Options, *, live: bool = False, session: Session | None = None
+        self,
+        options: Options,
+        *,
+        live: bool = False,
+        session: Session | None = None,
+        loading: LoadingScreen | None = None,
     ) -> None:
         # A window's run starts from the remembered settings, an offscreen one from the defaults
         # (scripts and pictures come out the same everywhere); the command line wins either way.
@@ -186,9 +197,16 @@ class Game:
         if notices:
             self.hud.flash("\n".join(notices))
         self.session.report = self.hud.flash
-        # Offscreen pictures and scripts wait for the whole view; a window shows the nearest
-        # chunks within START_LOAD_S and streams in the rest (view distance 16 takes 3.6 s).
-        self.chunks.load_all(self.player.eye, START_LOAD_S if live else math.inf)
+        # Offscreen pictures and scripts wait here for the whole view; with a loading screen
+        # the first view's chunks are prepared a frame at a time (`update`) and the rest
+        # streams in once the world shows.
+        self.loading = loading
+        self.first_view: FirstView | None = None
+        if loading is None:
+            self.chunks.load_all(self.player.eye, math.inf)
+        else:
+            look = self.player.direction
+            self.first_view = FirstView(self.chunks, self.player.eye, (look[0], look[2]))
         follow(self.player.eye, self.player.yaw, self.player.pitch, self.origin)
         self.sight.aim()
         self._driver = _Driver(self)
@@ -223,6 +241,9 @@ class Game:
     def update(self, dt: float) -> None:
         """One frame: move, look, target, hold buttons, mod ticks, remesh, HUD."""
         started = wallclock.perf_counter()
+        if self.first_view is not None:
+            self._prepare_first_view()
+            return
         self.time += dt
         self.frame_input.read(self.settings.mouse_sensitivity)
         # The pause menu stops the world, as single-player Minecraft's does.
@@ -254,6 +275,25 @@ class Game:
         self.hud.update(dt)
         self.debug.update(dt)
         self.python_ms = (wallclock.perf_counter() - started) * 1000.0
+
+    def _prepare_first_view(self) -> None:
+        """A loading frame: the first view's chunk work, its progress on the loading screen;
+        once it is ready the screen goes and, in a window, the game takes the mouse (as
+        Minecraft does on entering a world; `game.frame_input` lets it go while the window is
+        not focused)."""
+        assert self.first_view is not None
+        progress = self.first_view.step()
+        if self.loading is not None:
+            self.loading.show(progress)
+        if not self.first_view.done:
+            return
+        self.first_view = None
+        if self.loading is not None:
+            self.loading.destroy()
+            self.loading = None
+        self.sight.aim()
+        if self.live:
+            self.capture_mouse(True)
 
     def _chat_seat(self) -> ChatSeat:
         """What the chat acts on: the game's callbacks."""
@@ -311,8 +351,10 @@ class Game:
     # -- the player's input and actions --------------------------------------------------------
 
     def input(self, key: str) -> None:
-        """Carry out what one key or button event means (`game.frame_input`)."""
-        self.frame_input.key(key)
+        """Carry out what one key or button event means (`game.frame_input`); none while
+        the loading screen is up (a click there is not meant for the world)."""
+        if self.first_view is None:
+            self.frame_input.key(key)
 
     def capture_mouse(self, captured: bool) -> None:
         """Capture the mouse for looking (hidden, held in the window), or let it go."""
@@ -411,6 +453,8 @@ class Game:
     def destroy(self) -> None:
         """Remove every entity the game made (tests build several games in one process)."""
         destroy(self._driver)
+        if self.loading is not None:
+            self.loading.destroy()
         self.rules.close()
         self.entity_view.destroy()
         self.chunks.destroy()

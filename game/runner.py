@@ -4,15 +4,16 @@ A script is replayed frame by frame at a fixed 60 frames per game second, throug
 `Game.input` events and held-input state a player's keyboard and mouse produce, so a replay is
 deterministic and exercises the real input path.
 
-The world is opened once the engine has started (so a run that cannot show anything makes no
-world file), before the game is built: `game.session.Session.open`, or an unsaved world for an
-offscreen run that names none. A world that cannot be opened is refused: the reason goes to the
-terminal and, in a window, on screen until a key is pressed; the exit status is 1 and the file
-is not touched (2, a usage error, for a new world that cannot be made; a ``--world`` that
-cannot name a file is refused before the engine starts). When the game ends, however it ends
-(the pause menu's "save and quit", the window closed, the end of a script, SIGTERM or SIGHUP
-between two frames: `game.signals`), the world is saved and closed and the run says where; a
-failed final save makes the exit status 1.
+A window shows the loading screen (`game.loading`) from its first frame, while the world is opened,
+the game built and its first view prepared. The world is opened once the engine has started (so a
+run that cannot show anything makes no world file), before the game is built:
+`game.session.Session.open`, or an unsaved world for an offscreen run that names none. A world that
+cannot be opened is refused: the reason goes to the terminal and, in a window, on screen until a key
+is pressed; the exit status is 1 and the file is not touched (2, a usage error, for a new world that
+cannot be made; a ``--world`` that cannot name a file is refused before the engine starts). When the
+game ends, however it ends (the pause menu's "save and quit", the window closed, the end of a
+script, SIGTERM or SIGHUP between two frames: `game.signals`), the world is saved and closed and the
+run says where; a failed final save makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ursina import Entity, Text, Ursina, application, camera, color, destroy
+from ursina import Entity, Text, Ursina, application, camera, color
 
 from game.daylight import parse_time
 from game.engine import fixed_frame_rate, freeze_startup_heap, save_screenshot, start
 from game.inventory_screen import InventoryScreen
+from game.loading import LoadingScreen
 from game.options import Options
 from game.play import Game
 from game.script import Action, ScriptError, read_script
@@ -225,19 +227,7 @@ def refusal_screen(message: str) -> Entity:
     return screen
 
 
-LOADING_FRAMES = 2  # drawn before the world loads: a window shows the first one
-
-
-def loading_screen(app: Ursina, world_name: str) -> Entity:
-    """Show "Loading <world>…" in the window while the world loads and lights (seconds at the
-    default view distance: the window would stay blank), as Minecraft's loading screen does;
-    returns the screen, which the caller destroys once the world's first frame is ready."""
-    screen = Entity(parent=camera.ui, name="loading")
-    screen.setShaderOff(1)  # ursina's text shader fails on software GL (as in the HUD)
-    Text(parent=screen, text=f"Loading {world_name}…", origin=(0, 0), color=color.rgb(1, 1, 1))
-    for _ in range(LOADING_FRAMES):
-        app.step()
-    return screen
+LOADING_FRAMES = 2  # drawn before the game is built: a window shows the first one
 
 
 def run(options: Options) -> int:
@@ -290,14 +280,22 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
             file=sys.stderr,
         )
         return 1
+    loading = None
     if not options.headless:
         app.taskMgr.add(_quit_when_stopped(stop), "blockpick-stop-signals")
+        # The loading screen from the window's first frame (`game.loading`): the world is opened,
+        # the game built and its first view prepared under it, the last a frame at a time.
+        loading = LoadingScreen()
+        for _ in range(LOADING_FRAMES):
+            app.step()
     try:
         session = open_session(options)
-    except ValueError as exc:  # a world name or path that cannot be used: a usage error
-        print(f"blockpick: {exc}", file=sys.stderr)
-        return 2
-    except SaveError as exc:
+    except (ValueError, SaveError) as exc:
+        if loading is not None:
+            loading.destroy()
+        if isinstance(exc, ValueError):  # a world name or path that cannot be used: usage error
+            print(f"blockpick: {exc}", file=sys.stderr)
+            return 2
         new = isinstance(exc, NewWorldError)  # a new world that cannot be made: a usage error
         refusal = str(exc) if new else f"cannot open the world {exc}"
         print(f"blockpick: {refusal}", file=sys.stderr)
@@ -310,9 +308,10 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
         fixed_frame_rate(SCRIPT_FPS)
         game = Game(options, live=False, session=session)
     else:
-        loading = loading_screen(app, session.name)
-        game = Game(options, live=True, session=session)
-        destroy(loading)
+        assert loading is not None
+        loading.set_world(session.name)
+        app.step()
+        game = Game(options, live=True, session=session, loading=loading)
     freeze_startup_heap()
     failed = False
     bad_script = False
@@ -338,7 +337,6 @@ def _run(options: Options, actions: list[Action] | None, stop: StopSignals) -> i
         else:
             where = "" if session.store is None else f" ({session.store.path.absolute()})"
             print(f"blockpick: playing {session.name!r}{where}")
-            game.capture_mouse(True)
             with contextlib.suppress(SystemExit):  # ursina's quit is sys.exit()
                 app.run(info=False)
     finally:

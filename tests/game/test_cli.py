@@ -6,7 +6,6 @@ refused; bad options fail cleanly."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -194,27 +193,3 @@ def test_a_new_world_that_cannot_be_made_is_a_clean_usage_error(tmp_path: Path) 
     result = blockpick(tmp_path, "--new", "--world", str(taken), "--script", str(script))
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"{taken}: already exists" in result.stderr and taken.read_bytes() == b"mine"
-
-
-def test_a_window_shows_a_loading_screen_until_the_world_is_ready(app: Any) -> None:
-    from ursina import color, destroy, window
-
-    from game.engine import grab_frame
-    from game.runner import loading_screen
-
-    saved = window.color
-    window.color = color.rgb32(30, 30, 30)
-    try:
-        screen = loading_screen(app, "my world")  # draws its frames itself
-        texts = [child.text for child in screen.children if hasattr(child, "text")]
-        assert texts == ["Loading my world…"]
-        lit = np.argwhere(grab_frame(app).max(axis=2) > 200)
-        height, width = grab_frame(app).shape[:2]
-        assert len(lit) > 50  # the words are drawn
-        assert abs(lit[:, 0].mean() - height / 2) < height * 0.1  # in the middle
-        assert abs(lit[:, 1].mean() - width / 2) < width * 0.1
-        destroy(screen)
-        app.step()
-        assert not (grab_frame(app).max(axis=2) > 200).any()  # gone once the world shows
-    finally:
-        window.color = saved

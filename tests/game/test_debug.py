@@ -231,3 +231,59 @@ def test_f4_draws_the_selection_box_the_ray_hit(app: Any) -> None:
         assert traced.box is None and traced.vertex_count == 8 * 3 + 2  # a cube: its cell only
     finally:
         traced.destroy()
+
+
+def _pixel_box(piece: Any, size: tuple[int, int]) -> tuple[slice, slice]:
+    """The rows and columns of the frame that ``piece`` covers (its box in ``camera.ui``)."""
+    from ursina import camera
+
+    low, high = piece.getTightBounds(camera.ui)
+    width, height = size
+    left, right = (width / 2 + float(x) * height for x in (low[0], high[0]))
+    top, bottom = (height / 2 - float(y) * height for y in (high[1], low[1]))
+    return slice(max(int(top), 0), int(bottom) + 1), slice(max(int(left), 0), int(right) + 1)
+
+
+def _overlap(a: tuple[slice, slice], b: tuple[slice, slice]) -> bool:
+    return all(x.start < y.stop and y.start < x.stop for x, y in zip(a, b, strict=True))
+
+
+def _most_common_colour(pixels: np.ndarray) -> np.ndarray:
+    colours, counts = np.unique(pixels.reshape(-1, 3), axis=0, return_counts=True)
+    return np.asarray(colours[counts.argmax()])
+
+
+@pytest.mark.parametrize("piece", ["pause title", "inventory title", "crafting grid"])
+def test_menus_and_screens_draw_over_the_f3_text(app: Any, make_game: Make, piece: str) -> None:
+    """As Minecraft's menus: a screen keeps its pixels where the F3 text lies under it: the
+    pause menu's title, the survival inventory's title and its crafting grid's slots (the debug
+    text is drawn first of the 2D layer: under every screen, the chest's, the sign editor's and
+    the chat line's too, which it does not reach in this small window)."""
+    from game.engine import grab_frame
+
+    game = make_game(flat=True)
+    if piece == "pause title":
+        game.pause()
+        drawn = next(t for t in game.menu.panel.children if getattr(t, "text", "") == "Game paused")
+    else:
+        game.screens.open_inventory()
+        screen = game.inventory_screen
+        drawn = screen.title if piece == "inventory title" else screen.slots
+    for _ in range(2):
+        app.step()
+    without = grab_frame(app)
+    game.debug.toggle()
+    for _ in range(2):
+        app.step()
+    shown = grab_frame(app)
+    size = (without.shape[1], without.shape[0])
+    region = _pixel_box(drawn, size)
+    assert _overlap(region, _pixel_box(game.debug.backing, size))  # F3 lies under it
+    before = without[region].astype(int)
+    if piece == "crafting grid":  # the slots' own grey
+        mask = (np.abs(before - _most_common_colour(before)) <= 3).all(axis=2)
+    else:  # the title's white letters
+        mask = before.min(axis=2) > 200
+    assert mask.sum() > 20
+    change = np.abs(shown[region].astype(int)[mask] - before[mask])
+    assert change.max() <= 24  # not darkened by F3's backing nor crossed by its letters

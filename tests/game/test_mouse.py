@@ -163,3 +163,91 @@ def test_in_a_real_window_the_menu_and_a_resize_do_not_turn_the_camera(
     assert steps["menu closed"]["pointer"] == [320, 240]  # put back at the centre
     assert steps["resized"]["size"] == [900, 500] and steps["resized"]["look"] == [0.0, 0.0]
     assert steps["moved"]["look"] == pytest.approx([0.1 * MOUSE_SENSITIVITY, 0.0])
+
+
+# -- the click that captures the mouse (issue 38: it broke the block in view) -------------------
+
+
+def aimed_block(game: Any) -> tuple[int, int, int]:
+    """Look straight down at the ground; the block the crosshair is on."""
+    game.player.look(0.0, 90.0)
+    frames(game, 1)
+    assert game.target is not None
+    return tuple(int(v) for v in game.target.block)
+
+
+def click(game: Any) -> None:
+    game.input("left mouse down")
+    frames(game, 1)
+    game.input("left mouse up")
+    frames(game, 1)
+
+
+def test_the_click_that_takes_the_mouse_back_after_focus_was_lost_leaves_the_block(
+    make_game: Make,
+) -> None:
+    game = make_game(flat=True, creative=True)  # creative: a click breaks at once
+    game.live, game.pointer = True, SyntheticPointer()
+    game.capture_mouse(True)
+    block = aimed_block(game)
+    game.pointer.focused = False  # another window took the focus: the pointer is let go
+    frames(game, 1)
+    assert not game.captured and not game.pointer.captured
+    game.pointer.focused = True  # the player clicks the window to come back
+    click(game)
+    assert game.captured and game.world.get_block(*block) != 0
+    click(game)
+    assert game.world.get_block(*block) == 0
+    game.live = False
+
+
+def test_the_click_on_back_to_game_leaves_the_block(make_game: Make) -> None:
+    game = make_game(flat=True, creative=True)
+    game.live, game.pointer = True, SyntheticPointer()
+    game.capture_mouse(True)
+    block = aimed_block(game)
+    game.input("escape")
+    # ursina's order for a click on a button: the entities' input (the game's, still paused),
+    # then the button's on_click.
+    game.input("left mouse down")
+    game.menu.buttons["resume"].on_click()
+    frames(game, 1)
+    game.input("left mouse up")
+    frames(game, 1)
+    assert game.captured and not game.paused and game.world.get_block(*block) != 0
+    click(game)
+    assert game.world.get_block(*block) == 0
+    game.live = False
+
+
+@pytest.mark.parametrize("focused", [True, False])
+def test_the_world_shown_takes_the_mouse_if_focused_and_a_capturing_click_breaks_nothing(
+    app: Any, focused: bool
+) -> None:
+    """As Minecraft Java entering a world: the mouse is taken when the world shows if the window
+    has the focus; else the first click takes it and does nothing else."""
+    from game.loading import LoadingScreen
+    from game.options import Options
+    from game.play import Game
+
+    game = Game(Options(flat=True, creative=True, view_distance=2), loading=LoadingScreen("w"))
+    try:
+        game.live, game.pointer = True, SyntheticPointer(focused=focused)
+        game.player.look(0.0, 90.0)
+        for _ in range(600):
+            if game.loading is None:
+                break
+            app.step()
+        assert game.loading is None
+        frames(game, 1)
+        assert game.captured == focused and game.pointer.captured == focused
+        block = aimed_block(game)
+        game.pointer.focused = True
+        if not focused:
+            click(game)  # the click into the window
+            assert game.captured and game.world.get_block(*block) != 0
+        click(game)
+        assert game.world.get_block(*block) == 0
+    finally:
+        game.live = False
+        game.destroy()

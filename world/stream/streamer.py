@@ -366,6 +366,32 @@ class ChunkStreamer:
                 return False
         return True
 
+    def around(
+        self, pos: Iterable[float], radius: float
+    ) -> tuple[frozenset[ChunkKey], frozenset[ChunkKey]]:
+        """The chunks of the columns within ``radius`` (at most the view distance) of the column
+        under ``pos``, which streaming meshes and shows, and the chunks loaded for them (those
+        and their neighbours' columns, which their meshes read): what a view of that radius
+        waits for (the game's first view)."""
+        px, _, pz = pos
+        center = (math.floor(px) // CHUNK[0], math.floor(pz) // CHUNK[2])
+        columns = _columns_within(center, min(float(radius), float(self.view_distance)))
+        around = {
+            (cx + dx, cz + dz) for cx, cz in columns for dx in (-1, 0, 1) for dz in (-1, 0, 1)
+        }
+        shown = frozenset(key for column in columns for key in self._chunks_of(column))
+        loaded = frozenset(key for column in around for key in self._chunks_of(column))
+        return shown, loaded
+
+    def give_back(self, keys: Iterable[ChunkKey]) -> None:
+        """Chunks handed to ``on_mesh`` that were not meshed after all (the game's first view
+        meshes only its own): they are handed over again first, in the order given."""
+        back = [key for key in keys if key in self.meshed]
+        for key in back:
+            self.meshed.discard(key)
+            _count(self._meshed_in, key, -1)
+        self._mesh_queue.extendleft(reversed(back))
+
     def ready_at(self, pos: Iterable[float]) -> bool:
         """Whether the column under ``pos`` is loaded (the player may move: ground is there)."""
         px, _, pz = pos

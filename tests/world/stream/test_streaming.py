@@ -212,3 +212,37 @@ def test_recentring_plans_what_a_brute_force_check_of_every_chunk_wants(view_dis
     while streamer.pending:
         streamer.work(1.0)
     assert streamer.loaded == want_load and streamer.meshed == want_mesh
+
+
+def test_around_is_what_streaming_shows_and_loads_within_a_radius():
+    _, streamer, meshed, _ = make(view_distance=4)
+    shown, loads = streamer.around((8.0, 20.0, 8.0), 2)
+    assert {(k[0], k[2]) for k in shown} == {
+        (x, z) for x in range(-2, 3) for z in range(-2, 3) if x * x + z * z <= 4
+    }
+    assert {k[1] for k in shown} == {0, 1} and shown < loads
+    columns = {(k[0], k[2]) for k in shown}
+    assert {(k[0], k[2]) for k in loads} == {  # and their neighbours, diagonal ones too
+        (x + dx, z + dz) for x, z in columns for dx in (-1, 0, 1) for dz in (-1, 0, 1)
+    }
+    assert streamer.around((8.0, 20.0, 8.0), 99)[0] == streamer.around((8.0, 20.0, 8.0), 4)[0]
+    streamer.update((8.0, 20.0, 8.0))
+    while streamer.pending:
+        streamer.work(budget=1.0)
+    assert set(meshed) == streamer.around((8.0, 20.0, 8.0), 4)[0]  # the whole view
+
+
+def test_chunks_given_back_are_handed_over_again_first():
+    _, streamer, meshed, _ = make(view_distance=3)
+    streamer.update((8.0, 20.0, 8.0))
+    while len(meshed) < 6:
+        streamer.work(budget=1.0)
+    back = meshed[2:]
+    streamer.give_back(back)
+    assert not any(key in streamer.meshed for key in back)
+    meshed.clear()
+    streamer.work(budget=1.0)
+    assert meshed[: len(back)] == back
+    while streamer.pending:
+        streamer.work(budget=1.0)
+    assert len(meshed) == len(set(meshed)) and streamer.meshed >= set(back)
