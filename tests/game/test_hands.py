@@ -40,6 +40,35 @@ def test_a_survival_break_s_drop_lies_until_walked_over_and_waits_there_for_room
     assert game.hud.icons[3] == "base:dirt"  # redrawn
 
 
+def test_a_survival_run_breaks_stone_with_a_pickaxe_sees_it_fall_and_walks_over_it(
+    make_game: Make, replay: Replay
+) -> None:
+    """Issue 37's scripted run, as a new survival player plays it (issue 38: stone gives
+    cobblestone only to a pickaxe): break stone, the cobblestone hops out and falls into the
+    hole, walk over it, it is in the inventory."""
+    game = make_game(flat=True, creative=False)
+    inventory = game.hotbar.inventory
+    assert all(stack is None for stack in inventory.slots)  # a new survival player: nothing
+    inventory.put(0, ItemStack("tools:wood_pickaxe", 1))
+    replay(game, "select 1\nlook 0 50\nwait 2")
+    target = game.target
+    assert target is not None
+    stone = game.world.registry.id("base:stone")
+    game.world.set_block(*target.block, stone)
+    game.chunks.remesh_dirty()
+    replay(game, "wait 2\nbreak 60")  # 0.75 s with a wooden pickaxe (1.5 s of hardness / 2)
+    assert game.world.get_block(*target.block) == 0
+    (entity,) = [e for e in game.world.entities if e.kind == ITEM_ENTITY.name]
+    heights = []
+    for _ in range(20):
+        replay(game, "wait 1")
+        heights.append(entity.pos[1])
+    assert max(heights) > heights[-1] and heights[-1] < target.block[1] + 0.5  # in the hole
+    assert lying(game) == [ItemStack("base:cobblestone", 1)]
+    replay(game, "move 1 0 40\nwait 20")  # walk over it
+    assert lying(game) == [] and inventory.count("base:cobblestone") == 1
+
+
 def test_a_survival_place_takes_one_item_once(make_game: Make, replay: Replay) -> None:
     """The rules take it from the held stack; the hands only redraw (not a second time)."""
     game = make_game(flat=True, creative=False)
