@@ -148,9 +148,12 @@ def test_a_time_limited_start_loads_the_ground_first_and_streams_the_rest(make_g
     game = make_game(view_distance=2)  # generated terrain
     game.set_view_distance(8)  # the whole view (197 columns) takes about a second to load
     game.chunks.load_all(game.player.eye, 0.2)  # what a window's first frame waits for
-    assert game.chunks.pending > 0
-    assert game.chunks.ready_at(game.player.body.pos)
     cx, cz = column_of(game.player.eye)
+    # Something is left to stream, unless this machine loaded the whole view within the limit
+    # (a CI run did, its chunks generated fast): the test must not hang on the machine's speed.
+    everything = columns(game.chunks.streamer.meshed) == disc((cx, cz), 8)
+    assert game.chunks.pending > 0 or everything
+    assert game.chunks.ready_at(game.player.body.pos)
     layers = range(*game.chunks.streamer.cy_range)
     assert {(cx, cy, cz) for cy in layers} <= game.chunks.streamer.meshed
     game.chunks.load_all(game.player.eye)
