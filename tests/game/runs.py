@@ -3,7 +3,9 @@ until its streaming settles, or with a window's pointer the test moves."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -11,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from game.controls import PointerSample
 
@@ -43,6 +47,23 @@ def blockpick(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
     )
+
+
+def in_virtual_window(tmp_path: Path, script: Path, screen: str) -> list[Any]:
+    """Run a window test's ``script`` in a real window under a virtual X server of ``screen``
+    (``"1280x1024"``), skipping when there is none; its lines of JSON output."""
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("no virtual X server: install xvfb (apt-get install xvfb) to run this test")
+    result = subprocess.run(
+        ["xvfb-run", "-a", "-s", f"-screen 0 {screen}x24", sys.executable, str(script)],
+        cwd=ROOT,
+        env=game_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
 
 
 def finish_streaming(step: Callable[[], object], game: Any, limit_s: float = 60.0) -> None:

@@ -4,16 +4,12 @@ from its first frame, and it covers the window (the HUD does not show through)."
 from __future__ import annotations
 
 import itertools
-import json
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.game.runs import ROOT, game_env
+from tests.game.runs import in_virtual_window
 
 WINDOW_RUN = Path(__file__).with_name("window_loading_run.py")
 LONG_NAME = "The Long Valley of the Seven Hundred Waterfalls, second try"
@@ -67,18 +63,7 @@ def test_in_a_real_window_the_loading_screen_fits_from_its_first_frame(
 ) -> None:
     """The first frames in a window came before ursina knew the window's size: the 2D layer was
     square and twenty times too big, one clipped word filling the window for seconds."""
-    if shutil.which("xvfb-run") is None:
-        pytest.skip("no virtual X server: install xvfb (apt-get install xvfb) to run this test")
-    result = subprocess.run(
-        ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", sys.executable, str(WINDOW_RUN)],
-        cwd=ROOT,
-        env=game_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    started, *steps = (json.loads(line) for line in result.stdout.splitlines())
+    started, *steps = in_virtual_window(tmp_path, WINDOW_RUN, "1920x1080")
     film_width, film_height = started["film"]
     assert film_width / film_height == pytest.approx(800 / 600)  # the window's shape at once
     assert [step["step"] for step in steps] == ["first frame", "1600x600", "600x800"]

@@ -7,10 +7,6 @@ own pointer."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +14,7 @@ from typing import Any
 import pytest
 
 from game.controls import MOUSE_SENSITIVITY
-from tests.game.runs import ROOT, SyntheticPointer, game_env
+from tests.game.runs import SyntheticPointer, in_virtual_window
 
 Make = Callable[..., Any]
 FRAME = 1 / 60
@@ -146,18 +142,7 @@ def test_the_pointer_moved_while_paused_is_not_read(game: Any) -> None:
 def test_in_a_real_window_the_menu_and_a_resize_do_not_turn_the_camera(
     tmp_path: Path, x_server: None
 ) -> None:
-    if shutil.which("xvfb-run") is None:
-        pytest.skip("no virtual X server: install xvfb (apt-get install xvfb) to run this test")
-    result = subprocess.run(
-        ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(WINDOW_RUN)],
-        cwd=ROOT,
-        env=game_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    steps = {line["step"]: line for line in map(json.loads, result.stdout.splitlines())}
+    steps = {line["step"]: line for line in in_virtual_window(tmp_path, WINDOW_RUN, "1280x1024")}
     assert steps["captured"]["look"] == [0.0, 0.0]
     assert steps["menu closed"]["look"] == [0.0, 0.0]
     assert steps["menu closed"]["pointer"] == [320, 240]  # put back at the centre

@@ -69,6 +69,7 @@ __all__ = [
     "check_move",
     "described",
     "failed",
+    "heard",
     "move",
 ]
 
@@ -210,9 +211,26 @@ def move(
         world.write_data(pos, container.key, encode_slots(sides[BLOCK]))
     except ValueError as exc:  # the voxel's other data leaves no room for these slots
         return denied(f"{container.title} cannot hold that: {exc}", pos)
+    told = heard(tx, actor, pos, block, let_go, base)
+    if told is not None:
+        return told
+    touched = PLAYER in (source.side, target.side)
+    return Outcome(True, pos=pos, inventory=tuple(sides[PLAYER]) if touched else None)
+
+
+def heard(
+    tx: Transaction,
+    actor: Actor,
+    pos: Int3,
+    block: BlockType,
+    went: Sequence[Going],
+    base: dict[str, object],
+) -> Outcome | None:
+    """The block's ``on_put`` / ``on_take`` / ``on_move`` for each stack that went, in order,
+    as ``actor``'s; the failure that ends the action (it is rolled back whole), or None."""
     outer, tx.actor = tx.actor, actor
     try:
-        for going in let_go:
+        for going in went:
             callback = f"on_{going.kind}"
             if getattr(block, callback) is not None:
                 _, error = tx.block_call(block, callback, going.offered(base))
@@ -222,8 +240,7 @@ def move(
                     return failed(tx, pos)
     finally:
         tx.actor = outer
-    touched = PLAYER in (source.side, target.side)
-    return Outcome(True, pos=pos, inventory=tuple(sides[PLAYER]) if touched else None)
+    return None
 
 
 def allowed(

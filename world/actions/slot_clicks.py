@@ -46,7 +46,16 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from world.actions.containers import BLOCK, PLAYER, Going, Slot, allowed, described, failed
+from world.actions.containers import (
+    BLOCK,
+    PLAYER,
+    Going,
+    Slot,
+    allowed,
+    described,
+    failed,
+    heard,
+)
 from world.blocks.block_type import AIR
 from world.geometry import Int3
 from world.items.containers import Container, decode_slots, encode_slots
@@ -412,19 +421,7 @@ def _heard(tx: Transaction, actor: Actor, menu: _Menu) -> Outcome | None:
     base = menu._callbacks_base()
     block = menu.block
     assert not isinstance(base, Outcome) and menu.container is not None and block is not None
-    outer, tx.actor = tx.actor, actor
-    try:
-        for going in menu.went:
-            callback = f"on_{going.kind}"
-            if getattr(block, callback) is not None:
-                _, error = tx.block_call(block, callback, going.offered(base))
-                if error is None:
-                    tx.settle()
-                if tx.error is not None:
-                    return failed(tx, menu.container.pos)
-    finally:
-        tx.actor = outer
-    return None
+    return heard(tx, actor, menu.container.pos, block, menu.went, base)
 
 
 def _feet(player: Player) -> Int3:
