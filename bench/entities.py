@@ -39,14 +39,13 @@ import math
 import multiprocessing
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from bench.common import print_table
-from bench.game import ROOT, SIZE, _env, _reference_ms
+from bench.game import SIZE, _child, _reference_ms
 from bench.ticks import SEED, loaded_world
 from world.gen.terrain import surface_height
 from world.geometry import Int3
@@ -205,20 +204,6 @@ def child_frames() -> dict[str, Any]:
     }
 
 
-def _frame_child() -> dict[str, Any]:
-    """`child_frames` in a fresh interpreter (ursina is one per process); its JSON line."""
-    out = subprocess.run(
-        [sys.executable, "-m", "bench.entities", "--frame-child"],
-        cwd=ROOT,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return result
-
-
 def frame_rows() -> list[tuple[str, str, str, str]]:
     """The frame's figures as table rows: quiet, then with one core busy."""
     rows = []
@@ -228,7 +213,7 @@ def frame_rows() -> list[tuple[str, str, str, str]]:
         if busy:
             spinner.start()
         try:
-            run = _frame_child()
+            run = _child("--frame-child", module="bench.entities")
         finally:
             if busy:
                 stop.set()

@@ -547,10 +547,11 @@ def _first_frame_seconds() -> tuple[float, float]:
     return seen["first-frame"], seen["world-shown"]
 
 
-def _child(*args: str) -> dict[str, Any]:
-    """Run this module in a child process with ``args``; its last line of output, as JSON."""
+def _child(*args: str, module: str = "bench.game") -> dict[str, Any]:
+    """Run ``module`` (this one by default) in a child process with ``args``; its last line of
+    output, as JSON."""
     out = subprocess.run(
-        [sys.executable, "-m", "bench.game", *args],
+        [sys.executable, "-m", module, *args],
         cwd=ROOT,
         env=_env(),
         capture_output=True,

@@ -34,6 +34,7 @@ __all__ = [
     "chunk_coord",
     "coords",
     "integer",
+    "mod_name",
     "number",
     "position",
     "vec3",
@@ -51,6 +52,14 @@ def _triple(value: object) -> tuple[object, ...] | None:
         return None
     items = tuple(value)
     return items if len(items) == 3 else None
+
+
+def mod_name(value: object, what: str) -> str:
+    """A registered thing's name, ``"<mod>:<name>"`` with both parts non-empty (an item, an
+    entity kind, a text prompt); ``what`` names the thing in the error."""
+    if not isinstance(value, str) or value.count(":") != 1 or not all(value.split(":")):
+        raise ValueError(f"{what} name must be 'mod:name', got {value!r}")
+    return value
 
 
 def integer(value: object, name: str) -> int:

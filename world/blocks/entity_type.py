@@ -41,6 +41,7 @@ from typing import Any
 
 from world.blocks.shapes import Box
 from world.tiles import check_tiles
+from world.validate import mod_name
 
 __all__ = [
     "BUILTIN_ENTITIES",
@@ -124,9 +125,7 @@ class EntityType:
         return self.name.partition(":")[0]
 
     def __post_init__(self) -> None:
-        name = self.name
-        if not isinstance(name, str) or name.count(":") != 1 or not all(name.split(":")):
-            raise ValueError(f"entity name must be 'mod:name', got {name!r}")
+        name = mod_name(self.name, "entity")
         size = self.size
         if (
             not isinstance(size, tuple)

@@ -32,6 +32,7 @@ from typing import Any
 
 from world.items.inventory import STACK_MAX
 from world.tiles import MISSING_TILE, check_tiles
+from world.validate import mod_name
 
 __all__ = ["ITEM_CALLBACK_ARGUMENTS", "Item"]
 
@@ -92,9 +93,7 @@ class Item:
         return self.name.partition(":")[0]
 
     def __post_init__(self) -> None:
-        name = self.name
-        if not isinstance(name, str) or name.count(":") != 1 or not all(name.split(":")):
-            raise ValueError(f"item name must be 'mod:name', got {name!r}")
+        name = mod_name(self.name, "item")
         if not isinstance(self.description, str):
             raise ValueError(f"description of {name!r} must be a str, got {self.description!r}")
         if not self.description:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from world.geometry import Int3
+from world.validate import mod_name
 
 __all__ = ["MAX_PROMPT_CHARS", "PROMPT_ARGUMENTS", "TextPrompt"]
 
@@ -59,9 +60,7 @@ class TextPrompt:
     line_length: int = 15
 
     def __post_init__(self) -> None:
-        name = self.name
-        if not isinstance(name, str) or name.count(":") != 1 or not all(name.split(":")):
-            raise ValueError(f"prompt name must be 'mod:name', got {name!r}")
+        mod_name(self.name, "prompt")
         if not isinstance(self.title, str):
             raise ValueError(f"title must be a str, got {self.title!r}")
         if not callable(self.on_submit):

@@ -43,6 +43,7 @@ __all__ = [
     "PICKUP_DELAY",
     "Entities",
     "Entity",
+    "checked_vec3",
     "chunk_of",
     "drop_item",
 ]
@@ -88,7 +89,9 @@ def chunk_of(pos: Vec3) -> ChunkKey:
     )
 
 
-def _position(value: object, name: str) -> Vec3:
+def checked_vec3(value: object, name: str, *, in_world: bool) -> Vec3:
+    """Three finite numbers as floats (a position, a velocity, a look), each within the world
+    limit when ``in_world``; a `ValueError` naming ``name`` otherwise."""
     if not isinstance(value, tuple | list) or len(value) != 3:
         raise ValueError(f"{name} must be 3 numbers, got {value!r}")
     out = []
@@ -96,8 +99,8 @@ def _position(value: object, name: str) -> Vec3:
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
             raise ValueError(f"{name} must be 3 finite numbers, got {value!r}")
         out.append(float(v))
-    if name == "pos" and any(abs(v) >= WORLD_LIMIT for v in out):
-        raise ValueError(f"pos must lie within the world limit ±{WORLD_LIMIT}, got {value!r}")
+    if in_world and any(abs(v) >= WORLD_LIMIT for v in out):
+        raise ValueError(f"{name} must lie within the world limit ±{WORLD_LIMIT}, got {value!r}")
     return out[0], out[1], out[2]
 
 
@@ -182,7 +185,7 @@ class Entities:
         """The entities whose ``pos`` lies within ``radius`` of ``pos`` (radius ≤ 64)."""
         if isinstance(radius, bool) or not isinstance(radius, int | float) or not 0 <= radius <= 64:
             raise ValueError(f"radius must be a number in [0, 64], got {radius!r}")
-        pos = _position(pos, "pos")
+        pos = checked_vec3(pos, "pos", in_world=True)
         # One block more each way: ``pos - radius`` may round onto a chunk border that an entity
         # a hair below it, still within the radius, does not reach.
         reach = radius + 1.0
@@ -224,8 +227,8 @@ class Entities:
         entity = Entity(
             next(self._ids),
             kind,
-            _position(pos, "pos"),
-            _position(velocity, "velocity"),
+            checked_vec3(pos, "pos", in_world=True),
+            checked_vec3(velocity, "velocity", in_world=False),
             _angle(yaw),
             self.clock - _age(age),
             _data(data or {}),
@@ -255,8 +258,12 @@ class Entities:
         on_ground: bool | None = None,
     ) -> None:
         """Set where an entity is and how it moves (a mod's writer: every argument checked)."""
-        new_pos = _position(pos, "pos")
-        new_velocity = entity.velocity if velocity is None else _position(velocity, "velocity")
+        new_pos = checked_vec3(pos, "pos", in_world=True)
+        new_velocity = (
+            entity.velocity
+            if velocity is None
+            else checked_vec3(velocity, "velocity", in_world=False)
+        )
         new_yaw = entity.yaw if yaw is None else _angle(yaw)
         grounded = entity.on_ground if on_ground is None else on_ground
         self.step(entity, new_pos, new_velocity, grounded, new_yaw)
@@ -330,14 +337,14 @@ class Entities:
         unsaved; one that is not in ``key`` or is malformed is a `ValueError` naming it."""
         added = []
         for record in saved:
-            pos = _position(record.get("pos"), "pos")
+            pos = checked_vec3(record.get("pos"), "pos", in_world=True)
             if chunk_of(pos) != key:
                 raise ValueError(f"a saved entity at {pos} is not in its chunk {key}")
             entity = Entity(
                 next(self._ids),
                 _kind(record.get("kind")),
                 pos,
-                _position(record.get("velocity", (0.0, 0.0, 0.0)), "velocity"),
+                checked_vec3(record.get("velocity", (0.0, 0.0, 0.0)), "velocity", in_world=False),
                 _angle(record.get("yaw", 0.0)),
                 self.clock - _age(record.get("age", 0.0)),
                 _data(record.get("data", {})),

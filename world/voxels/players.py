@@ -16,14 +16,13 @@ Contract
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from world.blocks.registry import BlockRegistry
 from world.geometry import Vec3
 from world.items.inventory import STACK_MAX, Inventory, ItemStack, Slots
-from world.validate import WORLD_LIMIT
+from world.voxels.entities import checked_vec3
 from world.voxels.journal import Journal
 
 __all__ = ["EYE", "MAX_PLAYERS", "Player", "Players"]
@@ -54,21 +53,6 @@ class Player:
     def held(self) -> ItemStack | None:
         """The stack in the selected hotbar slot."""
         return self.inventory.current
-
-
-def _pos(value: object, name: str = "pos") -> Vec3:
-    if not isinstance(value, tuple | list) or len(value) != 3:
-        raise ValueError(f"{name} must be 3 numbers, got {value!r}")
-    out = []
-    for v in value:
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-            raise ValueError(f"{name} must be 3 finite numbers, got {value!r}")
-        if abs(v) >= WORLD_LIMIT:
-            raise ValueError(
-                f"{name} must lie within the world limit ±{WORLD_LIMIT}, got {value!r}"
-            )
-        out.append(float(v))
-    return out[0], out[1], out[2]
 
 
 class Players:
@@ -116,7 +100,11 @@ class Players:
             raise ValueError(f"the world holds {MAX_PLAYERS} players already")
         if inventory is not None and not isinstance(inventory, Inventory):
             raise ValueError(f"inventory must be an Inventory, got {type(inventory).__name__}")
-        player = Player(name, _pos(pos), inventory if inventory is not None else Inventory())
+        player = Player(
+            name,
+            checked_vec3(pos, "pos", in_world=True),
+            inventory if inventory is not None else Inventory(),
+        )
         player.creative = bool(creative)
         player.inventory.limits.update(self._limits)
         player.inventory.record_with(self._recorded)
@@ -131,13 +119,15 @@ class Players:
 
     def follow(self, player: Player, pos: Vec3, look: Vec3 | None = None) -> None:
         """Where the game's body is now (every frame; not an action, not recorded)."""
-        new_pos = _pos(pos)  # both checked before either is set: a bad one changes nothing
-        player.look = player.look if look is None else _pos(look, "look")
+        new_pos = checked_vec3(
+            pos, "pos", in_world=True
+        )  # both checked before either is set: a bad one changes nothing
+        player.look = player.look if look is None else checked_vec3(look, "look", in_world=True)
         player.pos = new_pos
 
     def teleport(self, player: Player, pos: Vec3) -> None:
         """Move a player (a mod's or a command's: recorded, and the game follows)."""
-        new = _pos(pos)
+        new = checked_vec3(pos, "pos", in_world=True)
         self._journal.record(("undo", self._unteleport, (player, player.pos, player.moves)))
         player.pos = new
         player.moves += 1
