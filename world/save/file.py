@@ -283,20 +283,14 @@ class SaveFile:
         """The saved entities of the chunks among ``keys`` that hold some, in ONE query, each
         row decoded and checked (`world.save.codec.decode_entities`: a damaged row raises
         `SaveError` naming the chunk); none in a file from before entities were saved."""
-        low, high = CHUNK_KEY_RANGE
-        wanted = [key for key in keys if all(low <= c <= high for c in key)]
+        wanted, query, flat = _rows_of(keys, "entities", "data")
         if not wanted:
             return {}
-        values = ",".join("(?,?,?)" for _ in wanted)
-        query = (
-            f"WITH k(x, y, z) AS (VALUES {values}) SELECT cx, cy, cz, data "
-            "FROM k CROSS JOIN entities ON cx = k.x AND cy = k.y AND cz = k.z"
-        )
         with self._lock:
             try:
                 if not self._holds(ENTITIES_SCHEMA):
                     return {}
-                rows = self._live().execute(query, [c for key in wanted for c in key]).fetchall()
+                rows = self._live().execute(query, flat).fetchall()
             except sqlite3.Error as exc:
                 raise self._damaged(
                     f"cannot read the entities of chunks {wanted[0]}..: {exc}"
@@ -331,16 +325,9 @@ class SaveFile:
         fetched under the connection's lock, then decoded (zlib releases the GIL) outside it,
         so a save on the main thread waits for one query, not for the decompression.
         """
-        low, high = CHUNK_KEY_RANGE
-        wanted = [key for key in keys if all(low <= c <= high for c in key)]
+        wanted, query, flat = _rows_of(keys, "chunks", "format, data")
         if not wanted:
             return {}
-        values = ",".join("(?,?,?)" for _ in wanted)
-        query = (
-            f"WITH k(x, y, z) AS (VALUES {values}) SELECT cx, cy, cz, format, data "
-            "FROM k CROSS JOIN chunks ON cx = k.x AND cy = k.y AND cz = k.z"
-        )
-        flat = [c for key in wanted for c in key]
         with self._lock:
             try:
                 rows = self._live().execute(query, flat).fetchall()
@@ -384,3 +371,19 @@ class SaveFile:
                     self._decode(key, row[3], row[4])
             except sqlite3.Error as exc:
                 raise self._damaged(f"the SQLite database is damaged: {exc}") from None
+
+
+def _rows_of(
+    keys: list[ChunkKey], table: str, columns: str
+) -> tuple[list[ChunkKey], str, list[int]]:
+    """The keys among ``keys`` a save can hold, and ONE query for their rows of ``table``
+    (``cx, cy, cz`` then ``columns``; SQLite looks each key up by the primary key) with its
+    parameters."""
+    low, high = CHUNK_KEY_RANGE
+    wanted = [key for key in keys if all(low <= c <= high for c in key)]
+    values = ",".join("(?,?,?)" for _ in wanted)
+    query = (
+        f"WITH k(x, y, z) AS (VALUES {values}) SELECT cx, cy, cz, {columns} "
+        f"FROM k CROSS JOIN {table} ON cx = k.x AND cy = k.y AND cz = k.z"
+    )
+    return wanted, query, [c for key in wanted for c in key]
