@@ -299,7 +299,7 @@ def child_walk(view_distance: int) -> dict[str, Any]:
     freeze_startup_heap()  # as the game's runner does
     tasks = [t for t in app.taskMgr.getAllTasks() if t.name not in _NOT_PYTHON]
     x, _, z = game.player.body.pos
-    game.player.look(90.0, 10.0)  # +x, a little down: the ground ahead and the horizon
+    game.player.look(270.0, 10.0)  # east, +x, a little down: the ground ahead and the horizon
     _frames(app, finish, lambda _: None, WARMUP)
     frame_s, python_s, work_s, work_cpu_s, columns = [], [], [], [], set()
     for _ in range(WALK_FRAMES):
@@ -387,7 +387,7 @@ def child_flight(view_distance: int, *, threaded: bool = True) -> dict[str, Any]
         game.player.set_flying(True)
         x, y, z = 8.0, FLIGHT_HEIGHT, 8.0
         game.player.teleport((x, y, z))
-        game.player.look(90.0, 10.0)  # +x, a little down
+        game.player.look(270.0, 10.0)  # east, +x, a little down
         game.chunks.load_all(game.player.eye)
         if not threaded:  # the loads run in the frame's budget, as before the loader thread
             streamer = game.chunks.streamer

@@ -79,6 +79,7 @@ from game.chunk_parts import (
 )
 from game.chunk_shader import chunk_shader
 from game.render_origin import RenderOrigin
+from game.scene import to_scene, world_root
 from world.light.lighting import Light
 from world.mesh.mesher import PaddedLight, mesh_inputs
 from world.mesh.pack import PackedMesh, drawn_mesh
@@ -154,7 +155,7 @@ class ChunkView:
         self._relit_now: set[ChunkKey] = set()  # the same, after an edit: remeshed at once
         self._deferred: list[ChunkKey] | None = None  # meshes `load_all` holds until it lit
         # Every chunk node hangs under one node holding the shader and its day light.
-        self.node = scene.attachNewNode("chunks")
+        self.node = world_root().attachNewNode("chunks")  # in world axes (`game.scene`)
         self.node.setShader(chunk_shader())
         self.daylight = 1.0  # the share of sky light showing (`set_daylight`)
         self.node.setShaderInput("daylight", self.daylight)
@@ -276,7 +277,7 @@ class ChunkView:
         started, started_cpu = time.perf_counter(), time.thread_time()
         x, y, z = eye
         if facing is None:
-            forward = camera.forward
+            forward = to_scene(camera.forward)  # the mirror is its own inverse
             facing = (float(forward[0]), float(forward[2]))
         self.face_camera((x, y, z))
         self._sync_fog()

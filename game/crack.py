@@ -19,6 +19,7 @@ from panda3d.core import TransparencyAttrib
 from ursina import Entity, Mesh, destroy
 
 from game.render_origin import RenderOrigin
+from game.scene import world_root
 from world.blocks.atlas import CRACK_TILES, tile_uv_rect
 from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FULL, Box, Shape
@@ -67,7 +68,7 @@ class CrackOverlay:
         self, registry: BlockRegistry, atlas: PandaTexture, origin: RenderOrigin | None = None
     ) -> None:
         self.origin = RenderOrigin() if origin is None else origin  # where world positions draw
-        self.entity = Entity(name="crack", enabled=False)
+        self.entity = Entity(parent=world_root(), name="crack", enabled=False)
         self.entity.setTexture(atlas, 1)
         # Blended over the block, after the opaque chunks; it writes no depth, so water and
         # other see-through things behind it still draw.

@@ -9,12 +9,11 @@ menu, the inventory and a chest on it, the sign editor, the chat line) draw over
 Minecraft's menus draw over its debug screen.
 
 Facing names are Minecraft's and `world.blocks.shapes.FACINGS`': north is -z, east +x, south +z and
-west
--x, so yaw 0 (looking along +z) faces south, yaw 90 (+x) east, yaw 180 north and yaw 270 west. The
-pitch is Minecraft's too, everywhere (F3, scripts, `game.player`, saves): + looks down, 90 straight
-down, -90 straight up. One difference remains: ursina's world is left-handed (with +z ahead, +x
-is on the right), so facing north (-z) east (+x) is on the left, a mirror of Minecraft's map;
-yaw grows turning right, south, east, north, west.
+west -x, and so is the yaw: 0 (looking along +z) faces south, 90 west, 180 north and 270 east,
+growing as the player turns right (south, west, north, east), and facing north east is on the
+right (the world's frame is right-handed, as Minecraft's: `game.scene`). The pitch is Minecraft's
+too, everywhere (F3, scripts, `game.player`, saves): + looks down, 90 straight down, -90 straight
+up.
 
 F4 freezes one ray: the view's ray when F4 is pressed and again at every mouse button press
 (the ray that click's action used). `traced_cells` lists its voxels with `world.ray.traverse`
@@ -45,6 +44,7 @@ from game.geometry import indexed, interleaved_format, vertex_data
 from game.hud import WindowRoot
 from game.hud_layout import DEBUG_WIDTH, fit_scale, top_left
 from game.render_origin import RenderOrigin
+from game.scene import world_root
 from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FULL, Box
 from world.geometry import Int3, Vec3
@@ -66,7 +66,7 @@ __all__ = [
 
 REFRESH_SECONDS = 0.25
 UNDER_EVERYTHING = "background"  # Panda3D's cull bin drawn first (a fixed order within it)
-_COMPASS = ("south (+z)", "east (+x)", "north (-z)", "west (-x)")  # yaw 0, 90, 180, 270
+_COMPASS = ("south (+z)", "west (-x)", "north (-z)", "east (+x)")  # yaw 0, 90, 180, 270
 _FACES = {
     (0, 1, 0): "top",
     (0, -1, 0): "bottom",
@@ -307,7 +307,7 @@ class TracedCells:
     def __init__(self, registry: BlockRegistry, origin: RenderOrigin | None = None) -> None:
         self.registry = registry
         self.origin = RenderOrigin() if origin is None else origin
-        self.entity = Entity(name="traced cells", enabled=False)
+        self.entity = Entity(parent=world_root(), name="traced cells", enabled=False)
         self.entity.setShaderOff(1)
         self.entity.setLightOff(1)
         self.entity.setRenderModeThickness(2)

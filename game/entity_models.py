@@ -1,8 +1,8 @@
 """The models that draw entities: each kind's quads in the entity's own frame, built once.
 
-An entity's frame has its ``pos`` (the bottom centre of its box) at the origin, y up and its
-front towards -z (north), as a yaw of 0 faces. Which model draws an entity is its `model_key`,
-by its kind's ``visual`` (`world.blocks.entity_type`):
+An entity's frame has its ``pos`` (the bottom centre of its box) at the origin, y up and its front
+towards -z (north), as a yaw of 180 faces (Minecraft's yaw: 0 south, 90 west). Which model draws an
+entity is its `model_key`, by its kind's ``visual`` (`world.blocks.entity_type`):
 
 - ``item``, a dropped stack (Minecraft's ``ItemEntity``): a block's item as the block shrunk to
   `ITEM_SIZE` (its selection boxes, each face with the part of its tile the block shows there,

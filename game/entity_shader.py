@@ -15,12 +15,13 @@ face's shade, green and blue the light). What it is given:
 - the frame's values, ``frame`` (`frame_values`): the eye (laid out as the rows are) and the
   time on the rows' clock; the turns of the spin and of the bob; a sprite's angle (turns).
 
-What it does with them: a vertex is drawn between the entity's two steps by the time since the
-last (`world.blocks.entity_type.STEP_SECONDS` a step), turned by the yaw between them the short
-way round; a stack spins once every `SPIN_SECONDS` and bobs `BOB_HEIGHT` up and down every
-`BOB_SECONDS` (never below its box's bottom), each from its own phase; a sprite turns to the
-camera. A vertex of an entity beyond its reach, or of a stack's further copy beyond
-`COPIES_WITHIN`, is put outside the picture (`HIDDEN`): its triangles are dropped.
+What it does with them: a vertex is drawn between the entity's two steps by the time since the last
+(`world.blocks.entity_type.STEP_SECONDS` a step), turned by the yaw between them the short way
+round (plus half a turn: the model's front is north, yaw 0 faces south); a stack spins once every
+`SPIN_SECONDS` and bobs `BOB_HEIGHT` up and down every `BOB_SECONDS` (never below its box's
+bottom), each from its own phase; a sprite turns to the camera. A vertex of an entity beyond its
+reach, or of a stack's further copy beyond `COPIES_WITHIN`, is put outside the picture (`HIDDEN`):
+its triangles are dropped.
 
 Angles go through ``turning``, a cosine and sine from the half angle's Taylor series (within
 5e-5 of the exact ones): llvmpipe's own ``sin`` and ``cos`` are exact and slow.
@@ -141,7 +142,7 @@ void main() {
         turns = frame[1].z;
     } else {  // turned by its yaw, the short way round between two steps
         float turn = mod(last.w - before.w + 180.0, 360.0) - 180.0;
-        turns = (before.w + turn * step) / 360.0;
+        turns = (before.w + turn * step) / 360.0 + 0.5;  // yaw 0 faces south, the model north
     }
     vec2 cs = turning(turns);
     vec3 corner = p3d_Vertex.xyz;
@@ -234,7 +235,7 @@ def frame_values(
     (from its epoch); the spin's and bob's turns at ``clock``; a sprite's angle facing a camera
     at ``camera_yaw`` (degrees)."""
     spin, bob = (clock / SPIN_SECONDS) % 1.0, (clock / BOB_SECONDS) % 1.0
-    return LVecBase4f(*eye, since), LVecBase4f(spin, bob, -camera_yaw / 360.0, 0.0)
+    return LVecBase4f(*eye, since), LVecBase4f(spin, bob, camera_yaw / 360.0, 0.0)
 
 
 def turning(turns: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -264,7 +265,7 @@ def place(
     at = before[:, :3] + (last[:, :3] - before[:, :3]) * step[:, None]
     away = np.sqrt(((at - eye) ** 2).sum(axis=1))
     turn = (last[:, 3] - before[:, 3] + 180.0) % 360.0 - 180.0
-    turns = (before[:, 3] + turn * step) / 360.0
+    turns = (before[:, 3] + turn * step) / 360.0 + 0.5  # yaw 0 faces south, the model north
     spins, faces = timing[:, 3] == SPINS, timing[:, 3] == FACES
     turns[spins] = frame[1, 0] + timing[spins, 1]
     at[spins, 1] += BOB_HEIGHT * (1.0 + turning(frame[1, 1] + timing[spins, 2])[1])

@@ -3,9 +3,9 @@
 Every entity in a chunk column within the view distance (the streaming's circle) is kept drawn
 by its model (`game.entity_models`: a stack as its block shrunk or as its flat tile, a falling
 block as the block, a mod's kind as its cube, box model or sprite). A stack bobs and spins, its
-copies shown near it; a cube or box model turns with the entity's yaw (0 faces north, -z; 90
-east); a sprite turns to the camera (`game.entity_shader`: how each is placed). An entity whose
-kind no loaded mod defines, or whose data names nothing drawable, is not drawn.
+copies shown near it; a cube or box model turns with the entity's yaw (Minecraft's: 0 faces south,
++z; 90 west; 180 north); a sprite turns to the camera (`game.entity_shader`: how each is placed).
+An entity whose kind no loaded mod defines, or whose data names nothing drawable, is not drawn.
 
 Positions and yaws are drawn between the last two the entity's steps gave
 (`world.blocks.entity_type.STEP_SECONDS` apart), so what falls or walks moves smoothly at any
@@ -596,8 +596,8 @@ class EntityView:
         ``centre``, half way."""
         sy, cy = math.sin(math.radians(yaw)), math.cos(math.radians(yaw))
         sp, cp = math.sin(math.radians(pitch)), math.cos(math.radians(pitch))
-        forward = (sy * cp, -sp, cy * cp)  # `look_direction`'s
-        sides = ((cy, 0.0, -sy), (sy * sp, cp, cy * sp))  # level across the view; up it
+        forward = (-sy * cp, -sp, cy * cp)  # `look_direction`'s
+        sides = ((cy, 0.0, sy), (-sy * sp, cp, cy * sp))  # level across the view; up it
         planes = []  # each side's normal, into the view
         for angle, side in zip(fov, sides, strict=True):
             turned = math.radians(angle / 2 + SIGHT_TURN)

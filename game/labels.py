@@ -23,9 +23,10 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 from panda3d.core import NodePath, TextFont, TextNode
-from ursina import Text, application, scene
+from ursina import Text, application
 
 from game.render_origin import RenderOrigin
+from game.scene import world_root
 from world.blocks.labels import Label, LabelPlace, label_place, label_text
 from world.blocks.shapes import FACINGS
 from world.geometry import Int3
@@ -76,7 +77,7 @@ class LabelView:
         self._by_chunk: dict[ChunkKey, dict[Int3, _Shown]] = {}
         self._near: list[tuple[Int3, _Shown]] = []  # what `update` looks at, nearest first
         self._near_from: tuple[int, int, int] | None = None  # the eye's chunk `_near` is for
-        self.node = scene.attachNewNode("labels")
+        self.node = world_root().attachNewNode("labels")  # in world axes (`game.scene`)
         self._font: TextFont | None = None
 
     def __len__(self) -> int:
@@ -184,7 +185,9 @@ class LabelView:
             place.height * 0.95 / (label.lines * text_node.getLineHeight()),
             place.width * 0.85 / max(right - left, 1e-6),
         )
-        shown.node.setScale(size)
+        # Under `world_root`'s mirror a text reads backwards: mirrored once more across its own
+        # width, it reads the right way round from in front of its face.
+        shown.node.setScale(-size, size, size)
         holder.setPos(-(left + right) / 2, -(bottom + top) / 2, 0)
 
     def _text_font(self) -> TextFont:

@@ -17,6 +17,7 @@ from panda3d.core import NodePath, TransparencyAttrib
 from ursina import Entity, Mesh, destroy
 
 from game.render_origin import RenderOrigin
+from game.scene import world_root
 from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import FULL, Box, Shape
 from world.geometry import Vec3
@@ -62,7 +63,7 @@ class BlockOutline:
     def __init__(self, registry: BlockRegistry, origin: RenderOrigin | None = None) -> None:
         self.registry = registry
         self.origin = RenderOrigin() if origin is None else origin
-        self.entity = Entity(name="block outline", enabled=False)
+        self.entity = Entity(parent=world_root(), name="block outline", enabled=False)
         self.entity.setColorScale(0.0, 0.0, 0.0, 0.7)  # the lines are white: dark, see-through
         self.entity.setTransparency(TransparencyAttrib.M_dual)
         self.meshes: dict[Shape, NodePath] = {}  # by shape, built when first targeted

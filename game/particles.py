@@ -17,9 +17,11 @@ from typing import Final
 
 import numpy as np
 from numpy.typing import NDArray
-from ursina import Entity, color, destroy, scene
+from panda3d.core import CullFaceAttrib
+from ursina import Entity, color, destroy
 
 from game.render_origin import RenderOrigin
+from game.scene import world_root
 from world.blocks.atlas import tile_pixel_box
 from world.blocks.registry import BlockRegistry
 
@@ -53,7 +55,10 @@ class BreakParticles:
         self.pieces: list[_Piece] = []
         self._colours: dict[int, tuple[float, float, float]] = {}
         self._rng = random.Random(0)
-        self.node = Entity(parent=scene, name="break particles")
+        self.node = Entity(parent=world_root(), name="break particles")
+        # ursina's cube is wound for its left-handed frame: under the world's mirror its
+        # outside faces turn clockwise on screen, so the culling turns with them.
+        self.node.setAttrib(CullFaceAttrib.makeReverse())
 
     def _colour(self, state: int) -> tuple[float, float, float]:
         """The mean colour of the state's side tile (its opaque texels), 0..1."""

@@ -4,12 +4,23 @@ Engine plumbing only: the camera follows the player's eye (`follow`), drawn rela
 render origin (`game.render_origin`); the player itself knows nothing of the engine
 (`game.player`). With the eye inside a liquid block the view is seen through water
 (`Underwater`): a blue veil under the HUD and short blue fog.
+
+The world's frame is Minecraft's, right-handed (x east, y up, z south: facing north, east is on
+the right); ursina's is left-handed. So everything world-anchored (chunks, entities, the
+outline, the crack, labels, particles) hangs under `world_root`, a node mirrored in z
+(scale (1, 1, -1)): its children are laid out in world axes, and the screen shows them as a
+right-handed viewer sees them. The camera is not under it (the hand and the HUD are not
+mirrored): `follow` puts it at the eye's mirrored position, turned by the player's yaw + 180
+(Minecraft's yaw 180 faces north, -z, which is the mirror's +z: ursina's heading 0).
+The mirror reverses every triangle's winding on screen; the meshes are built counter-clockwise
+in the world's right-handed frame (`world.mesh.mesher`), which the mirror turns into GL's
+counter-clockwise front.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ursina import Entity, camera, color, destroy, scene, window
 
@@ -19,6 +30,7 @@ from world.validate import WORLD_LIMIT
 from world.voxels.chunks import World
 
 __all__ = [
+    "MIRROR",
     "SKY",
     "WATER_FOG",
     "WATER_FOG_RANGE",
@@ -27,12 +39,32 @@ __all__ = [
     "follow",
     "set_sky",
     "set_view",
+    "to_scene",
+    "world_root",
 ]
 
 SKY = color.rgb(0.62, 0.78, 1.0)
 WATER_FOG = color.rgb(0.09, 0.22, 0.62)  # Minecraft's murky blue under water
 WATER_FOG_RANGE = (0.5, 14.0)  # linear fog, blocks: a few blocks of sight, as Minecraft's
 WATER_VEIL = color.rgba(0.02, 0.12, 0.75, 0.4)  # the tint laid over the view (not the HUD)
+
+
+MIRROR = (1.0, 1.0, -1.0)  # `world_root`'s scale: world axes to ursina's
+_ROOT: list[Entity] = []  # the one world root (per ursina app)
+
+
+def world_root() -> Entity:
+    """The node every world-anchored node hangs under: the world's right-handed frame, mirrored
+    in z into ursina's scene (module notes). Made on first use, again if it was removed."""
+    if not _ROOT or _ROOT[0].isEmpty():
+        _ROOT[:] = [Entity(parent=scene, name="world (mirrored in z)")]
+        _ROOT[0].setScale(*MIRROR)
+    return _ROOT[0]
+
+
+def to_scene(pos: Sequence[float]) -> Vec3:
+    """Where a point given in `world_root`'s (world) axes lies in ursina's scene."""
+    return (pos[0] * MIRROR[0], pos[1] * MIRROR[1], pos[2] * MIRROR[2])
 
 
 def set_sky(rgb: tuple[float, float, float]) -> None:
@@ -62,7 +94,8 @@ def set_view(view_distance: int, fov: float) -> float:
 
 
 def follow(eye: Vec3, yaw: float, pitch: float, origin: RenderOrigin | None = None) -> None:
-    """Put the camera at ``eye``, facing ``yaw`` and ``pitch`` (degrees, pitch > 0 down).
+    """Put the camera at ``eye``, facing ``yaw`` and ``pitch`` (degrees, Minecraft's: yaw 0
+    south, 180 north; pitch > 0 down), through `world_root`'s mirror.
 
     With a render ``origin`` (`game.render_origin`), the origin first follows the eye (moving
     every world-anchored node if it rebases) and the camera goes to the eye's render position;
@@ -71,8 +104,8 @@ def follow(eye: Vec3, yaw: float, pitch: float, origin: RenderOrigin | None = No
     if origin is not None:
         origin.follow(eye)
         eye = origin.to_render(eye)
-    camera.position = eye
-    camera.rotation = (pitch, yaw, 0.0)
+    camera.position = to_scene(eye)
+    camera.rotation = (pitch, yaw + 180.0, 0.0)
 
 
 def eye_in_liquid(world: World, eye: Vec3) -> bool:

@@ -1,9 +1,10 @@
 """Action scripts for ``--script FILE``: a text or JSON list of player actions, parsed and checked.
 
 Text: one action per line, ``name arg arg``, ``#`` starts a comment. JSON: a list whose items are
-such strings, lists (``["look", 90, 30]``) or objects (``{"action": "look", "yaw": 90,
-"pitch": 30}``). `ACTIONS` lists every action with its arguments; docs/controls.md explains
-them. Parsing is pure; `game.runner` replays the actions through the game's input path.
+such strings, lists (``["look", 180, 30]``) or objects (``{"action": "look", "yaw": 180, "pitch":
+30}``); angles are Minecraft's (yaw 0 faces south, 90 west, 180 north, 270 east). `ACTIONS` lists
+every action with its arguments; docs/controls.md explains them. Parsing is pure; `game.runner`
+replays the actions through the game's input path.
 """
 
 from __future__ import annotations

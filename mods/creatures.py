@@ -91,14 +91,14 @@ def _number(data: MutableMapping[str, Value], key: str) -> float:
 
 
 def heading(yaw: float) -> tuple[float, float]:
-    """The unit (dx, dz) a yaw faces: 0 north (-z), 90 east (+x)."""
+    """The unit (dx, dz) a yaw faces, Minecraft's: 0 south (+z), 90 west (-x), 180 north."""
     rad = math.radians(yaw)
-    return math.sin(rad), -math.cos(rad)
+    return -math.sin(rad), math.cos(rad)
 
 
 def yaw_towards(dx: float, dz: float) -> float:
     """The yaw that faces along (dx, dz)."""
-    return math.degrees(math.atan2(dx, -dz)) % 360.0
+    return math.degrees(math.atan2(-dx, dz)) % 360.0
 
 
 def step_ahead(world: ModWorld, pos: Vec3, dx: float, dz: float) -> int | None:

@@ -74,11 +74,11 @@ def test_progress_starts_over_on_a_new_target(app: Any, make_game: Make, replay:
     first, second = (2, GROUND, 0), (2, GROUND + 1, 0)  # a two-high stone pillar ahead
     stone = stone_wall(game, [first, second])
     seconds = hand_seconds(game, stone)
-    replay(game, "look 90 45\nwait 1")
+    replay(game, "look 270 45\nwait 1")
     assert game.target is not None and game.target.block == first
     press(game)
     replay(game, f"wait {int(seconds * FPS * 0.8)}")  # 80% of the way
-    replay(game, "look 90 -10\nwait 1")  # the crosshair moves up to the other block
+    replay(game, "look 270 -10\nwait 1")  # the crosshair moves up to the other block
     assert game.target is not None and game.target.block == second
     replay(game, f"wait {int(seconds * FPS * 0.8)}")
     assert game.world.get_block(*first) == stone and game.world.get_block(*second) == stone
@@ -146,7 +146,7 @@ def test_creative_breaks_at_once_then_repeats_after_a_delay(
     game = make_game(flat=True, creative=True)
     row = [(x, GROUND + 1, 0) for x in range(1, 5)]  # at eye level, ahead along +x
     stone_wall(game, row)
-    replay(game, "look 90 0\nwait 1")
+    replay(game, "look 270 0\nwait 1")
     assert game.target is not None and game.target.block == row[0]
     press(game)
     broken = [c for c in row if game.world.get_block(*c) == AIR]

@@ -247,7 +247,7 @@ def test_a_plant_draws_from_both_sides(app: Any, make_game: Callable[..., Any]) 
         game.chunks.remesh_dirty()  # now, as an edit's frame does: not within the frame budget
         x, z = centre - direction * 6.5
         game.player.teleport((float(x), float(ground), float(z)))
-        yaw = float(np.degrees(np.arctan2(direction[0], direction[1])))
+        yaw = float(np.degrees(np.arctan2(-direction[0], direction[1])))
         game.player.look(yaw, 12.0)
         for _ in range(3):
             app.step()
@@ -281,6 +281,7 @@ def test_a_sand_step_and_a_lit_lamp_show_their_sides_darker_than_their_tops_in_f
     from panda3d.core import Point2, Point3
 
     from game.engine import grab_frame
+    from game.scene import world_root
 
     game = make_game(flat=True, creative=True)
     world, registry = game.world, game.world.registry
@@ -295,7 +296,7 @@ def test_a_sand_step_and_a_lit_lamp_show_their_sides_darker_than_their_tops_in_f
     game.chunks.set_daylight(1.0)
     game.player.set_flying(True)  # held where it is put: the picture is the one measured
     game.player.teleport((-1.5, ground + 2.5, -1.5))
-    game.player.look(45.0, 40.0)
+    game.player.look(315.0, 40.0)  # south-east, down at the step
     for _ in range(600):
         app.step()
         if game.chunks.idle:
@@ -308,7 +309,7 @@ def test_a_sand_step_and_a_lit_lamp_show_their_sides_darker_than_their_tops_in_f
         """The mean of a few pixels round a world point's place on screen."""
         render = Point3(*(np.array(point) - np.array(game.origin.origin)))
         on_screen = Point2()
-        assert app.camLens.project(app.cam.getRelativePoint(app.render, render), on_screen)
+        assert app.camLens.project(app.cam.getRelativePoint(world_root(), render), on_screen)
         column = int((on_screen.x + 1) / 2 * width)
         row = int((1 - on_screen.y) / 2 * height)
         return float(frame[row - 2 : row + 3, column - 2 : column + 3].mean())

@@ -118,6 +118,6 @@ def test_the_sun_crosses_the_sky_by_day_the_moon_by_night_and_the_ground_hides_t
     assert moon.min() > 0.75  # the moon, bright against the night sky
     below = centre("time midnight\nlook 0 89", "ground.png")  # the moon is behind the ground
     assert below.max() < 0.5
-    rising = centre("time 1000\nlook 90 -15", "sunrise.png")  # low in the east, in the morning
+    rising = centre("time 1000\nlook 270 -15", "sunrise.png")  # low in the east, in the morning
     assert rising[0] > 0.95 and rising[2] < 0.85  # warmer than the sun at noon: near the horizon
-    assert centre("time 1000\nlook -90 -15", "west.png")[0] < 0.8  # the western sky is clear
+    assert centre("time 1000\nlook 90 -15", "west.png")[0] < 0.8  # the western sky is clear

@@ -23,8 +23,8 @@ DT = 1 / 60
 
 @pytest.mark.parametrize(
     ("yaw", "name"),
-    [(0, "south (+z)"), (44.9, "south (+z)"), (45.1, "east (+x)"), (90, "east (+x)"),
-     (180, "north (-z)"), (270, "west (-x)"), (-90, "west (-x)"), (359, "south (+z)")],
+    [(0, "south (+z)"), (44.9, "south (+z)"), (45.1, "west (-x)"), (90, "west (-x)"),
+     (180, "north (-z)"), (270, "east (+x)"), (-90, "east (+x)"), (359, "south (+z)")],
 )  # fmt: skip
 def test_compass_names_the_nearest_direction(yaw: float, name: str) -> None:
     from game.debug import compass
@@ -57,7 +57,7 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
 
     hit = Hit(Int3(20, 3, -4), Int3(0, 1, 0), 1.5, (20.5, 4.0, -3.5), 2)
     snapshot = DebugSnapshot(
-        python_ms=1.25, position=(20.5, 4.0, -3.5), yaw=90.0, pitch=60.0, target=hit,
+        python_ms=1.25, position=(20.5, 4.0, -3.5), yaw=270.0, pitch=60.0, target=hit,
         target_name="base:grass", loaded=40, meshed=13, queued=2, creative=True, flying=True,
         mods=("base", "quiet"), mod_errors=1, face_light=(12, 3), time_of_day="18:30",
         daylight=0.5,
@@ -66,7 +66,7 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
         "Blockpick  60 fps, 1.2 ms Python a frame",
         "XYZ: 20.500 / 4.000 / -3.500",
         "Block: 20 4 -4   Chunk: 1 0 -1",
-        "Facing: east (+x)  yaw 90.0  pitch 60.0",
+        "Facing: east (+x)  yaw 270.0  pitch 60.0",
         "Target: base:grass at 20 3 -4, top face (0, 1, 0), 1.50 away",
         "Chunks: 40 loaded, 13 meshed, 2 queued",
         "Light at the face: sky 12, block 3   Time: 18:30 (50% daylight)",
@@ -123,7 +123,7 @@ def test_f3_shows_position_facing_target_chunks_and_mods(
 ) -> None:
     (tmp_path / "quiet.py").write_text('"""A mod that does nothing."""\n')
     game = make_game(flat=True, mods=(tmp_path,))
-    replay(game, "teleport 20.5 4 -3.5\nlook 90 60\nwait 2")
+    replay(game, "teleport 20.5 4 -3.5\nlook 270 60\nwait 2")
     assert not game.debug.shown
     game.input("f3")
     assert game.debug.shown
@@ -140,7 +140,7 @@ def test_f3_shows_position_facing_target_chunks_and_mods(
         assert f"{len(entities)} meshed" in text
     assert "XYZ: 20.500 / 4.000 / -3.500" in text
     assert "Chunk: 1 0 -1" in text
-    assert "east (+x)" in text and "yaw 90.0" in text and "pitch 60.0" in text
+    assert "east (+x)" in text and "yaw 270.0" in text and "pitch 60.0" in text
     assert "quiet" in text and ", ".join(game.mods.names) in text
     fps = float(text.split(" fps")[0].split()[-1])
     assert fps == pytest.approx(60, abs=1)  # the test clock runs 60 frames a game second
@@ -154,7 +154,7 @@ def test_f4_shows_the_cells_the_last_ray_traversed(make_game: Make, replay: Repl
     game = make_game(flat=True)
     stone = game.world.registry.id("base:stone")
     game.world.set_blocks(np.array([(3, y, 1) for y in range(GROUND, GROUND + 3)]), stone)
-    replay(game, "look 70 10\nwait 1")
+    replay(game, "look 290 10\nwait 1")
     eye, direction, reach = game.player.eye, game.player.direction, game.reach
     target = raycast(game.world, eye, direction, reach)
     assert target is not None and target.block_id == stone

@@ -92,13 +92,28 @@ def test_a_step_is_placed_between_its_two_positions_turning_the_short_way() -> N
     )
     halfway = frame((0.0, 5.0, 0.0), 5.0 + STEP_SECONDS / 2, 0.0, 0.0)
     at, hidden, _ = place(vertices((0, 0)), texels, halfway)
-    assert at[0] == pytest.approx((10.5 + 0.5, 4.0, 0.0), abs=1e-4)  # yaw 0: not turned
+    # Yaw 0 (south): the model, whose front is north, turned half a turn.
+    assert at[0] == pytest.approx((10.5 - 0.5, 4.0, 0.0), abs=1e-4)
     later = frame((0.0, 5.0, 0.0), 5.0 + 3 * STEP_SECONDS, 0.0, 0.0)
     at, _, _ = place(vertices((0, 0)), texels, later)
-    turned = np.radians(10.0)  # the step done: at its last place and yaw
+    turned = np.radians(10.0 + 180.0)  # the step done: at its last place and yaw
     expected = (11.0 + 0.5 * np.cos(turned), 4.0, 0.5 * np.sin(turned))
     assert at[0] == pytest.approx(expected, abs=1e-4)
     assert not hidden.any()
+
+
+@pytest.mark.parametrize("yaw", [0.0, 90.0, 180.0, 270.0, 33.0])
+def test_a_turned_models_front_faces_where_its_yaw_looks_as_minecrafts(yaw: float) -> None:
+    """A model's front is north (-z); an entity's yaw is Minecraft's (0 south, 90 west)."""
+    from world.physics.movement import look_direction
+
+    texels = texels_of({"before": (3.0, 4.0, 2.0), "pos": (3.0, 4.0, 2.0), "yaw_before": yaw,
+                        "yaw": yaw, "motion": TURNED})  # fmt: skip
+    front = np.zeros(1, dtype=VERTEX_ROW)
+    front["corner"] = (0.0, 0.0, -0.5)  # half a block before its front
+    at, _, _ = place(front, texels, frame((0.0, 5.0, 0.0), 0.0, 0.0, 0.0))
+    dx, _, dz = look_direction(yaw, 0.0)
+    assert at[0] == pytest.approx((3.0 + 0.5 * dx, 4.0, 2.0 + 0.5 * dz), abs=1e-4)
 
 
 def test_a_stack_spins_and_bobs_from_its_phase_by_the_clock() -> None:
@@ -117,7 +132,7 @@ def test_a_sprite_turns_to_the_camera_s_yaw() -> None:
     texels = texels_of({"pos": (0.0, 4.0, 0.0), "yaw": 123.0, "motion": FACES})
     for yaw in (0.0, 30.0, -75.0):
         at, _, _ = place(vertices((0, 0)), texels, frame((0.0, 5.0, 3.0), 0.0, 0.0, yaw))
-        angle = np.radians(-yaw)  # its own yaw plays no part
+        angle = np.radians(yaw)  # its own yaw plays no part
         expected = (0.5 * np.cos(angle), 4.0, 0.5 * np.sin(angle))
         assert at[0] == pytest.approx(expected, abs=1e-4)
 
@@ -146,8 +161,8 @@ def test_rows_far_down_the_texture_are_read_back_where_they_were_written() -> No
     texels = np.zeros((4 * TEXELS, ROWS_WIDE, 4), dtype=np.float32)
     write_rows(texels, index, table, (100.0, 0.0, -5.0), 0.0)  # laid out from an origin
     at, _, _ = place(vertices(*((int(i), 0) for i in index)), texels, frame((0, 0, 0), 0, 0, 0))
-    assert at[:, 0] == pytest.approx(np.arange(len(index)) + 100.0 + 0.5)
-    assert at[:, 2] == pytest.approx(-5.0)
+    assert at[:, 0] == pytest.approx(np.arange(len(index)) + 100.0 - 0.5)  # yaw 0: turned
+    assert at[:, 2] == pytest.approx(-5.0, abs=1e-4)  # (the series turning half a turn)
 
 
 def test_the_shader_draws_with_the_chunk_shader_s_fragment_stage() -> None:

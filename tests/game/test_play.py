@@ -62,7 +62,7 @@ def test_place_a_block_on_the_face_of_a_wall(make_game: Make, replay: Replay) ->
     planks = game.world.registry.id("base:planks")
     wall = np.array([(3, y, z) for y in range(GROUND, GROUND + 3) for z in range(-2, 3)])
     game.world.set_blocks(wall, stone)
-    replay(game, "look 90 0\nselect 4\nwait 1")  # face +x; slot 4 holds planks
+    replay(game, "look 270 0\nselect 4\nwait 1")  # face +x; slot 4 holds planks
     assert game.hotbar.current == planks
     assert game.target is not None
     assert game.target.block == (3, GROUND + 1, 0) and game.target.face == (-1, 0, 0)
@@ -81,7 +81,7 @@ def test_walking_into_a_wall_stops_at_it(make_game: Make, replay: Replay) -> Non
     stone = game.world.registry.id("base:stone")
     wall = np.array([(3, y, z) for y in range(GROUND, GROUND + 3) for z in range(-3, 4)])
     game.world.set_blocks(wall, stone)
-    replay(game, "look 90 0\nmove 1 0 90")
+    replay(game, "look 270 0\nmove 1 0 90")
     body = game.player.body
     assert body.aabb[1][0] == pytest.approx(3.0, abs=1e-9)  # the box's face touches the wall
     assert body.pos[1] == GROUND and body.on_ground
@@ -90,8 +90,8 @@ def test_walking_into_a_wall_stops_at_it(make_game: Make, replay: Replay) -> Non
 
 def test_walking_moves_the_way_the_camera_faces(make_game: Make, replay: Replay) -> None:
     game = make_game(flat=True)
-    replay(game, "look 90 0\nmove 1 0 30")
-    assert game.player.body.pos[0] > 1.5  # yaw 90 walks toward +x
+    replay(game, "look 270 0\nmove 1 0 30")
+    assert game.player.body.pos[0] > 1.5  # yaw 270 walks east, toward +x
     from ursina import camera
 
     forward = camera.forward
@@ -257,7 +257,7 @@ def test_reach_is_5_in_creative_and_4_5_in_survival(
     game = make_game(flat=True, creative=creative)
     stone = game.world.registry.id("base:stone")
     game.world.set_blocks(np.array([(5, y, 0) for y in range(GROUND, GROUND + 3)]), stone)
-    replay(game, "teleport 0.3 4 0.5\nlook 90 0\nwait 1")  # the wall's face is 4.7 away
+    replay(game, "teleport 0.3 4 0.5\nlook 270 0\nwait 1")  # the wall's face is 4.7 away
     assert (game.target is not None) == reached
 
 

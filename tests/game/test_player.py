@@ -81,7 +81,7 @@ def test_joining_puts_the_player_and_their_very_inventory_into_the_world() -> No
     assert player.world.players.get("player") is joined and joined.inventory is inventory
     assert joined.pos == (0.5, 10.0, 0.5) and joined.creative
     player.teleport((3.0, 12.0, 4.0))  # the game's own move of the body (a script's)
-    player.look(90.0, 0.0)
+    player.look(270.0, 0.0)  # east
     player.set_creative(False)
     player.sync()
     assert joined.pos == (3.0, 12.0, 4.0) and not joined.creative

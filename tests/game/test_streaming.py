@@ -60,7 +60,7 @@ def test_a_200_block_walk_keeps_chunks_within_the_view_distance_and_frames_short
     sx, _, sz = game.player.body.pos
     game.player.set_flying(True)
     game.player.teleport((sx, 100.0, sz))  # above every hill: nothing stops the walk
-    game.player.look(90.0, 10.0)  # +x, a little down
+    game.player.look(270.0, 10.0)  # east, +x, a little down
     game.held.forward = 1.0
     layers = len(range(*game.chunks.streamer.cy_range))
     most_loaded = len(disc((0, 0), r + LOAD_RING)) * layers
@@ -104,7 +104,7 @@ def test_a_200_block_walk_keeps_chunks_within_the_view_distance_and_frames_short
 
 def test_walking_200_blocks_on_the_ground_never_falls(make_game: Make) -> None:
     game = make_game(flat=True, view_distance=2)
-    game.player.look(90.0, 0.0)
+    game.player.look(270.0, 0.0)  # east, +x
     game.held.forward = 1.0
     while game.player.body.pos[0] < 200.0:
         game.update(DT)

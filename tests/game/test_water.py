@@ -51,7 +51,7 @@ def test_the_view_under_water_is_blue_and_clear_above_it(
     game = make_game(flat=True, creative=True)
     flood(game, GROUND + 2)  # three blocks deep: the eye (5.62) is under water
     fill(game, (3, GROUND, -6), (3, GROUND + 8, 6), "base:dirt")  # a brown wall through it
-    replay(game, f"fly\nteleport 0.5 {GROUND} 0.5\nlook 90 0\nwait 3")
+    replay(game, f"fly\nteleport 0.5 {GROUND} 0.5\nlook 270 0\nwait 3")
     replay(game, f"screenshot {tmp_path / 'under.png'}")
     assert game.underwater.active
     under_fog = scene.fog_density

@@ -122,7 +122,7 @@ def test_a_sheep_wanders_facing_where_it_walks_and_stands_now_and_then():
         path.append(sheep.pos)
         if speed > 0.1 and sheep.on_ground:
             rad = math.radians(sheep.yaw)
-            walked.append(vx / speed * math.sin(rad) - vz / speed * math.cos(rad))
+            walked.append(-vx / speed * math.sin(rad) + vz / speed * math.cos(rad))
         elif speed == 0.0:
             stood.append(sheep.pos)
 
@@ -163,7 +163,7 @@ def test_a_sheep_steps_down_one_block_hops_up_one_and_turns_at_a_wall():
     fill(world, (8, 4, -8), (8, 4, 8), "base:stone")  # a kerb one block high at x = 8
     fill(world, (12, 4, -8), (12, 5, 8), "base:stone")  # a wall two blocks high at x = 12
     sheep = world.entities.add(
-        SHEEP, (1.5, GROUND + 1, 0.5), yaw=90.0, data={"walking": True, "next": 1e9}
+        SHEEP, (1.5, GROUND + 1, 0.5), yaw=270.0, data={"walking": True, "next": 1e9}
     )
     track: list[tuple[float, float]] = []
     run(rules, 20.0, lambda: track.append((sheep.pos[0], sheep.pos[1])))
@@ -172,7 +172,7 @@ def test_a_sheep_steps_down_one_block_hops_up_one_and_turns_at_a_wall():
     up = next(i for i, (x, y) in enumerate(track) if i > down and y == GROUND + 1)
     assert track[up][0] + 0.45 > 8.0  # and hopped onto the kerb (its box over it)
     assert max(x for x, _ in track) < 12.0 - 0.45  # never through the wall
-    assert sheep.yaw != 90.0  # it turned away from it
+    assert sheep.yaw != 270.0  # it turned away from it
 
 
 def test_a_punched_sheep_is_knocked_back_says_baa_and_runs_away():
@@ -183,7 +183,7 @@ def test_a_punched_sheep_is_knocked_back_says_baa_and_runs_away():
     outcome = rules.punch_entity(sheep.id, steve(told))
     assert outcome.done and told == ["baa!"]
     assert sheep.velocity[0] > 5.0 and sheep.velocity[1] > 0.0  # pushed away, east
-    assert abs(sheep.yaw - 90.0) < 1.0  # facing away from the player
+    assert abs(sheep.yaw - 270.0) < 1.0  # facing away from the player, east
     run(rules, 3.0)
     assert sheep.pos[0] > 10.0  # ran on after the push
     x = sheep.pos[0]

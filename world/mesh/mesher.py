@@ -40,14 +40,14 @@ once facing up and once reversed, facing down, so the surface is seen from under
 
 Winding, uvs, shade
 -------------------
-ursina runs Panda3D in a LEFT-handed, y-up coordinate system (``coordinate-system
-y-up-left``) with back faces culled, and a triangle is front-facing when its vertices run
-counter-clockwise ON SCREEN. Every quad is built that way as seen from outside (from the side
-its normal points to): vertices run ``(0,0) → (1,0) → (1,1) → (0,1)`` in the face's
-(right, up) texture frame. In left-handed coordinates the component formula of the cross
-product, ``(v1 - v0) × (v2 - v0)``, then points INTO the block, opposite the outward normal; the
-tests check exactly that, and a Panda3D render check (docs/terrain.md) confirmed which side
-survives culling.
+The world's frame is Minecraft's, RIGHT-handed (x east, y up, z south). Every quad runs
+counter-clockwise seen from outside (from the side its normal points to): vertices run
+``(0,0) → (1,0) → (1,1) → (0,1)`` in the face's (right, up) texture frame, right × up = the
+outward normal. The component formula of the cross product, ``(v1 - v0) × (v2 - v0)``, then
+points OUT of the block, along the normal; the tests check exactly that. ursina runs Panda3D in
+a left-handed frame; the game draws the world mirrored in z into it (`game.scene.world_root`),
+so a quad runs counter-clockwise on screen seen from outside, GL's front face with back faces
+culled, and its texture reads the right way round.
 
 uvs follow Panda3D (origin at the image's bottom-left). Side faces are upright (v grows with y),
 and no face shows its texture mirrored from outside. Each uv rectangle is inset by `UV_INSET_PX`
@@ -142,7 +142,7 @@ _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
 _AO_LEVELS = np.array(AO_LEVELS, dtype=np.float32)
 
 # Front side of a quad with right × up = -normal, up = +y: normal = up × right.
-_PLANT_NORMALS = (np.cross(np.array([0, 1, 0]), PLANT_RIGHTS) / np.sqrt(2.0)).astype(np.float32)
+_PLANT_NORMALS = (np.cross(PLANT_RIGHTS, np.array([0, 1, 0])) / np.sqrt(2.0)).astype(np.float32)
 # A quad's four vertex normals by its normal index (`QuadArrays.normal`): the six face
 # directions, then the four plant planes.
 _QUAD_NORMALS = np.repeat(

@@ -63,14 +63,14 @@ UV_EDGES = np.array([(0, 1), (2, 1), (2, 3), (0, 3)], dtype=np.int64)
 
 
 def _face_frames() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """Normal, right and up vectors of each cube face, so that right × up = -normal.
+    """Normal, right and up vectors of each cube face, so that right × up = normal.
 
-    The formula cross product of the screen's right and up is the viewing direction in a
-    left-handed frame; a viewer outside the face looks along -normal.
+    The world's frame is right-handed (Minecraft's: x east, y up, z south), where the screen's
+    right × up points back at the viewer: a viewer outside the face looks along -normal.
     """
     normals = np.array(FACE_NORMALS, dtype=np.int64)
     ups = np.array([(0, 0, 1) if n[1] else (0, 1, 0) for n in FACE_NORMALS], dtype=np.int64)
-    rights = np.cross(ups, -normals)
+    rights = np.cross(ups, normals)
     return normals, rights, ups
 
 

@@ -277,7 +277,7 @@ class ObjectRef:
 
     @property
     def yaw(self) -> float:
-        """Degrees, 0..360 (0 faces north, -z; 90 east)."""
+        """Degrees, 0..360, Minecraft's yaw (0 faces south, +z; 90 west; 180 north; 270 east)."""
         return self._entity.yaw
 
     @property

@@ -40,9 +40,10 @@ is no breath and no drowning.
 
 Conventions
 -----------
-World axes are the engine's: x right, y up, z forward. ``yaw`` in degrees turns about +y from
-+z toward +x (yaw 90 faces +x); ``pitch`` in degrees is positive looking down (90 straight down),
-as in Minecraft and as ursina's camera ``rotation_x``.
+World axes are Minecraft's, a right-handed frame: x east, y up, z south. ``yaw`` in degrees is
+Minecraft's: 0 faces south (+z), 90 west (-x), 180 north (-z), 270 east (+x), growing as the
+player turns right; ``pitch`` in degrees is positive looking down (90 straight down). Facing
+north, the player's right is east (+x), as in Minecraft.
 
 Constants follow Minecraft Java Edition, converted from ticks (1/20 s) to seconds.
 """
@@ -205,7 +206,7 @@ def look_direction(yaw: float, pitch: float) -> Vec3:
     yaw_r = math.radians(yaw)
     pitch_r = math.radians(pitch)
     cos_p = math.cos(pitch_r)
-    return (math.sin(yaw_r) * cos_p, -math.sin(pitch_r), math.cos(yaw_r) * cos_p)
+    return (-math.sin(yaw_r) * cos_p, -math.sin(pitch_r), math.cos(yaw_r) * cos_p)
 
 
 def _approach(current: float, target: float, rate: float, dt: float) -> float:
@@ -240,8 +241,8 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
     strafe = min(max(controls.strafe, -1.0), 1.0)
     yaw = math.radians(controls.yaw)
     sin_y, cos_y = math.sin(yaw), math.cos(yaw)
-    # Forward is (sin, cos) in xz and right is (cos, -sin): yaw turns +z toward +x.
-    wish_x = forward * sin_y + strafe * cos_y
+    # Forward is (-sin, cos) in xz and right is (-cos, -sin): facing north (yaw 180), right is +x.
+    wish_x = -forward * sin_y - strafe * cos_y
     wish_z = forward * cos_y - strafe * sin_y
     length = math.hypot(wish_x, wish_z)
     if length > 1.0:  # diagonal keys are not faster than straight ones

@@ -60,6 +60,7 @@ __all__ = [
     "encode_blob",
     "encode_entities",
     "encode_mod_rows",
+    "turn_entities",
 ]
 
 # Chunk row format 0: zlib stream of the 4096 block ids as little-endian uint16 (8192 bytes).
@@ -210,6 +211,15 @@ def encode_entities(records: Sequence[Mapping[str, object]], now: float) -> str 
                 "data": {key: _json_value(v) for key, v in data.items()},
             }
         )
+    return json.dumps(rows, allow_nan=False, separators=(",", ":"))
+
+
+def turn_entities(text: str) -> str:
+    """An entities row with every yaw turned half a turn: a file's whose yaws are compass
+    bearings (`world.save.format.ENTITY_YAW`) to Minecraft's and back (the same turn)."""
+    rows = json.loads(text, parse_constant=_refuse_constant)
+    for row in rows:
+        row["yaw"] = (float(row["yaw"]) + 180.0) % 360.0
     return json.dumps(rows, allow_nan=False, separators=(",", ":"))
 
 

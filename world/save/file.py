@@ -104,6 +104,7 @@ class SaveFile:
             self.player = state.player
             self._mod_storage = state.mod_storage
             self._schema = state.schema_version
+            self._bearing_yaws = state.bearing_yaws  # for the file's life (`format.ENTITY_YAW`)
             if not self._file_lock.held:
                 # A writer kept this reader out. If it closed while the file was probed, its
                 # -wal and -shm are gone and an ordinary reader would create them: take the
@@ -300,6 +301,9 @@ class SaveFile:
             key = (int(cx), int(cy), int(cz))
             try:
                 found[key] = decode_entities(text, key)
+                if self._bearing_yaws:  # a file from before Minecraft's yaw: its bearings
+                    for record in found[key]:
+                        record["yaw"] = (float(record["yaw"]) + 180.0) % 360.0  # type: ignore[arg-type]
             except ValueError as exc:
                 raise self._damaged(f"the entities of chunk {key} are damaged: {exc}") from None
         return found

@@ -53,6 +53,7 @@ __all__ = [
     "BLOCK_DATA_TABLE",
     "ENTITIES_SCHEMA",
     "ENTITIES_TABLE",
+    "ENTITY_YAW",
     "FORMAT_NAME",
     "MOD_STORAGE_SCHEMA",
     "MOD_STORAGE_TABLE",
@@ -80,6 +81,12 @@ __all__ = [
 # 4: + entities, the entities standing in each chunk (likewise), which replace the ``dropped``
 # metadata of the stacks lying in the world (read once, as entities, and deleted by a save).
 SCHEMA_VERSION: Final = 4
+# The metadata key and value of a file whose entities' yaws are Minecraft's (0 south, 90 west),
+# as every file made since the world's frame became Minecraft's holds. An older file has none:
+# its entities' yaws are compass bearings (0 north, 90 east), Minecraft's yaw + 180, and stay so
+# for the file's life (`world.save.codec.turn_entities`, on reading and on writing its rows), so
+# every reader of one file, in any process, reads its rows one way.
+ENTITY_YAW: Final = ("entity_yaw", "minecraft")
 FORMAT_NAME: Final = "blockpick-world"
 # Written into the SQLite header (offset 68) so tools and this module recognise the file; "BPKW".
 APPLICATION_ID: Final = 0x42504B57
@@ -290,7 +297,9 @@ def _json_meta(path: Path, rows: list[tuple[object, object]]) -> dict[str, Any]:
     return meta
 
 
-def _parse_meta(path: Path, meta: dict[str, Any]) -> tuple[WorldInfo, PlayerState | None, int]:
+def _parse_meta(
+    path: Path, meta: dict[str, Any]
+) -> tuple[WorldInfo, PlayerState | None, int, bool]:
     """Schema version first (a newer file may lay out the rest differently), then the rest."""
     if meta.get("format") != FORMAT_NAME:
         raise SaveError(path, "an SQLite database, but not a Blockpick world save")
@@ -303,6 +312,9 @@ def _parse_meta(path: Path, meta: dict[str, Any]) -> tuple[WorldInfo, PlayerStat
             f"saved by a newer Blockpick (schema version {version}; this version reads up to "
             f"{SCHEMA_VERSION}): update Blockpick to open it",
         )
+    marker, minecraft = ENTITY_YAW
+    if meta.get(marker, minecraft) != minecraft:
+        raise SaveError(path, f"damaged metadata: {marker} is {meta[marker]!r}, not {minecraft!r}")
     missing = [key for key in _META_KEYS if key not in meta]
     if missing:
         raise SaveError(path, f"damaged metadata: missing {', '.join(missing)}")
@@ -320,7 +332,7 @@ def _parse_meta(path: Path, meta: dict[str, Any]) -> tuple[WorldInfo, PlayerStat
         player = None if meta["player"] is None else PlayerState.from_dict(meta["player"])
     except (ValueError, TypeError) as exc:
         raise SaveError(path, f"damaged metadata: {exc}") from None
-    return info, player, version
+    return info, player, version, marker not in meta
 
 
 def read_names(path: Path, conn: sqlite3.Connection) -> list[str]:
@@ -366,6 +378,8 @@ class FileState:
     names: list[str]
     mod_storage: dict[str, dict[str, Value]]
     schema_version: int
+    bearing_yaws: bool = False
+    """Whether its entities' yaws are compass bearings (a file from before `ENTITY_YAW`)."""
 
 
 def regular_file(path: Path) -> None:
@@ -401,7 +415,7 @@ def probe_file(path: Path, *, alone: bool = False) -> FileState:
         if app_id != APPLICATION_ID or "meta" not in tables:
             raise SaveError(path, "an SQLite database, but not a Blockpick world save")
         meta = _json_meta(path, conn.execute("SELECT key, value FROM meta").fetchall())
-        info, player, version = _parse_meta(path, meta)
+        info, player, version, bearings = _parse_meta(path, meta)
         problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
         if problems != ["ok"]:
             raise SaveError(path, f"the SQLite database is damaged: {'; '.join(problems)}")
@@ -416,7 +430,7 @@ def probe_file(path: Path, *, alone: bool = False) -> FileState:
         raise SaveError(path, f"the SQLite database is damaged: {exc}") from None
     finally:
         conn.close()
-    return FileState(info, player, names, mods, version)
+    return FileState(info, player, names, mods, version, bearings)
 
 
 def _process_alive(pid: int) -> bool:
@@ -472,6 +486,7 @@ def create_file(path: Path, info: WorldInfo) -> None:
         "created": info.created,
         "last_played": info.last_played,
         "player": None,
+        ENTITY_YAW[0]: ENTITY_YAW[1],
     }
     try:
         conn = sqlite3.connect(tmp, isolation_level=None)

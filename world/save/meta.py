@@ -7,10 +7,13 @@ naming the file). Numbers are finite, positions within the world limit
 ``OverflowError``.
 
 Angles are Minecraft's, as everywhere in the game (F3, scripts, `world.physics.movement`): ``yaw``
-turns from +z toward +x (yaw 0 faces south, +z; 180 north, -z) and ``pitch`` is + looking down.
-Saves written before that convention stored the pitch + looking up under ``"pitch"`` alone; a save's
-player object now also holds ``"pitch_convention": "down"`` (`PITCH_CONVENTION`), and one without
-it is converted on load (its pitch negated), so an old save keeps its camera.
+0 faces south (+z), 90 west (-x), 180 north (-z), 270 east (+x), and ``pitch`` is + looking down.
+Saves written before those conventions are converted on load, so an old save keeps its camera:
+one stored the pitch + looking up under ``"pitch"`` alone (a player object now also holds
+``"pitch_convention": "down"``, `PITCH_CONVENTION`; one without it has its pitch negated), and
+one stored the yaw of the game's mirrored frame of old, 90 facing east (a player object now
+also holds ``"yaw_convention": "minecraft"``, `YAW_CONVENTION`; one without it has its yaw
+negated, which faces the same way in Minecraft's frame).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ __all__ = [
     "GAME_MODES",
     "PITCH_CONVENTION",
     "SEED_RANGE",
+    "YAW_CONVENTION",
     "PlayerState",
     "WorldInfo",
     "random_seed",
@@ -39,6 +43,8 @@ GAME_MODES: Final = ("survival", "creative")
 SEED_RANGE: Final = (-(2**63), 2**63)
 # The metadata key and value marking a pitch stored + down; a player object without it is older.
 PITCH_CONVENTION: Final = ("pitch_convention", "down")
+# The same for a yaw stored as Minecraft's (0 south, 90 west); one without it faced 90 east.
+YAW_CONVENTION: Final = ("yaw_convention", "minecraft")
 
 
 def _finite(value: object, name: str, limit: float = math.inf) -> float:
@@ -55,11 +61,12 @@ def _finite(value: object, name: str, limit: float = math.inf) -> float:
     return number
 
 
-def _down(pitch: Any, *, old: bool) -> Any:
-    """A stored pitch counted + down: an old save's (+ up) negated, anything else as it is."""
-    if old and isinstance(pitch, int | float) and not isinstance(pitch, bool):
-        return -pitch
-    return pitch
+def _down(angle: Any, *, old: bool) -> Any:
+    """A stored angle in today's convention: an old save's negated (a pitch stored + up, a yaw
+    of the mirrored frame), anything else as it is (checked by `PlayerState`)."""
+    if old and isinstance(angle, int | float) and not isinstance(angle, bool):
+        return -angle
+    return angle
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,7 @@ class PlayerState:
     position : (float, float, float)
         Feet position in world coordinates, within ``±WORLD_LIMIT`` (`world.validate`).
     yaw : float
-        Degrees about the vertical axis.
+        Degrees about the vertical axis, Minecraft's (module notes).
     pitch : float
         Degrees down (+) or up (-), within [-90, 90], as Minecraft counts it.
     hotbar : tuple of (str or None)
@@ -134,6 +141,7 @@ class PlayerState:
             "yaw": self.yaw,
             "pitch": self.pitch,
             PITCH_CONVENTION[0]: PITCH_CONVENTION[1],
+            YAW_CONVENTION[0]: YAW_CONVENTION[1],
             "hotbar": list(self.hotbar),
             "selected": self.selected,
             "flying": self.flying,
@@ -149,7 +157,8 @@ class PlayerState:
         """Rebuild from `to_dict` output (or an older save's); ``ValueError`` for anything else.
 
         A player object without ``"pitch_convention"`` was saved with the pitch + up: its pitch
-        is negated.
+        is negated; one without ``"yaw_convention"`` with the yaw of the mirrored frame of old:
+        its yaw is negated (module notes).
         """
         if not isinstance(data, dict):
             raise ValueError(f"player must be a JSON object, got {type(data).__name__}")
@@ -157,7 +166,11 @@ class PlayerState:
         old = marker not in data
         if not old and data[marker] != down:
             raise ValueError(f"player {marker} must be {down!r}, got {data[marker]!r}")
-        unknown = set(data) - set(cls.__dataclass_fields__) - {marker}
+        yaw_marker, minecraft = YAW_CONVENTION
+        mirrored = yaw_marker not in data
+        if not mirrored and data[yaw_marker] != minecraft:
+            raise ValueError(f"player {yaw_marker} must be {minecraft!r}, got {data[yaw_marker]!r}")
+        unknown = set(data) - set(cls.__dataclass_fields__) - {marker, yaw_marker}
         if unknown:
             raise ValueError(f"player has unknown fields {sorted(unknown)}")
         for key in ("position", "hotbar"):
@@ -166,7 +179,7 @@ class PlayerState:
         try:
             return cls(
                 position=tuple(data.get("position", (0.0, 0.0, 0.0))),
-                yaw=data.get("yaw", 0.0),
+                yaw=_down(data.get("yaw", 0.0), old=mirrored),
                 pitch=_down(data.get("pitch", 0.0), old=old),
                 hotbar=tuple(data.get("hotbar", ())),
                 selected=data.get("selected", 0),

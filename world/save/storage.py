@@ -68,6 +68,7 @@ from world.save.codec import (
     chunk_key,
     encode_blob,
     encode_mod_rows,
+    turn_entities,
 )
 from world.save.file import SaveFile
 from world.save.format import (
@@ -318,6 +319,8 @@ class WorldStore(SaveFile):
         data_rows = [(k, r) for k, r in zip(job.keys, job.data, strict=True) if r is not None]
         no_data = [k for k, r in zip(job.keys, job.data, strict=True) if r is None]
         entity_rows = [(k, t) for k, t in zip(job.keys, job.entities, strict=True) if t is not None]
+        if self._bearing_yaws:  # a file from before Minecraft's yaw keeps its bearings
+            entity_rows = [(k, turn_entities(t)) for k, t in entity_rows]
         no_entities = [k for k, t in zip(job.keys, job.entities, strict=True) if t is None]
         version = max(
             self._schema,

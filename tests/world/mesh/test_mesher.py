@@ -212,25 +212,26 @@ def test_each_quad_maps_its_whole_tile_without_mirroring(terrain_mesh):
         # Seen from the front, u runs to the viewer's right: the texture is not mirrored.
         du = quad[1] - quad[0] if quad_uvs[1, 0] > quad_uvs[0, 0] else quad[0] - quad[1]
         dv = quad[3] - quad[0] if quad_uvs[3, 1] > quad_uvs[0, 1] else quad[0] - quad[3]
-        # In ursina's left-handed frame, right × up is the viewing direction, -normal.
-        assert np.dot(np.cross(du, dv), normal) < 0
+        # In the world's right-handed frame, right × up points back at the viewer: the normal.
+        assert np.dot(np.cross(du, dv), normal) > 0
         if direction != "plant" and normal[1] == 0:
             assert dv[1] > 0  # side textures stand upright: v grows with y
 
 
-def test_triangles_face_outward_in_ursinas_left_handed_frame(terrain_mesh):
+def test_triangles_face_outward_in_the_worlds_right_handed_frame(terrain_mesh):
     _, mesh, _ = terrain_mesh
     vertices = mesh.vertices.reshape(-1, 3).astype(np.float64)
     normals = mesh.normals.reshape(-1, 3).astype(np.float64)
     tri = mesh.indices.reshape(-1, 3)
     a, b, c = vertices[tri[:, 0]], vertices[tri[:, 1]], vertices[tri[:, 2]]
     cross = np.cross(b - a, c - a)
-    # Counter-clockwise on screen seen from outside. Panda3D under ursina's
-    # `coordinate-system y-up-left` is left-handed, where the component formula of the cross
-    # product of such a triangle points away from the viewer: against the outward normal.
+    # Counter-clockwise seen from outside in the world's right-handed frame (Minecraft's), where
+    # the component formula of the cross product of such a triangle points at the viewer: along
+    # the outward normal. The game draws the world mirrored in z into ursina's left-handed frame
+    # (`game.scene.world_root`), where they run counter-clockwise on screen: GL's front.
     along = np.einsum("ij,ij->i", cross, normals[tri[:, 0]])
     assert np.allclose(np.abs(along), np.linalg.norm(cross, axis=1))
-    assert np.all(along < 0)
+    assert np.all(along > 0)
     # Both triangles of a quad cover it: together they use all four of its corners.
     per_quad = mesh.indices.reshape(-1, 6) // 4
     assert np.all(per_quad == per_quad[:, :1])

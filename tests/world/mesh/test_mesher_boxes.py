@@ -160,7 +160,8 @@ def test_box_faces_face_outward_with_the_cube_faces_winding():
     cross = np.cross(
         vertices[tri[:, 1]] - vertices[tri[:, 0]], vertices[tri[:, 2]] - vertices[tri[:, 0]]
     )
-    assert np.all(np.einsum("ij,ij->i", cross, normals[tri[:, 0]]) < 0)
+    # Right-handed (Minecraft's frame): counter-clockwise from outside, along the normal.
+    assert np.all(np.einsum("ij,ij->i", cross, normals[tri[:, 0]]) > 0)
 
 
 def test_the_water_surface_is_also_drawn_facing_down():
@@ -170,9 +171,10 @@ def test_the_water_surface_is_also_drawn_facing_down():
     assert faces[face_at(DOWN, (5, 6, 5), (6, 6, 6))] == 1  # the surface seen from below
     assert faces[face_at(DOWN, (5, 5, 5), (6, 5, 6))] == 1  # the water's own bottom
     below = [q for q in quads_facing(mesh, DOWN) if q[0, 1] == 6]
-    # Counter-clockwise seen from below: the formula cross product points up, into the water.
+    # Counter-clockwise seen from below in the right-handed frame: the formula cross product
+    # points down, at the viewer under the surface.
     q = below[0].astype(np.float64)
-    assert np.cross(q[1] - q[0], q[2] - q[0])[1] > 0
+    assert np.cross(q[1] - q[0], q[2] - q[0])[1] < 0
 
 
 def test_water_under_stone_has_no_surface_only_the_stones_underside():

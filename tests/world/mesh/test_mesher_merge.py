@@ -33,8 +33,8 @@ def _triangles(mesh: MeshData) -> dict[tuple[int, int, float], np.ndarray]:
     pos = mesh.vertices.reshape(-1, 3)
     tris = mesh.indices.reshape(-1, 3)
     p = pos[tris]
-    # Left-handed: the component cross product points into the block (`world.mesh.mesher`).
-    inward = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+    # Right-handed: the component cross product points out of the block (`world.mesh.mesher`).
+    inward = -np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
     axis = np.abs(inward).argmax(axis=1)
     aligned = np.count_nonzero(np.abs(inward) > 1e-6, axis=1) == 1  # not a plant's slant
     sign = -np.sign(inward[np.arange(len(tris)), axis]).astype(int)

