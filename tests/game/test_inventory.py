@@ -186,6 +186,21 @@ def test_the_inventory_survives_save_and_load(play: Callable[..., Any], replay: 
     assert again.hotbar.inventory.slots == slots and again.hotbar.selected == 4
 
 
+def test_worn_tools_keep_their_wear_through_save_and_load_the_carried_one_too(
+    play: Callable[..., Any],
+) -> None:
+    game = play(world="worn", flat=True, creative=False)
+    empty(game)
+    inventory = game.hotbar.inventory
+    inventory.put(3, ItemStack("tools:wood_pickaxe", 1, 52))
+    inventory.carried[0] = ItemStack("tools:stone_axe", 1, 9)  # on the mouse as the save comes
+    game.close()
+    game.destroy()
+    again = play(world="worn").hotbar.inventory
+    assert again.slots[3] == ItemStack("tools:wood_pickaxe", 1, 52)
+    assert again.slots[0] == ItemStack("tools:stone_axe", 1, 9)  # put back into the inventory
+
+
 def test_the_hoe_from_the_picker_tills_grass_in_survival_and_is_kept(
     make_game: Callable[..., Any], replay: Replay
 ) -> None:

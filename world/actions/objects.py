@@ -50,10 +50,10 @@ def give(
     player = world.players.get(actor.name) if into_inventory else None
     for stack in stacks:
         if player is not None:
-            left = player.inventory.add(stack.item, stack.count)
+            left = player.inventory.add(stack.item, stack.count, wear=stack.wear)
             if not left:
                 continue
-            stack = ItemStack(stack.item, left)
+            stack = stack.with_count(left)
         drop_item(world.entities, pos, stack)
 
 

@@ -4,11 +4,12 @@
 A hook gets them from its world (``world.players()``, ``world.player(actor.name)``,
 ``world.add_entity(...)``, ``world.entities_near(...)``) and from callbacks that ask for
 ``player`` or ``entity``. Reads are always allowed; every write (``teleport``, the inventory's
-``add``/``remove``, ``set_held``, an entity's ``set_pos``, ``data[...] = ...``, ``remove``) goes
-through the world's stores (`world.voxels.players`, `world.voxels.entities`), which record it in
-the running action's journal: a vetoed or failed action takes it back with its blocks, so no item
-is made or lost. A write through a reference kept after its hook returned raises
-``RuntimeError``, as the world view's writes do; a write in a ``can_*`` hook raises too.
+``add``/``remove``, ``set_held``, ``take_held``, an entity's ``set_pos``,
+``data[...] = ...``, ``remove``) goes through the world's stores (`world.voxels.players`,
+`world.voxels.entities`), which record it in the running action's journal: a vetoed or failed
+action takes it back with its blocks, so no item is made or lost. A write through a reference
+kept after its hook returned raises ``RuntimeError``, as the world view's writes do; a write in
+a ``can_*`` hook raises too.
 """
 
 from __future__ import annotations
@@ -73,8 +74,8 @@ class InventoryRef:
         did not fit, or None."""
         stack = _stack(stack)
         self._check()
-        left = self._player.inventory.add(stack.item, stack.count)
-        return ItemStack(stack.item, left) if left else None
+        left = self._player.inventory.add(stack.item, stack.count, wear=stack.wear)
+        return stack.with_count(left) if left else None
 
     def remove(self, item: str, count: int = 1) -> int:
         """Take up to ``count`` of ``item`` out (the last slots first, the hotbar last, as
