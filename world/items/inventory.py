@@ -12,7 +12,8 @@ Contract
 - `Inventory`: 36 slots, slot 0..8 the hotbar (Minecraft's layout), each empty or an `ItemStack`
   of 1..`STACK_MAX` items. `Inventory.add` fills stacks of the same item first, hotbar first, then
   empty slots, and returns what did not fit; `take` removes from one slot; `move` moves one
-  slot's stack onto another (put down, merge or swap), `moved` is its rule for any two cells.
+  slot's stack onto another (put down, merge or swap), `moved` is its rule for any two cells;
+  `add_wear` spends a tool's uses, and breaks it when none is left.
 - ``carried``: the stack the mouse carries on the inventory screen (Minecraft's cursor stack), a
   one-slot `Slots`; the screen's clicks move stacks through it (`world.actions.slot_clicks`).
 - Its slots, crafting grid and carried stack are `Slots`: lists of a fixed length whose every
@@ -20,7 +21,7 @@ Contract
   `world.voxels.players`), so a change made inside an action is undone with it and every change
   marks the player for saving, whoever made it (a mod, the rules, the game's screens).
 - A stack's ``wear`` is how many uses of a tool it has spent (Minecraft's damage, Luanti's
-  wear): 0 for a new tool and for every stack of a thing that
+  wear; `world.items.item.Item.durability`): 0 for a new tool and for every stack of a thing that
   never wears. Stacks of the same item with different wear are different things: they never
   merge (`ItemStack.stacks_with`: `Inventory.add`, `Inventory.moved`, and every move of the
   inventory screen's, a container's and the world's stacks), and every path a stack takes keeps
@@ -58,7 +59,7 @@ STACK_MAX = 64
 HOTBAR_SLOTS = 9
 INVENTORY_SLOTS = HOTBAR_SLOTS + 27
 CRAFTING_SLOTS = 9  # the crafting grid's 3×3 (`world.items.crafting.GRID_CELLS`)
-# The most uses a tool may have, and so a stack's most wear:
+# The most uses a tool may have (`world.items.item.Item.durability`), and so a stack's most wear:
 # Luanti keeps wear in 16 bits; Minecraft's most durable tool, netherite, has 2031 uses.
 MAX_WEAR = 65535
 
@@ -84,7 +85,7 @@ def _check_wear(wear: object, what: str = "wear") -> int:
 @dataclass(frozen=True)
 class ItemStack:
     """``count`` items of one kind in one slot (1..`STACK_MAX`), worn by ``wear`` uses (a
-    tool's; 0..`MAX_WEAR`, 0 for anything unworn)."""
+    tool's: `world.items.item.Item.durability`; 0..`MAX_WEAR`, 0 for anything unworn)."""
 
     item: str
     count: int = 1
@@ -287,6 +288,26 @@ class Inventory:
         rest = stack.count - taken
         self.slots[slot] = stack.with_count(rest) if rest else None
         return stack.with_count(taken)
+
+    def add_wear(self, slot: int, amount: int, durability: int) -> bool:
+        """Spend ``amount`` uses of the tool in ``slot``, whose item lasts ``durability`` uses
+        (`world.items.item.Item.durability`; 0: it never wears, and nothing happens). Its wear
+        grows by ``amount``; once it reaches ``durability`` the tool breaks: one item goes
+        (Minecraft's ``hurtAndBreak``; a tool stacks to one, so the slot empties). Returns
+        whether it broke (False for an empty slot)."""
+        slot = self._slot(slot)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise ValueError(f"amount must be an integer >= 0, got {amount!r}")
+        durability = _check_wear(durability, "durability")
+        stack = self.slots[slot]
+        if stack is None or durability == 0 or amount == 0:
+            return False
+        wear = stack.wear + amount
+        if wear < durability:
+            self.slots[slot] = ItemStack(stack.item, stack.count, wear)
+            return False
+        self.slots[slot] = ItemStack(stack.item, stack.count - 1) if stack.count > 1 else None
+        return True
 
     def put(self, slot: int, stack: ItemStack | None) -> ItemStack | None:
         """Set a slot (the creative picker); returns what the slot held."""

@@ -164,3 +164,35 @@ def test_a_worn_stack_is_saved_with_its_wear_and_data_without_wear_reads_unworn(
         Inventory.from_data([None, [PICK, 1, -4]])
     with pytest.raises(ValueError, match=r"inventory slot 0 must be \[item name, count\]"):
         Inventory.from_data([[PICK, 1, 2, 3]])
+
+
+@given(
+    durability=st.integers(1, 200),
+    uses=st.lists(st.integers(0, 80), max_size=12),
+    worn=st.integers(0, 199),
+)
+def test_a_tool_breaks_on_the_use_that_brings_its_wear_to_its_durability(
+    durability: int, uses: list[int], worn: int
+) -> None:
+    start = min(worn, durability - 1)
+    inv = Inventory([ItemStack(PICK, 1, start)])
+    spent = start
+    for amount in uses:
+        broke = inv.add_wear(0, amount, durability)
+        if spent >= durability:  # broken already: the slot is empty, nothing wears
+            assert not broke and inv.slots[0] is None
+            continue
+        spent += amount
+        assert broke == (spent >= durability)
+        assert inv.slots[0] == (None if broke else ItemStack(PICK, 1, spent))
+
+
+def test_wear_on_a_thing_that_never_wears_or_an_empty_slot_does_nothing() -> None:
+    inv = Inventory([ItemStack("base:dirt", 5)])
+    assert not inv.add_wear(0, 3, 0)  # durability 0: never wears
+    assert not inv.add_wear(1, 3, 59)  # an empty slot
+    assert inv.slots[:2] == [ItemStack("base:dirt", 5), None]
+    with pytest.raises(ValueError, match="amount must be an integer >= 0"):
+        inv.add_wear(0, -1, 59)
+    with pytest.raises(ValueError, match="durability must be an integer"):
+        inv.add_wear(0, 1, -59)
