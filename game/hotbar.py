@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from game.durability import uses_left
 from world.blocks.registry import BlockRegistry
 from world.items.inventory import HOTBAR_SLOTS, STACK_MAX, Inventory, ItemStack
 
@@ -88,6 +89,12 @@ class Hotbar:
     def counts(self) -> list[int]:
         """How many items each hotbar slot holds (0 when empty)."""
         return [0 if s is None else s.count for s in self.inventory.hotbar]
+
+    @property
+    def worn(self) -> list[tuple[int, int] | None]:
+        """Each hotbar slot's worn tool as (uses left, durability), None for anything else
+        (`game.durability.uses_left`): the slots that draw a durability bar."""
+        return [uses_left(self.registry, stack) for stack in self.inventory.hotbar]
 
     @property
     def selected(self) -> int:

@@ -13,10 +13,11 @@ pixels as the inventory screen's (`game.icons.item_icon`: a block seen from abov
 corner, slabs, stairs and fences in their shape, each face shaded by its direction as the placed
 block; an item that is no block as its flat tile), drawn on the hotbar's own small texture with a
 clear border (`_sheet_pixels`), so rounding at a quad's edge never picks a neighbouring icon's
-texels. The crosshair and the hotbar (backing, selection frame, slots, icons) are one geom each
-(`game.geometry.quads_node`): drawn as an entity each, the hotbar's 20 pieces cost software GL
-2.3 ms a frame, a sixth of a frame at view distance 4. Breaking progress is not drawn here: the
-crack on the block shows it (`game.crack`), as in Minecraft.
+texels. A worn tool's durability bar is drawn over the bottom of its icon (`game.durability`,
+Minecraft's). The crosshair and the hotbar (backing, selection frame, slots, icons, bars) are
+one geom each (`game.geometry.quads_node`): drawn as an entity each, the hotbar's 20 pieces cost
+software GL 2.3 ms a frame, a sixth of a frame at view distance 4. Breaking progress is not drawn
+here: the crack on the block shows it (`game.crack`), as in Minecraft.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from panda3d.core import SamplerState, TransparencyAttrib
 from panda3d.core import Texture as PandaTexture
 from ursina import Entity, Text, camera, color, destroy, window
 
+from game.durability import bar_boxes
 from game.geometry import quads_node
 from game.hotbar import SLOTS, Hotbar
 from game.hud_layout import (
@@ -285,9 +287,9 @@ class Hud:
         _fit_width(self.item_name, aspect)
 
     def refresh_hotbar(self) -> None:
-        """Redraw the icons, the counts and the selection frame from the hotbar's state (one
-        geom: backing, selection frame, slots, icons, back to front), and the hotbar's texture
-        when an icon changed."""
+        """Redraw the icons, the counts, the worn tools' bars and the selection frame from the
+        hotbar's state (one geom: backing, selection frame, slots, icons, bars, back to front),
+        and the hotbar's texture when an icon changed."""
         for slot, count in enumerate(self.hotbar.counts):
             self.counts[slot].text = str(count) if count > 1 else ""
         items = self.hotbar.icon_items
@@ -312,6 +314,14 @@ class Hud:
                 boxes.append((self.slot_x[slot], 0.0, 0.0, ICON_SIZE, ICON_SIZE))
                 colours.append((1.0, 1.0, 1.0, 1.0))
                 uvs.append(_icon_uv(slot))
+        for slot, worn in enumerate(self.hotbar.worn):
+            if worn is not None:
+                for (x, y, width, height), colour in bar_boxes(
+                    (self.slot_x[slot], 0.0), ICON_SIZE, *worn
+                ):
+                    boxes.append((x, y, -0.05, width, height))
+                    colours.append(colour)
+                    uvs.append(_WHITE_UV)
         self.pieces.removeNode()
         self.pieces = self.bar.attachNewNode(quads_node("hotbar pieces", boxes, colours, uvs))
         self.pieces.setTexture(self.sheet, 1)

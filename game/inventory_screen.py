@@ -17,7 +17,9 @@ A block's inventory (a chest: `world.items.containers`) opens in the grid's plac
 (``stored``, set again after every click: `game.screens`).
 
 Hovering a slot shows its item's name in a tooltip (`game.tooltip`), in either mode, unless a stack
-is carried (Minecraft shows none then).
+is carried (Minecraft shows none then); a worn tool's adds its uses left (``Durability: 52 /
+59``), and a durability bar is drawn over the bottom of its icon, in a slot or carried
+(`game.durability`, Minecraft's).
 
 Drawing is one mesh of quads for the slot backgrounds and one for the icons, textured with one
 sheet holding every item's isometric icon (`game.icons.icon_sheet`, made once when the screen is
@@ -28,10 +30,13 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
+from panda3d.core import PandaNode, TransparencyAttrib
 from panda3d.core import Texture as PandaTexture
 from ursina import Entity, Mesh, Text, color, destroy
 
 from game.atlas_build import atlas_texture
+from game.durability import bar_boxes, durability_text, uses_left
+from game.geometry import quads_node
 from game.hud import WindowRoot
 from game.hud_layout import SLOT_GAP, SLOT_SIZE, fit_scale
 from game.icons import icon_sheet
@@ -82,6 +87,15 @@ def _quads(
     )
 
 
+def _bars_node(
+    name: str,
+    boxes: list[tuple[float, float, float, float, float]],
+    colours: list[tuple[float, float, float, float]],
+) -> PandaNode:
+    """Durability bars as one geom (`game.geometry.quads_node`), or an empty node for none."""
+    return quads_node(name, boxes, colours) if boxes else PandaNode(name)
+
+
 class InventoryScreen:
     """The E screen: `open`, `close`, `type_key`, `scroll`, `click` (the picker), `hover`;
     `shown` while open."""
@@ -120,8 +134,14 @@ class InventoryScreen:
         )
         self.slots = Entity(parent=self.panel, z=2, color=color.rgba(0.3, 0.3, 0.32, 0.95))
         self.icons = Entity(parent=self.panel, z=1)
+        # The worn tools' durability bars, over their icons: one geom (`refresh`), sorted with
+        # the icons (Panda3D draws the transparent bin after the opaque one, back to front).
+        self.bars = Entity(parent=self.panel, z=0.5, name="durability bars")
+        self.bars.setTransparency(TransparencyAttrib.M_alpha)
+        self._bar_node = self.bars.attachNewNode("durability bars")
         self.cursor = Entity(parent=self.panel, z=0, name="carried stack")  # at the pointer
         self.cursor_count = Text(parent=self.cursor, text="", origin=(0.5, -0.5), scale=0.8)
+        self.cursor_bar = self.cursor.attachNewNode("carried stack's bar")
         self.tooltip = Tooltip(self.panel)
         self.pointer: tuple[float, float] | None = None  # the pointer, in the panel's units
         self.hovered: int | None = None  # the cell under it
@@ -304,11 +324,16 @@ class InventoryScreen:
         self._draw_carried()
 
     def _show_tooltip(self) -> None:
-        """The hovered cell's name by the pointer; none while a stack is carried (it is drawn
-        there, as in Minecraft)."""
+        """The hovered cell's name by the pointer (and a worn tool's uses left under it); none
+        while a stack is carried (it is drawn there, as in Minecraft)."""
         carrying = not self.creative and self.inventory.carried[0] is not None
         name = "" if carrying else self.name_at(self.hovered)
-        self.tooltip.show(name, self.pointer or (0.0, 0.0))
+        worn = "" if carrying or not name or self.creative else self._worn_text(self.hovered)
+        self.tooltip.show(f"{name}\n{worn}" if worn else name, self.pointer or (0.0, 0.0))
+
+    def _worn_text(self, cell: int | None) -> str:
+        """A survival cell's worn tool's ``Durability: left / uses`` ("" for anything else)."""
+        return "" if cell is None else durability_text(self.registry, self._stack(cell))
 
     def name_at(self, cell: int | None) -> str:
         """The name of the item a cell shows ("" for none: an empty slot, no cell)."""
@@ -344,6 +369,7 @@ class InventoryScreen:
                     shown.append((index, stack.item))
                     if stack.count > 1:
                         self._count_text(index, stack.count)
+        self._draw_bars([] if self.creative else cells)
         self._frame()
         if cells:
             centres = np.array([self.cell_centre(i) for i in cells], dtype=np.float64)
@@ -363,6 +389,20 @@ class InventoryScreen:
             self.icons.enabled = False
         self._draw_carried(rebuild=True)
         self._show_tooltip()  # what the hovered cell holds now
+
+    def _draw_bars(self, cells: list[int]) -> None:
+        """The durability bars of the worn tools among ``cells``, over their icons."""
+        boxes, colours = [], []
+        for index in cells:
+            worn = uses_left(self.registry, self._stack(index))
+            if worn is not None:
+                for (x, y, width, height), colour in bar_boxes(
+                    self.cell_centre(index), _ICON, *worn
+                ):
+                    boxes.append((x, y, 0.0, width, height))
+                    colours.append(colour)
+        self._bar_node.removeNode()
+        self._bar_node = self.bars.attachNewNode(_bars_node("durability bars", boxes, colours))
 
     def _lay_out_page(self) -> None:
         """The picker's page: its mods' headings and its items' cells, top down."""
@@ -407,6 +447,17 @@ class InventoryScreen:
             self.cursor.model.setTexture(self._ensure_sheet(), 1)
             self.cursor_count.text = count
             self.cursor_count.position = (SLOT_SIZE / 2 - 0.004, -SLOT_SIZE / 2 + 0.002, -0.1)
+            worn = uses_left(self.registry, carried)
+            bar = [] if worn is None else bar_boxes((0.0, 0.0), _ICON, *worn)
+            self.cursor_bar.removeNode()
+            self.cursor_bar = self.cursor.attachNewNode(
+                _bars_node(
+                    "carried stack's bar",
+                    [(x, y, -0.05, width, height) for (x, y, width, height), _ in bar],
+                    [colour for _, colour in bar],
+                )
+            )
+            self.cursor_bar.setTransparency(TransparencyAttrib.M_alpha)
         self.cursor.position = (*self.pointer, 0)
         self.cursor.enabled = True
 

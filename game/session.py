@@ -301,8 +301,8 @@ class Session:
             hotbar=tuple(None if b is None else registry.state_key(b) for b in self.hotbar.slots),
             selected=self.hotbar.selected,
             flying=self.player.body.flying,
-            inventory=tuple(  # the crafting grid's stacks too, put back
-                None if s is None else (s.item, s.count)
+            inventory=tuple(  # the crafting grid's stacks too, put back; tools' wear kept
+                None if s is None else tuple(s.to_data())
                 for s in self.hotbar.inventory.saved_slots()
             ),
         )

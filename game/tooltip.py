@@ -1,9 +1,10 @@
 """The name of the item under the pointer on the inventory screen: Minecraft's tooltip.
 
-A small dark box holding one line, its top left corner just right of and above the pointer,
-drawn in front of the screen's slots and icons; hidden when the pointer is over no item. The name
-is the item's (or its block's) ``description`` when a loaded mod gives one, else a readable form
-of its name (``"gone:ruby_block"`` reads ``ruby block``: an item of a mod no longer loaded).
+A small dark box holding one line (a worn tool's two: its name, then ``Durability: 52 / 59``,
+`game.durability`), its top left corner just right of and above the pointer, drawn in front of
+the screen's slots and icons; hidden when the pointer is over no item. The name is the item's
+(or its block's) ``description`` when a loaded mod gives one, else a readable form of its name
+(``"gone:ruby_block"`` reads ``ruby block``: an item of a mod no longer loaded).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def item_name(registry: BlockRegistry, item: str) -> str:
 
 
 class Tooltip:
-    """One line in a dark box, shown near a point of its parent (the screen's panel)."""
+    """A line or two in a dark box, shown near a point of its parent (the screen's panel)."""
 
     def __init__(self, parent: Entity) -> None:
         self.label = Text(
@@ -44,7 +45,7 @@ class Tooltip:
 
     @property
     def text(self) -> str:
-        """The name shown ("" when hidden)."""
+        """The text shown ("" when hidden)."""
         return str(self.label.text) if self.label.enabled else ""
 
     def show(self, text: str, at: tuple[float, float]) -> None:

@@ -1,11 +1,13 @@
 """Farming: till grass or dirt into farmland with a hoe, plant wheat, and watch it grow near water.
 
 Right-click grass or dirt holding the hoe (``farming:hoe``, an item that is not a block: a tool,
-one per stack) to till it into farmland, as in Minecraft; right-click the farmland holding wheat
-seeds (the ``farming:wheat`` item) to plant. Wheat has 8 stages (``age`` 0..7) and
-grows one stage on a random tick (`world.ticks.random_ticks`) when water lies within 4 blocks of its
-farmland, as Minecraft's hydrated farmland. Ripe wheat drops two seeds, unripe one
-(``get_drops``). It can only be planted on farmland, and pops off when the farmland goes.
+one per stack) to till it into farmland, as in Minecraft. The hoe lasts 59 uses (Minecraft's
+wooden hoe): each tilled block spends one (`world.mods.objects.PlayerRef.wear_held`; none in
+creative), as does each block with a hardness above 0 it breaks, as any tool's. Right-click the
+farmland holding wheat seeds (the ``farming:wheat`` item) to plant. Wheat has 8 stages (``age``
+0..7) and grows one stage on a random tick (`world.ticks.random_ticks`) when water lies within
+4 blocks of its farmland, as Minecraft's hydrated farmland. Ripe wheat drops two seeds, unripe
+one (``get_drops``). It can only be planted on farmland, and pops off when the farmland goes.
 
 Bone meal (``farming:bone_meal``) right-clicked on unripe wheat makes it grow 2 to 5 stages at
 once, as Minecraft's, and is used up: one item from the player's held stack
@@ -44,6 +46,7 @@ TILLABLE = ("base:grass", "base:dirt")
 WATER_REACH = 4
 RIPE = 7  # wheat's last age
 BONE_MEAL_STAGES = (2, 5)  # stages one bone meal grows a crop, both included (Minecraft's)
+HOE_USES = 59  # the hoe's durability: Minecraft's wooden hoe
 
 
 def wheat_grows(world: ModWorld, pos: Int3, state: int, props: Props) -> None:
@@ -61,11 +64,14 @@ def wheat_grows(world: ModWorld, pos: Int3, state: int, props: Props) -> None:
         world.set_block(*pos, world.registry.with_props(state, age=age + 1))
 
 
-def till(world: ModWorld, pos: Int3, block: BlockType) -> bool | None:
-    """The hoe's right click: grass or dirt with air above becomes farmland."""
+def till(world: ModWorld, pos: Int3, block: BlockType, player: PlayerRef | None) -> bool | None:
+    """The hoe's right click: grass or dirt with air above becomes farmland, and the hoe wears
+    by one use (none in creative; none for an actor who is no player of the world)."""
     if block.name not in TILLABLE or world.get_block(pos.x, pos.y + 1, pos.z) != 0:
         return None
     world.set_block(*pos, FARMLAND)
+    if player is not None:
+        player.wear_held(1)
     return True
 
 
@@ -96,7 +102,14 @@ def register_blocks(registry: BlockRegistrar) -> None:
     # Minecraft's hoe, planks standing in for the sticks (either hand: recipes mirror).
     registry.register_craft(Recipe(HOE, 1, ("PP", " P", " P"), {"P": "base:planks"}))
     registry.register_item(
-        Item(HOE, description="hoe", image="farming_hoe.png", stack_max=1, on_use=till)
+        Item(
+            HOE,
+            description="hoe",
+            image="farming_hoe.png",
+            stack_max=1,
+            on_use=till,
+            durability=HOE_USES,
+        )
     )
     # No bones in the game: seeds composted in dirt (Minecraft's composter takes seeds too).
     registry.register_craft(Recipe(BONE_MEAL, 1, items=(WHEAT, WHEAT, WHEAT, "base:dirt")))

@@ -41,11 +41,13 @@ What an action does to the actor's inventory is the rules' too, done inside the 
 transaction on the actor's player (`world.voxels.players`: the world holds the inventory of every
 player the game joined) and told in its outcome: a survival break's drops (``outcome.drops``,
 lying in the world as ``builtin:item`` entities at the block, or in the inventory with
-``Rules.drops_to_inventory``), the item a survival place uses up (``outcome.spent``), Q's throw
-(`Rules.drop_held`), and `Rules.move_items`, a move of items between the player's inventory and a
-block's (a chest's), with the block's ``allow_*`` and ``on_put`` / ``on_take`` / ``on_move``
-callbacks (`world.actions.containers`), which returns the inventory after the move
-(``outcome.inventory``) for the game to take. Entities act on their own in `Rules.tick`
+``Rules.drops_to_inventory``), the use of the held tool a survival break spends (its wear:
+`world.actions.objects.wear_tool`; the last use breaks it, and the actor is told), the item a
+survival place uses up (``outcome.spent``), Q's throw (`Rules.drop_held`), and
+`Rules.move_items`, a move of items between the player's inventory and a block's (a chest's),
+with the block's ``allow_*`` and ``on_put`` / ``on_take`` / ``on_move`` callbacks
+(`world.actions.containers`), which returns the inventory after the move (``outcome.inventory``)
+for the game to take. Entities act on their own in `Rules.tick`
 (`world.ticks.entity_ticks`: stacks fall, merge and are picked up; falling blocks land; mods'
 kinds step); a player punches or uses one with `Rules.punch_entity` / `Rules.use_entity`.
 
@@ -254,9 +256,11 @@ class Rules:
         Outcome
             Done with the changes, ``break_time`` (the seconds the game should have made the
             player hold the button) and, for a survival actor, ``drops`` (what the broken block
-            gives: `world.actions.pipeline.drops`), or denied: air, an unbreakable block, a
-            ``can_break`` veto (the block's own or a mod's) or a failing hook or callback, its
-            ``get_drops`` included (the world is then unchanged).
+            gives: `world.actions.pipeline.drops`; the held tool has spent a use, its slot
+            emptied if that was its last: `world.actions.objects.wear_tool`), or denied: air,
+            an unbreakable block, a ``can_break`` veto (the block's own or a mod's) or a failing
+            hook or callback, its ``get_drops`` included (the world, the tool's wear included,
+            is then unchanged).
 
         Raises
         ------
@@ -276,6 +280,7 @@ class Rules:
             if not outcome and tx.error is None:
                 return outcome
             gives: tuple[ItemStack, ...] = ()
+            broke = None
             if tx.error is None and not actor.creative:  # Minecraft: creative breaks give none
                 tool = held_tool(self._world, actor)
                 gives = pipeline.drops(tx, state, self._drops, pos, data, tool)
@@ -283,8 +288,15 @@ class Rules:
                     objects.give(
                         self._world, actor, pos, gives, into_inventory=self.drops_to_inventory
                     )
+                    hardness = float(self._world.registry.hardness[state])
+                    if objects.wear_tool(self._world, actor, tool, hardness):
+                        broke = tool
             finished = self._finish(tx, pos, break_time=outcome.break_time)
-            return replace(finished, drops=gives) if finished.done else finished
+            if not finished.done:
+                return finished
+            if broke is not None:  # told once the break stands (Minecraft plays a sound)
+                actor.tell(f"your {broke.description} broke")
+            return replace(finished, drops=gives)
 
     def place_block(self, hit: Hit | None, block: str | int, actor: Actor) -> Outcome:
         """Place ``block`` (name, state key or id) at the targeted spot.

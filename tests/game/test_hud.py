@@ -264,3 +264,62 @@ def test_the_hotbar_draws_each_item_with_the_inventory_screen_s_icon(
             assert 0.05 < opaque.mean() < 0.9, item  # a flat tile would fill the square
             assert len({int(v) for v in icon[opaque][:, :3].max(axis=1) // 16}) > 3, item
     assert [text.text for text in game.hud.counts[: len(items)]] == ["5"] * len(items)
+
+
+def _hotbar_quads(game: Any) -> list[tuple[Any, tuple[int, ...]]]:
+    """The hotbar's quads as drawn: each one's corners (4, 3) and its colour (RGBA 0..255)."""
+    import numpy as np
+    from panda3d.core import GeomVertexReader
+
+    geom = game.hud.pieces.node().getGeom(0)
+    where = GeomVertexReader(geom.getVertexData(), "vertex")
+    paint = GeomVertexReader(geom.getVertexData(), "color")
+    corners, colours = [], []
+    while not where.isAtEnd():
+        corners.append(tuple(where.getData3()))
+        colours.append(tuple(round(c * 255) for c in paint.getData4()))
+    quads = np.array(corners).reshape(-1, 4, 3)
+    return [(quad, colours[4 * i]) for i, quad in enumerate(quads)]
+
+
+def test_a_survival_break_wears_the_held_pickaxe_and_the_hotbar_draws_its_bar(
+    make_game: Make, replay: Replay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Minecraft's bar under a worn tool's icon: black, 13/16 of the icon wide, and over it a
+    coloured one as long as the uses left, green when many are; none for a tool not worn. The
+    last use breaks the pickaxe: its slot empties, the bar goes, the player is told."""
+    from game.hud import ICON_SIZE
+    from world.items.inventory import INVENTORY_SLOTS, ItemStack
+
+    game = make_game(flat=True, creative=False)
+    game.hotbar.inventory.slots[:] = [None] * INVENTORY_SLOTS
+    game.hotbar.inventory.put(0, ItemStack("tools:wood_pickaxe", 1))
+    replay(game, "select 1\nlook 0 50\nwait 2")
+    target = game.target
+    assert target is not None
+    stone = game.world.registry.id("base:stone")
+    game.world.set_block(*target.block, stone)
+    game.chunks.remesh_dirty()
+    black, white = (0, 0, 0, 255), (255, 255, 255, 255)
+    assert not [q for q, colour in _hotbar_quads(game) if colour == black]  # not worn: no bar
+    replay(game, "wait 2\nbreak 60")  # 0.75 s with a wooden pickaxe
+    assert game.world.get_block(*target.block) == 0
+    assert game.hotbar.inventory.slots[0] == ItemStack("tools:wood_pickaxe", 1, 1)
+    quads = _hotbar_quads(game)
+    (bar,) = [quad for quad, colour in quads if colour == black]
+    ((used, colour),) = [(q, c) for q, c in quads if c[3] == 255 and c not in (black, white)]
+    x0, x1 = bar[:, 0].min(), bar[:, 0].max()
+    assert x1 - x0 == pytest.approx(13 / 16 * ICON_SIZE)  # in the hotbar's own units
+    assert (x0 + x1) / 2 == pytest.approx(game.hud.slot_x[0] + 0.5 / 16 * ICON_SIZE)
+    assert bar[:, 1].max() == pytest.approx(-ICON_SIZE / 2 + 3 / 16 * ICON_SIZE)  # at the bottom
+    assert used[:, 0].max() - used[:, 0].min() == pytest.approx(13 / 16 * ICON_SIZE)  # 58 of 59
+    assert colour[1] == 255 and colour[2] == 0 and colour[0] < 20  # green: many uses left
+    shown = record_flashes(game, monkeypatch)
+    game.hotbar.inventory.put(0, ItemStack("tools:wood_pickaxe", 1, 58))  # one use left
+    game.world.set_block(*target.block, stone)
+    game.chunks.remesh_dirty()
+    replay(game, "wait 20\nbreak 60")
+    assert game.world.get_block(*target.block) == 0
+    assert game.hotbar.inventory.slots[0] is None  # broken
+    assert shown == ["your wooden pickaxe broke"]
+    assert not [q for q, colour in _hotbar_quads(game) if colour == black]

@@ -186,7 +186,22 @@ def test_the_inventory_survives_save_and_load(play: Callable[..., Any], replay: 
     assert again.hotbar.inventory.slots == slots and again.hotbar.selected == 4
 
 
-def test_the_hoe_from_the_picker_tills_grass_in_survival_and_is_kept(
+def test_worn_tools_keep_their_wear_through_save_and_load_the_carried_one_too(
+    play: Callable[..., Any],
+) -> None:
+    game = play(world="worn", flat=True, creative=False)
+    empty(game)
+    inventory = game.hotbar.inventory
+    inventory.put(3, ItemStack("tools:wood_pickaxe", 1, 52))
+    inventory.carried[0] = ItemStack("tools:stone_axe", 1, 9)  # on the mouse as the save comes
+    game.close()
+    game.destroy()
+    again = play(world="worn").hotbar.inventory
+    assert again.slots[3] == ItemStack("tools:wood_pickaxe", 1, 52)
+    assert again.slots[0] == ItemStack("tools:stone_axe", 1, 9)  # put back into the inventory
+
+
+def test_the_hoe_from_the_picker_tills_grass_in_survival_and_is_kept_one_use_worn(
     make_game: Callable[..., Any], replay: Replay
 ) -> None:
     game = make_game(flat=True, creative=True)
@@ -203,7 +218,7 @@ def test_the_hoe_from_the_picker_tills_grass_in_survival_and_is_kept(
     replay(game, "place")
     assert game.last_outcome.used
     assert game.world.registry.name(game.world.get_block(*target.block)) == "farming:farmland"
-    assert inventory.current == ItemStack("farming:hoe", 1)  # tools are not used up
+    assert inventory.current == ItemStack("farming:hoe", 1, 1)  # kept, one of its uses spent
 
 
 def test_a_sign_s_text_is_typed_in_its_editor_and_escape_keeps_the_old_one(
@@ -417,7 +432,7 @@ def test_a_held_pickaxe_breaks_stone_in_a_quarter_of_the_time(
     replay(game, "select 1\nwait 2\nbreak 30")  # 0.375 s with a stone pickaxe: 23 frames
     assert game.world.get_block(*target.block) == 0
     assert [e.data.get("item") for e in game.world.entities] == ["base:cobblestone"]
-    assert game.hotbar.inventory.current == ItemStack("tools:stone_pickaxe", 1)  # not used up
+    assert game.hotbar.inventory.current == ItemStack("tools:stone_pickaxe", 1, 1)  # one use
 
 
 def _counts(*groups: list[ItemStack | None]) -> dict[str, int]:

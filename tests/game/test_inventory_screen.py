@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from game.hud_layout import SLOT_SIZE
 from world.actions.containers import PLAYER, Slot
 from world.actions.slot_clicks import GRID, OUTPUT
 from world.base import default_registry
@@ -194,3 +195,54 @@ def test_the_search_line_is_cleared_each_time_the_picker_opens(screen: Any) -> N
     screen.open(creative=True)
     assert screen.query == "" and screen.page == 0 and screen.title.text == everything
     assert screen.search.text == "Search: _"
+
+
+def test_a_worn_tool_shows_its_durability_bar_and_its_uses_left_in_the_tooltip(
+    app: Any, registry: Any
+) -> None:
+    """Minecraft's bar over the bottom of a worn tool's icon (green while many uses are left;
+    none on a tool not worn), on the carried stack too, and ``Durability: 52 / 59`` under the
+    name in the tooltip."""
+    from game.engine import grab_frame
+    from game.inventory_screen import InventoryScreen
+    from world.items.item import Item
+
+    pick = Item("gems:pick", "gem pickaxe", image="base:planks", stack_max=1, durability=59)
+    registry.register_item(pick)
+    with Image.open(ATLAS_PATH) as image:
+        atlas = np.asarray(image.convert("RGBA"))
+    screen = InventoryScreen(registry, Inventory(), atlas)
+    try:
+        screen.inventory.put(9, ItemStack("gems:pick"))  # cell 0: not worn
+        screen.inventory.put(10, ItemStack("gems:pick", 1, 7))  # cell 1: 52 uses of 59 left
+        screen.open(creative=False)
+
+        def bar_pixels(cell: int) -> Any:
+            for _ in range(2):
+                app.step()
+            frame = grab_frame(app).astype(int)
+            height, width = frame.shape[:2]
+            x, y = screen.cell_centre(cell)
+            scale = float(screen.panel.scale_x) * height
+            icon = SLOT_SIZE * 0.8
+            px = int(width / 2 + x * scale)
+            top = int(height / 2 - (y - icon / 2 + 4 / 16 * icon) * scale)
+            low = int(height / 2 - (y - icon / 2) * scale)
+            return frame[top : low + 1, px - 2 : px + 3].reshape(-1, 3)
+
+        def green(patch: Any) -> bool:
+            return bool(((patch[:, 1] > 150) & (patch[:, 0] < 110) & (patch[:, 2] < 80)).any())
+
+        assert green(bar_pixels(1)) and not green(bar_pixels(0))
+        assert (bar_pixels(1).max(axis=1) < 30).any()  # the black bar under the green one
+        screen.hover(1)
+        assert screen.tooltip.text == "gem pickaxe\nDurability: 52 / 59"
+        screen.hover(0)
+        assert screen.tooltip.text == "gem pickaxe"  # not worn: the name alone
+        screen.inventory.carried[0] = screen.inventory.take(10)
+        screen.refresh()
+        screen.hover(3, (0.1, -0.05))
+        assert screen.cursor.enabled and screen.cursor_bar.node().getNumGeoms() == 1
+        assert not green(bar_pixels(1))  # the slot is empty now
+    finally:
+        screen.destroy()

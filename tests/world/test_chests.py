@@ -1,6 +1,6 @@
 """The chests and furnace example mods broken in survival: what they held lies in the world as
-item entities and comes to the player, none lost and none made (a property over random
-contents)."""
+item entities and comes to the player, none lost and none made, a worn tool as worn as it was (a
+property over random contents)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import GAME
+from world.entities.items import stack_of
 from world.geometry import Int3
 from world.items.containers import decode_slots, encode_slots
 from world.items.inventory import INVENTORY_SLOTS, Inventory, ItemStack
@@ -37,26 +38,26 @@ def project_mods() -> Mods:
 
 
 def stacks(size: int) -> st.SearchStrategy[list[ItemStack | None]]:
-    stack = st.sampled_from(ITEMS).flatmap(
-        lambda item: st.integers(1, 1 if item == "farming:hoe" else 64).map(
-            lambda count: ItemStack(item, count)
-        )
+    hoe = st.integers(0, 58).map(lambda wear: ItemStack("farming:hoe", 1, wear))  # worn or not
+    stack = st.sampled_from([item for item in ITEMS if item != "farming:hoe"]).flatmap(
+        lambda item: st.integers(1, 64).map(lambda count: ItemStack(item, count))
     )
-    return st.lists(st.none() | stack, min_size=size, max_size=size)
+    return st.lists(st.none() | stack | hoe, min_size=size, max_size=size)
 
 
-def counted(world: World) -> Counter[str]:
-    """Every item in the world: lying as item entities, and in the players' inventories."""
-    total: Counter[str] = Counter()
+def counted(world: World) -> Counter[tuple[str, int]]:
+    """Every item in the world by name and wear: lying as item entities, and in the players'
+    inventories."""
+    total: Counter[tuple[str, int]] = Counter()
     for entity in world.entities:
+        stack = stack_of(entity)
         if entity.kind == "builtin:item":
-            item, count = entity.data["item"], entity.data["count"]
-            assert isinstance(item, str) and isinstance(count, int)
-            total[item] += count
+            assert stack is not None
+            total[stack.item, stack.wear] += stack.count
     for player in world.players:
-        for stack in player.inventory.slots:
-            if stack is not None:
-                total[stack.item] += stack.count
+        for held in player.inventory.slots:
+            if held is not None:
+                total[held.item, held.wear] += held.count
     return total
 
 
@@ -73,13 +74,13 @@ def broken(block: str, held: list[ItemStack | None], pocket: list[ItemStack | No
         world.meta(*AT)["inventory"] = value
     world.players.join("steve", FEET, Inventory(pocket))
     rules = Rules(world, mods)
-    before = counted(world) + Counter(s.item for s in held if s for _ in range(s.count))
+    before = counted(world) + Counter((s.item, s.wear) for s in held if s for _ in range(s.count))
     steve = Actor.at("steve", FEET, look=(-1.0, 0.0, 0.0))
     hit = Hit(AT, Int3(1, 0, 0), 1.0, (AT.x + 1.0, AT.y + 0.5, AT.z + 0.5), world.get_block(*AT))
     outcome = rules.break_block(hit, steve)
     assert outcome.done, outcome.reason
     assert world.get_block(*AT) == 0 and "inventory" not in world.meta(*AT)
-    expected = before + Counter({block: 1})  # what it held, and itself
+    expected = before + Counter({(block, 0): 1})  # what it held, and itself
     assert counted(world) == expected  # all lying in the world now
     assert outcome.drops == (ItemStack(block, 1),)
     for _ in range(40):  # two seconds: the stacks land, merge and are picked up
@@ -89,12 +90,13 @@ def broken(block: str, held: list[ItemStack | None], pocket: list[ItemStack | No
     assert player is not None
     inventory = player.inventory
     for entity in world.entities:  # what still lies found no room in the inventory
-        item = entity.data["item"]
-        assert isinstance(item, str)
+        lying = stack_of(entity)
+        assert lying is not None
         room = [
             slot
             for slot in inventory.slots
-            if slot is None or (slot.item == item and slot.count < inventory.stack_max(item))
+            if slot is None
+            or (lying.stacks_with(slot) and slot.count < inventory.stack_max(lying.item))
         ]
         assert not room, (entity, room)
 

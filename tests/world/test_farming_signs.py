@@ -23,6 +23,7 @@ from world.rules import Rules
 from world.save.storage import WorldStore
 
 UP = Int3(0, 1, 0)
+HOE = "farming:hoe"
 
 
 def setup() -> tuple[World, Rules]:
@@ -75,6 +76,22 @@ def test_the_hoe_tills_grass_then_wheat_grows_near_water_and_drops_more_when_rip
     digger = Actor.at("steve", (20.5, 1.0, 20.5), creative=True)
     assert rules.break_block(top(world, (2, 0, 0)), digger)  # the farmland goes
     assert world.get_block(2, 1, 0) == 0  # and the wheat on it pops off
+
+
+def test_the_hoe_breaks_on_its_59th_tilled_block_and_wears_none_in_creative() -> None:
+    world, rules = setup()
+    grass = world.registry.id("base:grass")
+    player = world.players.join("steve", (20.5, 1.0, 20.5), Inventory([ItemStack(HOE)]))
+    slots = player.inventory.slots
+    for tilled in range(1, 60):
+        world.set_block(2, 0, 0, grass)
+        assert rules.use_block(top(world, (2, 0, 0)), hoeing()).used
+        assert slots[0] == (ItemStack(HOE, 1, tilled) if tilled < 59 else None)
+    slots[0] = ItemStack(HOE, 1, 58)
+    player.creative = True
+    world.set_block(2, 0, 0, grass)
+    assert rules.use_block(top(world, (2, 0, 0)), hoeing(creative=True)).used
+    assert slots[0] == ItemStack(HOE, 1, 58)
 
 
 def test_a_sign_keeps_its_text_through_a_save(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ hotbar first: `world.items.inventory.Inventory`), ``Slot(BLOCK, i)`` slot ``i`` 
 inventory a `world.items.containers.Container` names (its slots kept in the voxel's data under
 ``container.key``). `move` moves the stack in one slot onto another, at least one of them the
 block's, as one click of the inventory screen does (`world.items.inventory.Inventory.moved`):
-onto an empty slot or onto the same item as far as it stacks, else the two stacks swap. In
-order, stopping at the first refusal:
+onto an empty slot or onto the same item (and wear) as far as it stacks, else the two stacks
+swap; a stack keeps its wear wherever it goes. In order, stopping at the first refusal:
 
 1. the built-in rules: the voxel holds a block, its slots can be read
    (`world.items.containers.decode_slots`), the source slot holds a stack;
@@ -174,13 +174,13 @@ def move(
     rule = Inventory()
     rule.limits = {name: item.stack_max for name, item in registry.items.items()}
     left, put = rule.moved(moving, there)
-    if there is not None and there.item != moving.item:
+    if there is not None and not moving.stacks_with(there):
         goes = [Going(source, target, moving), Going(target, source, there)]
     else:
         count = moving.count - (0 if left is None else left.count)
         if count == 0:  # onto a full stack of it: nothing moves, as with any full slot
             return Outcome(True, pos=pos)
-        goes = [Going(source, target, ItemStack(moving.item, count))]
+        goes = [Going(source, target, moving.with_count(count))]
     kwargs = {"world": tx.view, "pos": pos, "block": block, "actor": actor}
     called = tx.call("can_use", kwargs)
     if called.error is not None:
@@ -198,15 +198,15 @@ def move(
             verb = {"put": "take", "take": "give up", "move": "move"}[going.kind]
             reason = f"{block.description} will not {verb} {what}"
             return denied(reason, pos, block.name.split(":")[0])
-        let_go.append(going._replace(stack=ItemStack(going.stack.item, let)))
+        let_go.append(going._replace(stack=going.stack.with_count(let)))
     if len(let_go) == 2:
         sides[source.side][source.index], sides[target.side][target.index] = left, put
     else:
         (going,) = let_go
         rest = moving.count - going.stack.count
-        sides[source.side][source.index] = ItemStack(moving.item, rest) if rest else None
+        sides[source.side][source.index] = moving.with_count(rest) if rest else None
         total = going.stack.count + (0 if there is None else there.count)
-        sides[target.side][target.index] = ItemStack(moving.item, total)
+        sides[target.side][target.index] = moving.with_count(total)
     try:
         world.write_data(pos, container.key, encode_slots(sides[BLOCK]))
     except ValueError as exc:  # the voxel's other data leaves no room for these slots

@@ -5,6 +5,11 @@
   into the actor's player's inventory, the rest lying in the world.
 - `spend`: a survival place takes the placed item from the held stack (or, when the held stack
   is not that item, from the first slot holding it).
+- `wear_tool`: a survival break of a block whose hardness is above 0 spends one use of the tool
+  it was broken with (`world.items.item.Item.durability`: Minecraft's pickaxes, axes, shovels
+  and hoes lose one a block, whatever the block), when the actor's player holds it; the tool
+  breaks, its slot emptied, when its wear reaches its durability
+  (`world.items.inventory.Inventory.add_wear`).
 - `throw`: Q drops the held item (one, or the whole stack): a stack flying from the eye along
   the look (Minecraft: 0.3 blocks a tick), picked up again only after
   `world.entities.items.THROWN_DELAY`.
@@ -25,6 +30,7 @@ from world.blocks.entity_type import ITEM_ENTITY
 from world.entities.items import THROWN_DELAY
 from world.geometry import Int3
 from world.items.inventory import INVENTORY_SLOTS, ItemStack
+from world.items.item import Item
 from world.mods.outcome import Actor, Outcome, denied
 from world.voxels.chunks import World
 from world.voxels.entities import Entity, drop_item
@@ -32,7 +38,16 @@ from world.voxels.entities import Entity, drop_item
 if TYPE_CHECKING:
     from world.actions.transaction import Transaction
 
-__all__ = ["KNOCKBACK", "THROW_SPEED", "give", "punch", "spend", "throw", "use_entity"]
+__all__ = [
+    "KNOCKBACK",
+    "THROW_SPEED",
+    "give",
+    "punch",
+    "spend",
+    "throw",
+    "use_entity",
+    "wear_tool",
+]
 
 THROW_SPEED = 6.0  # blocks/s along the look (Minecraft: 0.3 blocks a tick)
 KNOCKBACK = (8.0, 4.0)  # blocks/s away from the puncher, and up (Minecraft: 0.4 a tick each)
@@ -50,10 +65,10 @@ def give(
     player = world.players.get(actor.name) if into_inventory else None
     for stack in stacks:
         if player is not None:
-            left = player.inventory.add(stack.item, stack.count)
+            left = player.inventory.add(stack.item, stack.count, wear=stack.wear)
             if not left:
                 continue
-            stack = ItemStack(stack.item, left)
+            stack = stack.with_count(left)
         drop_item(world.entities, pos, stack)
 
 
@@ -74,6 +89,19 @@ def spend(world: World, actor: Actor, stack: ItemStack) -> int:
             if taken >= stack.count:
                 break
     return taken
+
+
+def wear_tool(world: World, actor: Actor, tool: Item | None, hardness: float) -> bool:
+    """A survival break with ``tool`` of a block of that ``hardness`` (module notes); whether
+    the tool broke. Nothing wears for a creative actor or player, a block of hardness 0, an
+    actor who is no player of the world, or a held stack that is not the tool."""
+    player = world.players.get(actor.name)
+    if player is None or actor.creative or player.creative or tool is None or hardness <= 0:
+        return False
+    held = player.held
+    if held is None or held.item != tool.name:
+        return False
+    return player.inventory.add_wear(player.inventory.selected, 1, tool.durability)
 
 
 def throw(world: World, actor: Actor, count: int) -> Outcome:

@@ -12,6 +12,9 @@ A `Click` is one gesture of the mouse, on one slot or, dragged, over several:
   down: into an empty slot, onto the same item as far as it stacks, else the two swap.
 - ``RIGHT`` on a slot: with nothing carried, pick up half its stack, rounded up; carrying a
   stack, put ONE item down (into an empty slot or onto the same item), else swap.
+- "The same item" is always the same item with the same wear
+  (`world.items.inventory.ItemStack.stacks_with`): a worn tool put on another of its kind
+  swaps with it, and every stack moved keeps its wear.
 - ``LEFT`` or ``RIGHT`` on `OUTPUT`: craft once (`world.items.crafting.craft`) onto the carried
   stack, when nothing is carried or the same item has room for the whole output.
 - ``SHIFT`` (Shift + left) on a slot quick-moves its stack (what it carries stays carried), as
@@ -184,12 +187,13 @@ class _Menu:
         """The stack the mouse carries."""
         return self.inventory.carried[0]
 
-    def room(self, stack: ItemStack | None, item: str) -> int:
-        """How many of ``item`` a slot holding ``stack`` takes (0: another item)."""
-        top = self.inventory.stack_max(item)
+    def room(self, stack: ItemStack | None, moving: ItemStack) -> int:
+        """How many of ``moving``'s items a slot holding ``stack`` takes (0: another item, or
+        the same worn otherwise)."""
+        top = self.inventory.stack_max(moving.item)
         if stack is None:
             return top
-        return max(0, top - stack.count) if stack.item == item else 0
+        return max(0, top - stack.count) if moving.stacks_with(stack) else 0
 
     # -- the block's say ------------------------------------------------------------------------
 
@@ -244,19 +248,19 @@ class _Menu:
         moving, there = self.at(source), self.at(target)
         if moving is None:
             return 0
-        count = min(count, moving.count, self.room(there, moving.item))
+        count = min(count, moving.count, self.room(there, moving))
         if count <= 0:
             return 0
         if BLOCK in (source.side, target.side):
-            going = Going(source, target, ItemStack(moving.item, count))
+            going = Going(source, target, moving.with_count(count))
             let = self._allow(going, strict=strict)
             if isinstance(let, Outcome) or let == 0:
                 return let
             count = let
-            self.went.append(going._replace(stack=ItemStack(moving.item, count)))
+            self.went.append(going._replace(stack=moving.with_count(count)))
         rest = moving.count - count
-        self._set(source, ItemStack(moving.item, rest) if rest else None)
-        self._set(target, ItemStack(moving.item, count + (0 if there is None else there.count)))
+        self._set(source, moving.with_count(rest) if rest else None)
+        self._set(target, moving.with_count(count + (0 if there is None else there.count)))
         return count
 
     def swap(self, a: Slot, b: Slot) -> Outcome | None:
@@ -305,7 +309,7 @@ class _Menu:
         if carried is None and there is not None:
             take = there.count if button == LEFT else math.ceil(there.count / 2)
             result = self.give(slot, cursor, take)
-        elif carried is not None and there is not None and there.item != carried.item:
+        elif carried is not None and there is not None and not carried.stacks_with(there):
             result = self.swap(cursor, slot)
         elif carried is not None:
             result = self.give(cursor, slot, carried.count if button == LEFT else 1)
@@ -316,12 +320,12 @@ class _Menu:
         if made is None:
             return None
         output, left = made
-        if self.room(self.carried, output.item) < output.count:
+        if self.room(self.carried, output) < output.count:
             return None  # Minecraft: the click takes nothing while the hand cannot hold it
         carried = self.carried
         self.inventory.crafting[:] = left
         total = output.count + (0 if carried is None else carried.count)
-        self.inventory.carried[0] = ItemStack(output.item, total)
+        self.inventory.carried[0] = output.with_count(total)
         return None
 
     def quick_move(self, slot: Slot) -> Outcome | None:
@@ -346,7 +350,7 @@ class _Menu:
             if made is None:
                 return None
             output, left = made
-            if sum(self.room(self.at(t), output.item) for t in targets) < output.count:
+            if sum(self.room(self.at(t), output) for t in targets) < output.count:
                 return None
             self.inventory.crafting[:] = left
             held = self.carried  # the output goes by the carried slot; what was carried stays
@@ -364,7 +368,7 @@ class _Menu:
             return None
         targets: list[Slot] = []
         for slot in slots:
-            fits = slot.side != OUTPUT and self.room(self.at(slot), carried.item) > 0
+            fits = slot.side != OUTPUT and self.room(self.at(slot), carried) > 0
             if fits and slot not in targets:
                 targets.append(slot)
         if button == LEFT:
@@ -444,8 +448,8 @@ def put_back(world: World, actor: Actor) -> Outcome:
             if stack is None:
                 continue
             slots[index] = None
-            left = inventory.add(stack.item, stack.count)
+            left = inventory.add(stack.item, stack.count, wear=stack.wear)
             if left:
-                dropped.append(ItemStack(stack.item, left))
-                drop_item(world.entities, pos, ItemStack(stack.item, left))
+                dropped.append(stack.with_count(left))
+                drop_item(world.entities, pos, stack.with_count(left))
     return Outcome(True, pos=pos, drops=tuple(dropped))

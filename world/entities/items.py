@@ -1,10 +1,12 @@
 """Stacks lying in the world (``builtin:item`` entities): merging and being picked up
 (Minecraft's ``ItemEntity``, Luanti's ``builtin/game/item_entity.lua``).
 
-- A stack's ``data`` holds ``item`` and ``count`` (1..its stack size) and ``pickup_at``, the
-  world time from which a player can pick it up (`world.voxels.entities.PICKUP_DELAY` after it
-  dropped from a block, `THROWN_DELAY` after a player threw it).
-- `merge`: a stack takes in a stack of the same item whose box is within `MERGE_REACH` of its own
+- A stack's ``data`` holds ``item`` and ``count`` (1..its stack size), a worn tool's ``wear``
+  (`world.items.inventory.ItemStack.wear`; absent: 0) and ``pickup_at``, the world time from
+  which a player can pick it up (`world.voxels.entities.PICKUP_DELAY` after it dropped from a
+  block, `THROWN_DELAY` after a player threw it).
+- `merge`: a stack takes in a stack of the same item (and the same wear: a tool picked up again
+  is as worn as it was) whose box is within `MERGE_REACH` of its own
   (Minecraft: 0.5 blocks horizontally, none vertically), the smaller into the larger, as far as
   the stack size allows; what is left stays where it was. Looked at every `MERGE_EVERY` steps
   while it moves, and once when it comes to rest (`world.ticks.entity_ticks`): a stack at rest
@@ -52,10 +54,13 @@ THROWN_DELAY = 2.0  # seconds before a stack a player threw can be picked up (40
 def stack_of(entity: Entity) -> ItemStack | None:
     """The stack an item entity holds; None when its data is not a stack (a bad mod write)."""
     item, count = entity.data.get("item"), entity.data.get("count")
+    wear = entity.data.get("wear", 0)
     if not isinstance(item, str) or isinstance(count, bool) or not isinstance(count, int):
         return None
+    if isinstance(wear, bool) or not isinstance(wear, int):
+        return None
     try:
-        return ItemStack(item, count)
+        return ItemStack(item, count, wear)
     except ValueError:
         return None
 
@@ -88,7 +93,7 @@ def merge(entities: Entities, registry: BlockRegistry, entity: Entity) -> None:
         if other is entity or other.kind != ITEM_ENTITY.name or other.removed:
             continue
         theirs = stack_of(other)
-        if theirs is None or theirs.item != mine.item:
+        if theirs is None or not theirs.stacks_with(mine):
             continue
         if not _overlap(box, box_of(other.pos, ITEM_ENTITY), MERGE_REACH):
             continue
@@ -107,7 +112,7 @@ def merge(entities: Entities, registry: BlockRegistry, entity: Entity) -> None:
             entities.write(small, "count", small_count - moved)
         if small is entity:
             return
-        mine = ItemStack(mine.item, big_count + moved)
+        mine = mine.with_count(big_count + moved)
         if mine.count >= top:
             return
 
@@ -135,7 +140,7 @@ def pick_up(entities: Entities, players: Iterable[Player], entity: Entity) -> in
     for player in players:
         if not _overlap(player_box(player), box, PICKUP_REACH):
             continue
-        left = player.inventory.add(stack.item, stack.count)
+        left = player.inventory.add(stack.item, stack.count, wear=stack.wear)
         taken = stack.count - left
         if left == 0:
             entities.remove(entity)

@@ -83,11 +83,12 @@ class Container:
 
 
 def encode_slots(slots: Sequence[ItemStack | None]) -> str | None:
-    """The slots as the data value: JSON ``[[item, count] or null, ...]``; None when all are
+    """The slots as the data value: JSON ``[[item, count] or null, ...]`` (``[item, count,
+    wear]`` for a worn tool: `world.items.inventory.ItemStack.to_data`); None when all are
     empty (the key is then removed)."""
     if all(stack is None for stack in slots):
         return None
-    return json.dumps([None if s is None else [s.item, s.count] for s in slots])
+    return json.dumps([None if s is None else s.to_data() for s in slots])
 
 
 def decode_slots(value: object, size: int) -> list[ItemStack | None]:

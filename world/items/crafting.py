@@ -131,5 +131,5 @@ def craft(registry: Catalog, grid: Grid) -> tuple[ItemStack, list[ItemStack | No
     recipe = match(registry, grid)
     if recipe is None:
         return None
-    left = [None if s is None or s.count == 1 else ItemStack(s.item, s.count - 1) for s in grid]
+    left = [None if s is None or s.count == 1 else s.with_count(s.count - 1) for s in grid]
     return ItemStack(recipe.output, recipe.count), left

@@ -12,15 +12,25 @@ Contract
 - `Inventory`: 36 slots, slot 0..8 the hotbar (Minecraft's layout), each empty or an `ItemStack`
   of 1..`STACK_MAX` items. `Inventory.add` fills stacks of the same item first, hotbar first, then
   empty slots, and returns what did not fit; `take` removes from one slot; `move` moves one
-  slot's stack onto another (put down, merge or swap), `moved` is its rule for any two cells.
+  slot's stack onto another (put down, merge or swap), `moved` is its rule for any two cells;
+  `add_wear` spends a tool's uses, and breaks it when none is left.
 - ``carried``: the stack the mouse carries on the inventory screen (Minecraft's cursor stack), a
   one-slot `Slots`; the screen's clicks move stacks through it (`world.actions.slot_clicks`).
 - Its slots, crafting grid and carried stack are `Slots`: lists of a fixed length whose every
   write goes through one recorder (``Slots.recorder``, set by the world that holds the inventory:
   `world.voxels.players`), so a change made inside an action is undone with it and every change
   marks the player for saving, whoever made it (a mod, the rules, the game's screens).
+- A stack's ``wear`` is how many uses of a tool it has spent (Minecraft's damage, Luanti's
+  wear; `world.items.item.Item.durability`): 0 for a new tool and for every stack of a thing that
+  never wears. Stacks of the same item with different wear are different things: they never
+  merge (`ItemStack.stacks_with`: `Inventory.add`, `Inventory.moved`, and every move of the
+  inventory screen's, a container's and the world's stacks), and every path a stack takes keeps
+  its wear (`ItemStack.with_count` rebuilds a stack with another count).
 - Saved with the player as JSON-ready data (`Inventory.to_data` / `Inventory.from_data`); item
-  names a run no longer knows are kept as they are, so removing a mod loses no item.
+  names a run no longer knows are kept as they are, so removing a mod loses no item. A slot is
+  ``[item, count]``, or ``[item, count, wear]`` for a worn stack (`ItemStack.to_data`), so data
+  written before wear existed reads as it was, every stack unworn (Luanti's item string, too,
+  puts the wear third and leaves it out at 0).
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ __all__ = [
     "CRAFTING_SLOTS",
     "HOTBAR_SLOTS",
     "INVENTORY_SLOTS",
+    "MAX_WEAR",
     "STACK_MAX",
     "Drop",
     "Inventory",
@@ -48,6 +59,9 @@ STACK_MAX = 64
 HOTBAR_SLOTS = 9
 INVENTORY_SLOTS = HOTBAR_SLOTS + 27
 CRAFTING_SLOTS = 9  # the crafting grid's 3×3 (`world.items.crafting.GRID_CELLS`)
+# The most uses a tool may have (`world.items.item.Item.durability`), and so a stack's most wear:
+# Luanti keeps wear in 16 bits; Minecraft's most durable tool, netherite, has 2031 uses.
+MAX_WEAR = 65535
 
 
 def _check_item(item: object, what: str = "item") -> str:
@@ -62,16 +76,38 @@ def _check_count(count: object, what: str = "count", top: int = STACK_MAX) -> in
     return count
 
 
+def _check_wear(wear: object, what: str = "wear") -> int:
+    if isinstance(wear, bool) or not isinstance(wear, int) or not 0 <= wear <= MAX_WEAR:
+        raise ValueError(f"{what} must be an integer 0..{MAX_WEAR}, got {wear!r}")
+    return wear
+
+
 @dataclass(frozen=True)
 class ItemStack:
-    """``count`` items of one kind in one slot (1..`STACK_MAX`)."""
+    """``count`` items of one kind in one slot (1..`STACK_MAX`), worn by ``wear`` uses (a
+    tool's: `world.items.item.Item.durability`; 0..`MAX_WEAR`, 0 for anything unworn)."""
 
     item: str
     count: int = 1
+    wear: int = 0
 
     def __post_init__(self) -> None:
         _check_item(self.item)
         _check_count(self.count)
+        _check_wear(self.wear)
+
+    def stacks_with(self, other: ItemStack | None) -> bool:
+        """Whether ``other`` is the same thing, so the two may merge: the same item, the same
+        wear (module notes)."""
+        return other is not None and other.item == self.item and other.wear == self.wear
+
+    def with_count(self, count: int) -> ItemStack:
+        """This stack with another count, its wear kept."""
+        return ItemStack(self.item, count, self.wear)
+
+    def to_data(self) -> list[str | int]:
+        """JSON-ready: ``[item, count]``, or ``[item, count, wear]`` when it is worn."""
+        return [self.item, self.count, self.wear] if self.wear else [self.item, self.count]
 
 
 @dataclass(frozen=True)
@@ -213,8 +249,10 @@ class Inventory:
         """How many of `item` the inventory holds."""
         return sum(s.count for s in self.slots if s is not None and s.item == item)
 
-    def add(self, item: str, count: int = 1) -> int:
-        """Add items: onto stacks of the same item first, then into empty slots, hotbar first.
+    def add(self, item: str, count: int = 1, *, wear: int = 0) -> int:
+        """Add items: onto stacks of the same item (and ``wear``) first, then into empty slots,
+        hotbar first. A stack that already exists goes in as
+        ``add(stack.item, stack.count, wear=stack.wear)``: its wear is kept.
 
         Returns
         -------
@@ -224,16 +262,18 @@ class Inventory:
         _check_item(item)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ValueError(f"count must be an integer >= 0, got {count!r}")
+        _check_wear(wear)
         left, top = count, self.stack_max(item)
         for i, stack in enumerate(self.slots):
-            if left and stack is not None and stack.item == item and stack.count < top:
+            if left and stack is not None and stack.item == item and stack.wear == wear:
                 moved = min(left, top - stack.count)
-                self.slots[i] = ItemStack(item, stack.count + moved)
-                left -= moved
+                if moved > 0:
+                    self.slots[i] = stack.with_count(stack.count + moved)
+                    left -= moved
         for i, stack in enumerate(self.slots):
             if left and stack is None:
                 moved = min(left, top)
-                self.slots[i] = ItemStack(item, moved)
+                self.slots[i] = ItemStack(item, moved, wear)
                 left -= moved
         return left
 
@@ -246,8 +286,28 @@ class Inventory:
             return None
         taken = min(count, stack.count)
         rest = stack.count - taken
-        self.slots[slot] = ItemStack(stack.item, rest) if rest else None
-        return ItemStack(stack.item, taken)
+        self.slots[slot] = stack.with_count(rest) if rest else None
+        return stack.with_count(taken)
+
+    def add_wear(self, slot: int, amount: int, durability: int) -> bool:
+        """Spend ``amount`` uses of the tool in ``slot``, whose item lasts ``durability`` uses
+        (`world.items.item.Item.durability`; 0: it never wears, and nothing happens). Its wear
+        grows by ``amount``; once it reaches ``durability`` the tool breaks: one item goes
+        (Minecraft's ``hurtAndBreak``; a tool stacks to one, so the slot empties). Returns
+        whether it broke (False for an empty slot)."""
+        slot = self._slot(slot)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise ValueError(f"amount must be an integer >= 0, got {amount!r}")
+        durability = _check_wear(durability, "durability")
+        stack = self.slots[slot]
+        if stack is None or durability == 0 or amount == 0:
+            return False
+        wear = stack.wear + amount
+        if wear < durability:
+            self.slots[slot] = ItemStack(stack.item, stack.count, wear)
+            return False
+        self.slots[slot] = ItemStack(stack.item, stack.count - 1) if stack.count > 1 else None
+        return True
 
     def put(self, slot: int, stack: ItemStack | None) -> ItemStack | None:
         """Set a slot (the creative picker); returns what the slot held."""
@@ -260,8 +320,9 @@ class Inventory:
     def move(self, source: int, target: int) -> None:
         """Move the source stack onto the target slot (`moved`'s rule, a left click's).
 
-        Onto an empty slot it moves; onto the same item it merges as much as fits (the rest stays
-        in the source); onto another item the two stacks swap.
+        Onto an empty slot it moves; onto the same item (and wear: `ItemStack.stacks_with`) it
+        merges as much as fits (the rest stays in the source); onto anything else the two stacks
+        swap.
         """
         source, target = self._slot(source), self._slot(target)
         if source != target:
@@ -277,13 +338,11 @@ class Inventory:
             return None, there
         if there is None:
             return None, moving
-        if there.item != moving.item:
+        if not there.stacks_with(moving):
             return there, moving
         moved = max(0, min(moving.count, self.stack_max(there.item) - there.count))
         rest = moving.count - moved
-        return (ItemStack(moving.item, rest) if rest else None), ItemStack(
-            there.item, there.count + moved
-        )
+        return (moving.with_count(rest) if rest else None), there.with_count(there.count + moved)
 
     def saved_slots(self) -> list[ItemStack | None]:
         """The slots as a save keeps them: with the carried stack and the crafting grid's stacks
@@ -297,12 +356,17 @@ class Inventory:
         would not fit; the inventory itself is not changed."""
         trial = Inventory(self.slots)
         trial.limits = dict(self.limits)
-        left = sum(trial.add(stack.item, stack.count) for stack in stacks if stack is not None)
+        left = sum(
+            trial.add(stack.item, stack.count, wear=stack.wear)
+            for stack in stacks
+            if stack is not None
+        )
         return trial.slots, left
 
-    def to_data(self) -> list[list[object] | None]:
-        """JSON-ready: per slot ``[item, count]`` or ``None``."""
-        return [None if s is None else [s.item, s.count] for s in self.slots]
+    def to_data(self) -> list[list[str | int] | None]:
+        """JSON-ready: per slot ``None`` or `ItemStack.to_data`'s ``[item, count]`` (``[item,
+        count, wear]`` for a worn stack)."""
+        return [None if s is None else s.to_data() for s in self.slots]
 
     @classmethod
     def from_data(cls, data: object) -> Inventory:
@@ -311,7 +375,8 @@ class Inventory:
 
 
 def stacks_from_data(data: object, size: int, what: str) -> list[ItemStack | None]:
-    """Stacks from JSON-ready data (per slot ``[item, count]`` or ``None``), at most ``size``.
+    """Stacks from JSON-ready data (per slot ``[item, count]``, ``[item, count, wear]`` or
+    ``None``: `ItemStack.to_data`), at most ``size``.
 
     Raises
     ------
@@ -328,15 +393,16 @@ def stacks_from_data(data: object, size: int, what: str) -> list[ItemStack | Non
             continue
         if (
             not isinstance(slot, list)
-            or len(slot) != 2
+            or len(slot) not in (2, 3)
             or not isinstance(slot[0], str)
-            or not isinstance(slot[1], int)
+            or not all(isinstance(v, int) for v in slot[1:])
         ):
             raise ValueError(
-                f"{what} slot {i} must be [item name, count] or null, got {reprlib.repr(slot)}"
+                f"{what} slot {i} must be [item name, count], [item name, count, wear] or "
+                f"null, got {reprlib.repr(slot)}"
             )
         try:
-            stacks.append(ItemStack(slot[0], slot[1]))
+            stacks.append(ItemStack(*slot))
         except ValueError as exc:
             raise ValueError(f"{what} slot {i}: {exc}") from None
     return stacks

@@ -21,6 +21,14 @@ Contract
   is held, in survival; the fastest of the block's groups counts; other blocks take their
   hardness, as by hand. The base game's groups: ``cracky`` (stone, cobblestone and what is made of
   them, the ores), ``crumbly`` (dirt, grass, sand, gravel, farmland), ``choppy`` (wood).
+- ``durability``: how many uses a tool lasts (Minecraft's max damage: a wooden tool 59, a stone
+  one 131); 0, the default, never wears. Each survival break of a block with a hardness above 0
+  while it is held is one use, whatever the block (Minecraft's pickaxes, axes, shovels and
+  hoes), and an ``on_use`` may spend uses with ``player.wear_held()``
+  (`world.mods.objects.PlayerRef`: the farming mod's hoe, one a tilled block); creative players
+  spend none. A stack's ``wear`` counts the uses spent (`world.items.inventory.ItemStack`); when
+  it reaches the durability the tool breaks: the slot empties. Only an item that stacks to one
+  (``stack_max=1``) may wear, as in Minecraft.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from world.items.inventory import STACK_MAX
+from world.items.inventory import MAX_WEAR, STACK_MAX
 from world.tiles import MISSING_TILE, check_tiles
 from world.validate import mod_name
 
@@ -70,6 +78,9 @@ class Item:
         Right click with the item held (module notes).
     digs : mapping of str to float
         A tool's digging speed by block group, each > 0 (module notes); stored as sorted pairs.
+    durability : int
+        Uses it lasts, 0..`world.items.inventory.MAX_WEAR` (module notes); 0: it never wears.
+        Only with ``stack_max`` 1.
     """
 
     name: str
@@ -78,6 +89,7 @@ class Item:
     stack_max: int = STACK_MAX
     on_use: Callable[..., Any] | None = None
     digs: Any = ()
+    durability: int = 0
 
     def digs_any(self, groups: tuple[str, ...]) -> bool:
         """Whether it is a tool for a block of these groups (it digs one of them)."""
@@ -120,3 +132,12 @@ class Item:
         object.__setattr__(
             self, "digs", tuple(sorted((g, float(v)) for g, v in (digs or {}).items()))
         )
+        uses = self.durability
+        if isinstance(uses, bool) or not isinstance(uses, int) or not 0 <= uses <= MAX_WEAR:
+            raise ValueError(
+                f"durability of {name!r} must be an integer 0..{MAX_WEAR}, got {uses!r}"
+            )
+        if uses and top != 1:
+            raise ValueError(
+                f"durability of {name!r}: only an item with stack_max=1 wears, got stack_max={top}"
+            )

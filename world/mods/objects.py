@@ -4,11 +4,12 @@
 A hook gets them from its world (``world.players()``, ``world.player(actor.name)``,
 ``world.add_entity(...)``, ``world.entities_near(...)``) and from callbacks that ask for
 ``player`` or ``entity``. Reads are always allowed; every write (``teleport``, the inventory's
-``add``/``remove``, ``set_held``, an entity's ``set_pos``, ``data[...] = ...``, ``remove``) goes
-through the world's stores (`world.voxels.players`, `world.voxels.entities`), which record it in
-the running action's journal: a vetoed or failed action takes it back with its blocks, so no item
-is made or lost. A write through a reference kept after its hook returned raises
-``RuntimeError``, as the world view's writes do; a write in a ``can_*`` hook raises too.
+``add``/``remove``, ``set_held``, ``take_held``, ``wear_held``, an entity's ``set_pos``,
+``data[...] = ...``, ``remove``) goes through the world's stores (`world.voxels.players`,
+`world.voxels.entities`), which record it in the running action's journal: a vetoed or failed
+action takes it back with its blocks, so no item is made or lost. A write through a reference
+kept after its hook returned raises ``RuntimeError``, as the world view's writes do; a write in
+a ``can_*`` hook raises too.
 """
 
 from __future__ import annotations
@@ -73,8 +74,8 @@ class InventoryRef:
         did not fit, or None."""
         stack = _stack(stack)
         self._check()
-        left = self._player.inventory.add(stack.item, stack.count)
-        return ItemStack(stack.item, left) if left else None
+        left = self._player.inventory.add(stack.item, stack.count, wear=stack.wear)
+        return stack.with_count(left) if left else None
 
     def remove(self, item: str, count: int = 1) -> int:
         """Take up to ``count`` of ``item`` out (the last slots first, the hotbar last, as
@@ -154,6 +155,20 @@ class PlayerRef:
         inventory = self._player.inventory
         got = inventory.take(inventory.selected, count) if count else None
         return 0 if got is None else got.count
+
+    def wear_held(self, amount: int = 1) -> bool:
+        """Spend ``amount`` uses of the held tool (`world.items.item.Item.durability`: a hoe's
+        till, a shear's cut); True when that broke it (its wear reached its durability: the slot
+        is empty now). Nothing wears in creative (Minecraft), nor a held stack of a thing that
+        never wears (a block, an item without durability, an item no loaded mod knows)."""
+        amount = _count(amount, "amount")
+        self._check()
+        held = self._player.held
+        kind = None if held is None else self._world.registry.items.get(held.item)
+        if self._player.creative or kind is None:
+            return False
+        inventory = self._player.inventory
+        return inventory.add_wear(inventory.selected, amount, kind.durability)
 
     def teleport(self, pos: Sequence[float], *, into_solid: bool = False) -> None:
         """Move the player's feet to ``pos`` (the game's body follows at once).

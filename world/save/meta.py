@@ -90,8 +90,8 @@ class PlayerState:
         Whether fly mode is on.
     inventory : tuple or None
         Every inventory slot, hotbar first (`world.items.inventory.Inventory.to_data`: ``(item,
-        count)`` or ``None`` per slot); ``None`` in saves written before the inventory, whose
-        `hotbar` names are then the player's blocks.
+        count)``, ``(item, count, wear)`` for a worn tool, or ``None`` per slot); ``None`` in
+        saves written before the inventory, whose `hotbar` names are then the player's blocks.
     """
 
     position: tuple[float, float, float] = (0.0, 0.0, 0.0)
@@ -100,7 +100,7 @@ class PlayerState:
     hotbar: tuple[str | None, ...] = ()
     selected: int = 0
     flying: bool = False
-    inventory: tuple[tuple[str, int] | None, ...] | None = None
+    inventory: tuple[tuple[str | int, ...] | None, ...] | None = None
 
     def __post_init__(self) -> None:
         position = tuple(self.position)
@@ -131,7 +131,7 @@ class PlayerState:
             data = [None if s is None else list(s) for s in self.inventory]
             stacks = Inventory.from_data(data).to_data()  # checks every slot, naming a bad one
             object.__setattr__(
-                self, "inventory", tuple(None if s is None else (s[0], s[1]) for s in stacks)
+                self, "inventory", tuple(None if s is None else tuple(s) for s in stacks)
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -190,13 +190,13 @@ class PlayerState:
             raise ValueError(f"player: {exc}") from None
 
 
-def _inventory(data: object) -> tuple[tuple[str, int] | None, ...] | None:
+def _inventory(data: object) -> tuple[tuple[str | int, ...] | None, ...] | None:
     if data is None:
         return None
     if not isinstance(data, list):
         raise ValueError(f"player inventory must be a JSON array, got {data!r}")
     slots = Inventory.from_data(data).to_data()
-    return tuple(None if s is None else (str(s[0]), int(s[1])) for s in slots)  # type: ignore[call-overload]
+    return tuple(None if s is None else tuple(s) for s in slots)
 
 
 @dataclass(frozen=True)

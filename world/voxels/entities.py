@@ -68,15 +68,19 @@ def drop_item(
     velocity: Vec3 | None = None,
     delay: float = PICKUP_DELAY,
 ) -> Entity:
-    """A stack lying in the world: a ``builtin:item`` entity (``data``: ``item``, ``count``, and
-    ``pickup_at``, the world time from which a player picks it up), by default at the centre of
-    the voxel it dropped from, hopping up a little."""
+    """A stack lying in the world: a ``builtin:item`` entity (``data``: ``item``, ``count``,
+    ``wear`` for a worn tool only, and ``pickup_at``, the world time from which a player picks
+    it up), by default at the centre of the voxel it dropped from, hopping up a little."""
     wx, wy, wz = voxel
+    data: dict[str, Value] = {"item": stack.item, "count": stack.count}
+    if stack.wear:
+        data["wear"] = stack.wear
+    data["pickup_at"] = entities.clock + delay
     return entities.add(
         ITEM_ENTITY.name,
         (wx + 0.5, wy + 0.25, wz + 0.5) if pos is None else pos,
         velocity=(0.0, DROP_HOP, 0.0) if velocity is None else velocity,
-        data={"item": stack.item, "count": stack.count, "pickup_at": entities.clock + delay},
+        data=data,
     )
 
 

@@ -184,6 +184,29 @@ def test_closing_puts_back_the_carried_and_the_grid_and_drops_what_does_not_fit(
     assert [stack_of(e) for e in world.entities] == [ItemStack("base:planks", 5)]
 
 
+def test_a_worn_tool_keeps_its_wear_on_every_click_and_swaps_with_another_of_its_kind() -> None:
+    world, rules, inv = rules_with()
+    worn, new = ItemStack("tools:wood_pickaxe", 1, 40), ItemStack("tools:wood_pickaxe", 1)
+    inv.slots[9], inv.slots[10] = worn, new
+    rules.click_slots(ALEX, left(p(9)))  # picked up: carried as worn as it was
+    assert inv.carried[0] == worn and inv.slots[9] is None
+    rules.click_slots(ALEX, right(p(10)))  # onto another wear of it: swapped, not merged
+    assert inv.slots[10] == worn and inv.carried[0] == new
+    rules.click_slots(ALEX, left(p(9)))
+    rules.click_slots(ALEX, Click(SHIFT, (p(10),)))  # quick moved into the hotbar
+    assert inv.slots[0] == worn and inv.slots[10] is None
+    rules.click_slots(ALEX, left(p(0)))
+    rules.click_slots(ALEX, left(g(4)))  # into the crafting grid
+    assert inv.crafting[4] == worn
+    assert rules.put_back(ALEX).done  # closed: back into the inventory, still worn
+    assert inv.crafting[4] is None and inv.slots[0] == worn
+    inv.slots[:] = [ItemStack("base:dirt", 64)] * INVENTORY_SLOTS
+    inv.carried[0] = worn
+    put = rules.put_back(ALEX)  # no room: dropped at the feet, still worn
+    assert put.drops == (worn,) and [stack_of(e) for e in world.entities] == [worn]
+    assert inv.carried[0] is None
+
+
 def test_a_protected_chest_denies_the_click_and_nothing_moves() -> None:
     world, rules, inv = rules_with()
     protection = rules.mods["protection"].plugin  # type: ignore[index]
@@ -267,6 +290,8 @@ STOCK = [
     (11, ItemStack("base:planks", 9)),
     (12, ItemStack("base:dirt", 5)),
     (13, ItemStack("tools:stone_axe", 1)),
+    (1, ItemStack("tools:stone_axe", 1, 90)),  # worn: never merges with the new one
+    (30, ItemStack("tools:stone_axe", 1, 12)),
 ]
 
 player_slots = st.builds(Slot, st.just(PLAYER), st.sampled_from([0, 1, 8, 9, 10, 11, 12, 13, 30]))
@@ -333,8 +358,8 @@ def test_any_sequence_of_clicks_drags_crafts_and_closings_loses_and_makes_no_ite
     """Left, right and shift clicks, drags, output clicks and closing, in any order, on the
     inventory and its grid, on a chest, or on a box whose callbacks refuse and raise (each
     failing click rolled back whole): every item is in the inventory, the grid, the carried
-    stack, the block or lying in the world, in the same numbers, except what crafting turned
-    into its output (counted recipe by recipe)."""
+    stack, the block or lying in the world, in the same numbers and as worn, except what
+    crafting turned into its output (counted recipe by recipe)."""
     world, rules, inv = rules_with(("fussy", Fussy()))
     registry = world.registry
     for slot, stack in STOCK:
@@ -345,13 +370,14 @@ def test_any_sequence_of_clicks_drags_crafts_and_closings_loses_and_makes_no_ite
         world.set_block(*CHEST_AT, registry.id(where))
         container = CHEST
 
-    def total() -> dict[str, int]:
+    def total() -> dict[tuple[str, int], int]:
         stored = decode_slots(world.meta(*CHEST_AT).get("inventory"), 27) if with_chest else []
         lying = [stack_of(e) for e in world.entities if e.kind == ITEM_ENTITY.name]
-        counts: dict[str, int] = {}
+        counts: dict[tuple[str, int], int] = {}
         for stack in [*inv.slots, *inv.crafting, *inv.carried, *stored, *lying]:
             if stack is not None:
-                counts[stack.item] = counts.get(stack.item, 0) + stack.count
+                key = (stack.item, stack.wear)
+                counts[key] = counts.get(key, 0) + stack.count
         return counts
 
     expected = total()
@@ -376,7 +402,8 @@ def test_any_sequence_of_clicks_drags_crafts_and_closings_loses_and_makes_no_ite
                 )
                 for stack in before:
                     if stack is not None:
-                        expected[stack.item] -= crafts
-                expected[recipe.output] = expected.get(recipe.output, 0) + crafts * recipe.count
+                        expected[stack.item, stack.wear] -= crafts
+                made = (recipe.output, 0)
+                expected[made] = expected.get(made, 0) + crafts * recipe.count
                 expected = {k: v for k, v in expected.items() if v}
         assert total() == expected, gesture

@@ -84,6 +84,30 @@ def test_equal_stacks_near_each_other_merge_the_smaller_into_the_larger() -> Non
     assert sum(s.count for s in items(world) if s.item == "base:dirt") == 70
 
 
+def test_stacks_of_one_item_worn_differently_never_merge() -> None:
+    world = floor_world()
+    rules = Rules(world)
+    worn = drop_item(world.entities, Int3(0, 1, 0), ItemStack("mod:gem", 40, 7), velocity=(0, 0, 0))
+    new = drop_item(world.entities, Int3(0, 1, 0), ItemStack("mod:gem", 20), pos=(0.8, 1.0, 0.5))
+    same = drop_item(world.entities, Int3(0, 1, 0), ItemStack("mod:gem", 5, 7), pos=(0.3, 1.0, 0.5))
+    run(rules, 1.0)
+    assert stack_of(worn) == ItemStack("mod:gem", 45, 7) and same.removed  # as worn: merged
+    assert stack_of(new) == ItemStack("mod:gem", 20)
+    assert "wear" not in new.data and worn.data["wear"] == 7  # written only when worn
+
+
+def test_a_thrown_worn_tool_is_picked_up_again_as_worn_as_it_was() -> None:
+    world = floor_world()
+    player = world.players.join("steve", (0.5, 1.0, 0.5))
+    player.inventory.slots[0] = ItemStack("tools:wood_pickaxe", 1, 33)
+    rules = Rules(world)
+    thrown = rules.drop_held(Actor.at("steve", (0.5, 1.0, 0.5), look=(0.0, -1.0, 0.0)), 1)
+    assert thrown.spent == ItemStack("tools:wood_pickaxe", 1, 33)
+    assert player.inventory.slots[0] is None and items(world) == [thrown.spent]
+    run(rules, 3.0)  # it lands at the feet and, after the throw's delay, is picked up
+    assert items(world) == [] and player.inventory.slots[0] == thrown.spent
+
+
 def test_a_full_stack_that_loses_items_at_rest_takes_in_the_stack_beside_it() -> None:
     """At rest a stack looks for others once, when it comes to rest; a full one that a player
     took some of (its count written) looks again, as Minecraft's resting stacks do."""

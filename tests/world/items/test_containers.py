@@ -36,6 +36,7 @@ stacks = st.one_of(
     st.builds(
         ItemStack, st.sampled_from(["base:log", "base:planks", "ores:coal_ore"]), st.integers(1, 64)
     ),
+    st.builds(ItemStack, st.just("tools:wood_pickaxe"), st.just(1), st.integers(0, 58)),  # worn
 )
 
 
@@ -344,6 +345,30 @@ def test_a_move_into_a_chest_writes_its_slots_and_gives_back_the_inventory_after
     back = rules.move_items(alex, chest, Slot(BLOCK, 0), Slot(PLAYER, 0), put.inventory)
     assert back.done and back.inventory is not None and back.inventory[0] == LOGS
     assert "inventory" not in world.meta(*CHEST_AT)  # empty slots leave no data
+
+
+def test_a_worn_tool_in_a_chest_keeps_its_wear_through_a_save_and_swaps_with_another(
+    tmp_path: Any,
+) -> None:
+    from world.gen.generators import make_generator
+    from world.save.storage import WorldStore
+
+    world, rules, _ = chest_world()
+    world.set_block(*CHEST_AT, world.registry.id("chests:chest"))
+    chest = Container(CHEST_AT, "Chest", 27)
+    worn, other = ItemStack("tools:wood_pickaxe", 1, 52), ItemStack("tools:wood_pickaxe", 1, 3)
+    alex = Actor.at("alex", (0.5, 1.0, 3.5))
+    put = rules.move_items(alex, chest, Slot(PLAYER, 0), Slot(BLOCK, 4), pocket_with((0, worn)))
+    assert put.done and chest_slots(world)[4] == worn
+    with WorldStore.create(tmp_path / "w.sqlite", seed=1) as store:
+        store.save(world)
+    with WorldStore(tmp_path / "w.sqlite", read_only=True) as store:
+        again = store.load(world.registry, generator_factory=make_generator)
+        again.chunk(0, 0, 0)
+        assert chest_slots(again)[4] == ItemStack("tools:wood_pickaxe", 1, 52)
+    swap = rules.move_items(alex, chest, Slot(PLAYER, 1), Slot(BLOCK, 4), pocket_with((1, other)))
+    assert swap.done and chest_slots(world)[4] == other  # not merged: the two swapped
+    assert swap.inventory is not None and swap.inventory[1] == worn
 
 
 def test_a_protected_chest_refuses_a_stranger_s_move_and_its_owner_moves() -> None:

@@ -101,6 +101,58 @@ def test_in_creative_using_an_item_uses_none_up() -> None:
     assert outcome.used and player.inventory.slots[0] == ItemStack("tester:meal", 5)
 
 
+def shears_mod(use: Any) -> types.SimpleNamespace:
+    @hookimpl
+    def register_blocks(registry: BlockRegistrar) -> None:
+        registry.register_item(Item("tester:shears", stack_max=1, durability=5, on_use=use))
+
+    return types.SimpleNamespace(register_blocks=register_blocks)
+
+
+def test_an_items_on_use_wears_the_held_tool_until_it_breaks_and_creative_wears_none() -> None:
+    broke: list[bool] = []
+
+    def use(player: PlayerRef | None) -> bool:
+        assert player is not None
+        broke.append(player.wear_held(2))
+        return True
+
+    world, rules, player = setup(shears_mod(use))
+    holding(player, "tester:shears", 1)
+    shearing = Actor.at("steve", FEET, item="tester:shears")
+    assert rules.use_block(stone_hit(world), shearing).used
+    assert player.inventory.slots[0] == ItemStack("tester:shears", 1, 2)
+    player.creative = True
+    assert rules.use_block(stone_hit(world), shearing).used
+    assert player.inventory.slots[0] == ItemStack("tester:shears", 1, 2)  # none in creative
+    player.creative = False
+    rules.use_block(stone_hit(world), shearing)
+    assert player.inventory.slots[0] == ItemStack("tester:shears", 1, 4)
+    rules.use_block(stone_hit(world), shearing)  # 6 uses of 5: broken
+    assert player.inventory.slots[0] is None
+    assert broke == [False, False, False, True]
+
+
+def test_a_failed_on_use_takes_the_wear_back_and_what_never_wears_does_not() -> None:
+    def use(player: PlayerRef | None) -> bool:
+        assert player is not None
+        assert player.wear_held(5)  # broken
+        raise RuntimeError("the blade snapped")
+
+    world, rules, player = setup(shears_mod(use))
+    holding(player, "tester:shears", 1)
+    outcome = rules.use_block(stone_hit(world), Actor.at("steve", FEET, item="tester:shears"))
+    assert not outcome.done and outcome.denied_by == "tester"
+    assert player.inventory.slots[0] == ItemStack("tester:shears", 1)  # back, unworn
+    ref = PlayerRef(world, player, lambda: None)
+    holding(player, "base:dirt", 3)  # a block never wears
+    assert not ref.wear_held(1) and player.inventory.slots[0] == ItemStack("base:dirt", 3)
+    with pytest.raises(ValueError, match="amount must be an integer >= 0"):
+        ref.wear_held(-1)
+    assert ref.inventory.add(ItemStack("tester:shears", 1, 3)) is None  # given as worn
+    assert player.inventory.slots[1] == ItemStack("tester:shears", 1, 3)
+
+
 def test_a_mod_reads_the_players_and_gives_and_takes_items() -> None:
     seen: dict[str, object] = {}
 

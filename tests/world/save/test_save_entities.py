@@ -21,13 +21,16 @@ from tests.world.save.test_storage import file_snapshot, new_store, stripes
 from world import World
 from world.base import GAME, GAME_PATH, default_registry
 from world.blocks.entity_type import ITEM_ENTITY
+from world.entities.items import stack_of
+from world.geometry import Int3
+from world.items.inventory import ItemStack
 from world.mods.loader import load_mods
 from world.mods.registration import make_registry
 from world.save.format import BLOCK_DATA_SCHEMA, ENTITIES_SCHEMA, SaveError
 from world.save.storage import WorldStore
 from world.stream.loader import ChunkLoader
 from world.stream.worker import WorkerRecipe, registry_fingerprint
-from world.voxels.entities import Entity
+from world.voxels.entities import Entity, drop_item
 from world.voxels.layout import ChunkKey
 
 WAIT_S = 60.0  # a fresh interpreter imports numpy and the base game: seconds on a busy machine
@@ -146,6 +149,20 @@ def test_entities_come_back_after_a_reopen_exactly_as_they_were_saved(
         assert [(k, type(v), repr(v)) for k, v in data_a.items()] == [
             (k, type(v), repr(v)) for k, v in data_b.items()
         ]
+
+
+def test_a_worn_tool_lying_in_the_world_comes_back_as_worn(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    with WorldStore.create(path, seed=1) as store:
+        world = store.load(default_registry(), generator_factory=air_factory)
+        drop_item(world.entities, Int3(2, 1, 2), ItemStack("tools:wood_pickaxe", 1, 41))
+        drop_item(world.entities, Int3(3, 1, 2), ItemStack("base:dirt", 5))
+        store.save(world)
+    with WorldStore(path, read_only=True) as store:
+        again = store.load(default_registry(), generator_factory=air_factory)
+        again.chunk(0, 0, 0)
+        lying = sorted((stack_of(e) for e in again.entities), key=repr)
+    assert lying == [ItemStack("base:dirt", 5), ItemStack("tools:wood_pickaxe", 1, 41)]
 
 
 def test_a_chunk_whose_entities_all_went_keeps_no_row(tmp_path: Path) -> None:

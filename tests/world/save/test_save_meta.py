@@ -75,3 +75,14 @@ def test_the_old_fixture_save_loads_with_its_pitch_turned_down() -> None:
 def test_an_unknown_pitch_convention_is_refused() -> None:
     with pytest.raises(ValueError, match="pitch_convention"):
         PlayerState.from_dict({"pitch": 10.0, "pitch_convention": "up"})
+
+
+def test_a_worn_tool_round_trips_with_the_player_and_an_older_inventory_reads_unworn() -> None:
+    state = PlayerState(inventory=(("tools:wood_pickaxe", 1, 52), ("base:dirt", 3), None))
+    data = state.to_dict()
+    assert data["inventory"][:3] == [["tools:wood_pickaxe", 1, 52], ["base:dirt", 3], None]
+    assert PlayerState.from_dict(data) == state
+    old = PlayerState.from_dict({"inventory": [["tools:wood_pickaxe", 1], None]})
+    assert old.inventory is not None and old.inventory[0] == ("tools:wood_pickaxe", 1)
+    with pytest.raises(ValueError, match="inventory slot 0: wear must be an integer"):
+        PlayerState.from_dict({"inventory": [["tools:wood_pickaxe", 1, -1]]})
