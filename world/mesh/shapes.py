@@ -69,7 +69,9 @@ def _face_frames() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int
     right × up points back at the viewer: a viewer outside the face looks along -normal.
     """
     normals = np.array(FACE_NORMALS, dtype=np.int64)
-    ups = np.array([(0, 0, 1) if n[1] else (0, 1, 0) for n in FACE_NORMALS], dtype=np.int64)
+    # A side's texture stands upright; the top's up is north (-z) and the bottom's south (+z),
+    # as Minecraft's block models map them (and `game.icons` draws them).
+    ups = np.array([(0, 0, -n[1]) if n[1] else (0, 1, 0) for n in FACE_NORMALS], dtype=np.int64)
     rights = np.cross(ups, normals)
     return normals, rights, ups
 

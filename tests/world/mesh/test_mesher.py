@@ -537,3 +537,30 @@ def test_smooth_light_matches_a_per_vertex_reference(cells: list[int]) -> None:
         for k in range(4):
             expected = smooth_reference(world, light, face_voxel, normals[q], vertices[q, k])
             assert tuple(values[q, k]) == pytest.approx(expected), (q, k)
+
+
+@pytest.mark.parametrize(
+    ("normal", "up", "right"),
+    [
+        ((0, 1, 0), (0, 0, -1), (1, 0, 0)),  # the top: its texture's up is north
+        ((0, -1, 0), (0, 0, 1), (1, 0, 0)),  # the bottom: south
+        ((0, 0, -1), (0, 1, 0), (-1, 0, 0)),  # the north side, seen from the north: east left
+        ((1, 0, 0), (0, 1, 0), (0, 0, -1)),  # the east side, seen from the east: north right
+    ],
+)
+def test_textures_lie_on_faces_as_minecrafts_block_models_map_them(
+    normal: tuple[int, int, int], up: tuple[int, int, int], right: tuple[int, int, int]
+) -> None:
+    """Minecraft's default face uvs: a side upright, read the right way round from outside; the
+    top with the texture's upper edge to the north, the bottom with it to the south."""
+    mesh = mesh_chunk(world_with((5, 5, 5, STONE)), 0, 0, 0)
+    vertices, normals, _ = quads(mesh)
+    uvs = mesh.uvs.reshape(-1, 4, 2).astype(np.float64)
+    [index] = [i for i, n in enumerate(normals[:, 0]) if tuple(np.rint(n).astype(int)) == normal]
+    quad, uv = vertices[index].astype(np.float64), uvs[index]
+    # The quad's positions as a linear function of (u, v): its gradient along u and along v.
+    design = np.column_stack([uv, np.ones(4)])
+    gradient = np.linalg.lstsq(design, quad, rcond=None)[0]
+    along_u, along_v = gradient[0], gradient[1]
+    assert np.dot(along_u, right) > 0 and np.allclose(np.cross(along_u, right), 0, atol=1e-3)
+    assert np.dot(along_v, up) > 0 and np.allclose(np.cross(along_v, up), 0, atol=1e-3)
