@@ -105,3 +105,14 @@ class SyntheticPointer:
     def move_by(self, dx: float, dy: float) -> None:
         self.x += dx
         self.y += dy
+
+
+def stone_in_view(game: Any, replay: Callable[[Any, str], None]) -> Any:
+    """Look down at the ground before the feet (``look 0 50``) and turn the block aimed at into
+    stone, drawn at once; its `world.ray.Hit`."""
+    replay(game, "look 0 50\nwait 2")
+    target = game.target
+    assert target is not None
+    game.world.set_block(*target.block, game.world.registry.id("base:stone"))
+    game.chunks.remesh_dirty()
+    return target

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.game.runs import stone_in_view
 from world.blocks.entity_type import ITEM_ENTITY
 from world.entities.items import stack_of
 from world.items.inventory import INVENTORY_SLOTS, ItemStack
@@ -50,12 +51,8 @@ def test_a_survival_run_breaks_stone_with_a_pickaxe_sees_it_fall_and_walks_over_
     inventory = game.hotbar.inventory
     assert all(stack is None for stack in inventory.slots)  # a new survival player: nothing
     inventory.put(0, ItemStack("tools:wood_pickaxe", 1))
-    replay(game, "select 1\nlook 0 50\nwait 2")
-    target = game.target
-    assert target is not None
-    stone = game.world.registry.id("base:stone")
-    game.world.set_block(*target.block, stone)
-    game.chunks.remesh_dirty()
+    replay(game, "select 1")
+    target = stone_in_view(game, replay)
     replay(game, "wait 2\nbreak 60")  # 0.75 s with a wooden pickaxe (1.5 s of hardness / 2)
     assert game.world.get_block(*target.block) == 0
     (entity,) = [e for e in game.world.entities if e.kind == ITEM_ENTITY.name]

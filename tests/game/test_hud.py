@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.game.runs import stone_in_view
+
 Make = Callable[..., Any]
 Replay = Callable[[Any, str], None]
 
@@ -294,12 +296,8 @@ def test_a_survival_break_wears_the_held_pickaxe_and_the_hotbar_draws_its_bar(
     game = make_game(flat=True, creative=False)
     game.hotbar.inventory.slots[:] = [None] * INVENTORY_SLOTS
     game.hotbar.inventory.put(0, ItemStack("tools:wood_pickaxe", 1))
-    replay(game, "select 1\nlook 0 50\nwait 2")
-    target = game.target
-    assert target is not None
-    stone = game.world.registry.id("base:stone")
-    game.world.set_block(*target.block, stone)
-    game.chunks.remesh_dirty()
+    replay(game, "select 1")
+    target = stone_in_view(game, replay)
     black, white = (0, 0, 0, 255), (255, 255, 255, 255)
     assert not [q for q, colour in _hotbar_quads(game) if colour == black]  # not worn: no bar
     replay(game, "wait 2\nbreak 60")  # 0.75 s with a wooden pickaxe
@@ -316,7 +314,7 @@ def test_a_survival_break_wears_the_held_pickaxe_and_the_hotbar_draws_its_bar(
     assert colour[1] == 255 and colour[2] == 0 and colour[0] < 20  # green: many uses left
     shown = record_flashes(game, monkeypatch)
     game.hotbar.inventory.put(0, ItemStack("tools:wood_pickaxe", 1, 58))  # one use left
-    game.world.set_block(*target.block, stone)
+    game.world.set_block(*target.block, game.world.registry.id("base:stone"))
     game.chunks.remesh_dirty()
     replay(game, "wait 20\nbreak 60")
     assert game.world.get_block(*target.block) == 0

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.game.runs import SyntheticPointer
+from tests.game.runs import SyntheticPointer, stone_in_view
 from world.blocks.entity_type import ITEM_ENTITY
 from world.entities.items import stack_of
 from world.items.inventory import INVENTORY_SLOTS, ItemStack
@@ -420,12 +420,8 @@ def test_a_held_pickaxe_breaks_stone_in_a_quarter_of_the_time(
 ) -> None:
     game = make_game(flat=True, creative=False)
     empty(game)
-    replay(game, "look 0 50\nwait 2")
-    target = game.target
-    assert target is not None
+    target = stone_in_view(game, replay)
     stone = game.world.registry.id("base:stone")
-    game.world.set_block(*target.block, stone)
-    game.chunks.remesh_dirty()
     replay(game, "wait 2\nbreak 30")  # by hand stone takes 5 s: 30 frames are not enough
     assert game.world.get_block(*target.block) == stone
     game.hotbar.inventory.put(0, ItemStack("tools:stone_pickaxe", 1))
