@@ -158,3 +158,57 @@ def test_a_time_limited_start_loads_the_ground_first_and_streams_the_rest(make_g
     assert {(cx, cy, cz) for cy in layers} <= game.chunks.streamer.meshed
     game.chunks.load_all(game.player.eye)
     assert game.chunks.pending == 0 and columns(game.chunks.streamer.meshed) == disc((cx, cz), 8)
+
+
+FLIGHT_TEST_S = 4.0  # wall-clock seconds of sprint-flight
+UNDRAWN_FRAMES = 12  # how long a column ahead may wait to be drawn: a fifth of a second at 60
+
+
+def test_sprint_flight_in_wall_clock_time_leaves_no_column_ahead_undrawn_for_long(
+    app: Any, make_game: Make
+) -> None:
+    """Issue 39: the game's own sprint-flight (forward and sprint held, the clock in real time,
+    so a slow frame takes the player further, as it does a player), at view distance 4 over
+    generated terrain: no chunk column within view distance - 1 ahead of the player stays
+    undrawn for more than `UNDRAWN_FRAMES` frames in a row."""
+    import time
+
+    from panda3d.core import ClockObject
+
+    from game.engine import fixed_frame_rate
+
+    distance = 4
+    game = make_game(creative=True, view_distance=distance)
+    game.player.set_flying(True)
+    game.player.teleport((8.0, 100.0, 8.0))
+    game.player.look(270.0, 10.0)  # east, +x, a little down
+    finish_streaming(app.step, game)
+    layers = range(*game.chunks.streamer.cy_range)
+    ahead = [
+        (dx, dz)
+        for dx in range(0, distance)
+        for dz in range(-distance, distance + 1)
+        if dx * dx + dz * dz <= (distance - 1) ** 2
+    ]
+    waiting: dict[tuple[int, int], int] = {}  # undrawn columns: frames in a row
+    longest, x0 = 0, game.player.body.pos[0]
+    ClockObject.getGlobalClock().setMode(ClockObject.MNormal)
+    try:
+        game.held.forward, game.held.sprint = 1.0, True
+        began = time.perf_counter()
+        while time.perf_counter() - began < FLIGHT_TEST_S:
+            app.step()
+            cx, cz = column_of(game.player.body.pos)
+            undrawn = {
+                (cx + dx, cz + dz)
+                for dx, dz in ahead
+                if not all(game.chunks.shown((cx + dx, cy, cz + dz)) for cy in layers)
+            }
+            waiting = {column: waiting.get(column, 0) + 1 for column in undrawn}
+            longest = max(longest, *waiting.values(), 0)
+        flown = game.player.body.pos[0] - x0
+    finally:
+        game.held.forward, game.held.sprint = 0.0, False
+        fixed_frame_rate(60)
+    assert flown > 0.5 * 21.8 * FLIGHT_TEST_S  # it flew, in wall-clock time
+    assert longest <= UNDRAWN_FRAMES, f"a column ahead waited {longest} frames to be drawn"

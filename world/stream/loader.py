@@ -47,7 +47,6 @@ from typing import Any
 from world.mesh.mesher import MeshInputs
 from world.mesh.pack import PackedMesh
 from world.stream.worker import (
-    WORKER_NICENESS,
     Blocks,
     WorkerProcess,
     WorkerRecipe,
@@ -63,6 +62,7 @@ IN_FLIGHT = 4  # batches sent to a worker process and not answered yet, at most
 # Mesh jobs sent and not answered yet, at most: about 16 ms of the worker's time, so a job is
 # answered within a frame or two and the frame meshes the rest itself meanwhile.
 MESHES_IN_FLIGHT = 8
+LOADER_THREAD_NICENESS = 5  # the loader thread's (no worker process): below the frame
 _log = logging.getLogger(__name__)
 
 
@@ -257,9 +257,11 @@ class ChunkLoader:
         return keys
 
     def _run(self) -> None:
-        # Below the main thread for the OS scheduler: when the cores are busy, the frame first.
+        # Below the main thread for the OS scheduler: when the cores are busy, the frame first
+        # (a thread shares the frame's GIL; the worker process has its own, and the game's
+        # niceness: `world.stream.worker.WORKER_NICENESS`).
         with contextlib.suppress(AttributeError, OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICENESS)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOADER_THREAD_NICENESS)
         while True:
             with self._cond:
                 # Idle while a worker process is ready: it takes the batches.

@@ -29,11 +29,11 @@ Measured (issue 13): a chunk's mesh costs the game's frame 1.1-2 ms meshed there
 flight at view distance 8 brings about 115 chunks a second, each meshed twice (in daylight
 first, then with its light).
 
-The parent's side is `WorkerProcess`, talking through a `Link`, where the frame never waits
-(sends the socket cannot take now go with the next call; an answer is taken only once whole);
-the worker runs below the game for the scheduler (niceness, and SCHED_BATCH on Linux so that
-its wake-ups do not preempt the frame). What the loader does when the worker fails (a fingerprint
-that differs from the game's registry, a batch that raised, a worker that died) is
+The parent's side is `WorkerProcess`, talking through a `Link`, where the frame never waits (sends
+the socket cannot take now go with the next call; an answer is taken only once whole); the worker
+runs at the game's niceness (`WORKER_NICENESS`: below it, it starved) under SCHED_BATCH on Linux,
+so that its wake-ups do not preempt the frame. What the loader does when the worker fails (a
+fingerprint that differs from the game's registry, a batch that raised, a worker that died) is
 `world.stream.loader`'s: it loads that itself, and the game meshes a lost job itself.
 """
 
@@ -80,7 +80,13 @@ __all__ = [
 ]
 
 Blocks = NDArray[np.uint16] | None  # a chunk's array; None: all air
-WORKER_NICENESS = 5  # below the game for the OS scheduler: when the cores are busy, the frame
+# The worker process's niceness: the game's own. Below the game (5, until session 39) the
+# wall-clock sprint-flight at view distance 8 over a saved world (`bench.game`, 2 cores) left it
+# starved: the frame and llvmpipe's drawing threads took both cores, the loads and meshes waited
+# (the queue grew to 2,500) and 801-1023 of some 2,800 frames had a hole ahead; at 0, none, the
+# queue drained (8 at the end), the frame's median unchanged (20-22 ms). SCHED_BATCH stays: the
+# worker's wake-ups still never preempt the frame.
+WORKER_NICENESS = 0
 
 
 @dataclass(frozen=True)
