@@ -243,3 +243,25 @@ def test_cycles_frozen_alive_are_reclaimed_when_the_game_pauses(app: Any, make_g
         gc.unfreeze()
         gc.enable()
         gc.set_threshold(*threshold)
+
+
+def test_a_frame_gives_chunk_work_more_time_while_chunks_in_view_wait_to_be_meshed(
+    app: Any, make_game: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: a flight that outruns the streaming gets the catch-up budget until the chunks
+    waiting in view are few again."""
+    import game.play
+
+    game_ = make_game(flat=True)
+    budgets: list[float] = []
+    monkeypatch.setattr(game.play, "collect_garbage", lambda: 0.0)
+    monkeypatch.setattr(game_.chunks, "update", lambda eye, budget: budgets.append(budget))
+    streamer = game_.chunks.streamer
+    for waiting in (0, game.play.CATCH_UP_WAITING + 1, game.play.CATCH_UP_WAITING):
+        monkeypatch.setattr(type(streamer), "waiting_meshes", property(lambda self, n=waiting: n))
+        app.step()
+    assert budgets == [
+        pytest.approx(game.play.STREAM_BUDGET_S),
+        pytest.approx(game.play.CATCH_UP_BUDGET_S),
+        pytest.approx(game.play.STREAM_BUDGET_S),
+    ]

@@ -278,6 +278,12 @@ class ChunkStreamer:
         """Jobs still waiting (chunks to load, loaded ones to take, meshes)."""
         return self.loader.in_flight + len(self._mesh_queue)
 
+    @property
+    def waiting_meshes(self) -> int:
+        """Chunks within the view distance loaded with their neighbours and waiting to be
+        meshed: what the player would see and does not yet."""
+        return len(self._mesh_queue)
+
     def work(self, budget: float, *, wait: bool = False) -> int:
         """Take finished loads, then mesh nearest first while ``budget`` seconds have room.
 
