@@ -14,7 +14,8 @@ destroy, 15 times a bare node, and streaming makes and drops hundreds of them as
 walks.
 
 Where meshes are made: by the chunk worker process (`world.stream.worker`) when the game has one
-and it has room (`world.stream.loader.MESHES_IN_FLIGHT`): the frame sends copies of the
+and it has room (`world.stream.loader.MESHES_IN_FLIGHT`; a chunk the streaming brings while it has
+none waits for a later frame: meshed here instead, several took a frame 20-30 ms): the frame sends copies of the
 chunk's padded blocks and light (`world.mesh.mesher.mesh_padded`) and draws the packed answer in a
 later frame, so a streamed chunk costs the frame about 0.3 ms rather than the 1.1-2 ms of its
 mesh. The answer comes with the liquids' faces split off (`world.mesh.pack.drawn_mesh`), so
@@ -184,7 +185,7 @@ class ChunkView:
             world,
             view_distance,
             (layers.start, layers.stop),
-            on_mesh=self._mesh,
+            on_mesh=self._stream_mesh,
             on_drop=self._drop,
             on_save=on_save,
             on_forget=self._forget_light,
@@ -475,6 +476,15 @@ class ChunkView:
             return 0
         count: int = parts[0].vdata.getNumRows()
         return count
+
+    def _stream_mesh(self, key: ChunkKey) -> bool:
+        """A chunk the streaming brings into view: meshed by the worker process, or here when
+        there is none; while the worker is full it waits for a later frame (False), rather than
+        being meshed here (1-2 ms each: a frame that meshed several took 20-30 ms)."""
+        if self.streamer.loader.meshes_full:
+            return False
+        self._mesh(key)
+        return True
 
     def _mesh(self, key: ChunkKey, *, now: bool = False) -> None:
         """Build (or rebuild, or drop) one chunk's node from a fresh mesh: made by the worker

@@ -171,6 +171,11 @@ class ChunkLoader:
         self._meshing.add(job_id)
         return True
 
+    @property
+    def meshes_full(self) -> bool:
+        """Whether a worker process is ready but `MESHES_IN_FLIGHT` jobs already wait there."""
+        return self._ready and len(self._meshing) >= MESHES_IN_FLIGHT
+
     def take_meshes(self) -> list[tuple[int, PackedMesh | None]]:
         """The meshes the worker finished since the last call, by job id; None for a job it
         failed on or lost (the caller meshes that chunk itself)."""

@@ -87,7 +87,9 @@ class ChunkStreamer:
     cy_range : (int, int)
         Chunk layers ``low <= cy < high`` streamed in every column.
     on_mesh : callable, optional
-        ``on_mesh(key)``: the chunk ``key`` is ready to be meshed and shown.
+        ``on_mesh(key)``: the chunk ``key`` is ready to be meshed and shown. It may return
+        False to decline it for now (the game's worker process is full): the job goes back to
+        the head of the queue and the frame's meshing stops.
     on_drop : callable, optional
         ``on_drop(key)``: the chunk ``key`` left the view; remove what shows it.
     on_save : callable, optional
@@ -312,8 +314,11 @@ class ChunkStreamer:
             else:
                 self.meshed.add(key)
                 _count(self._meshed_in, key, 1)
-                if self.on_mesh is not None:
-                    self.on_mesh(key)
+                if self.on_mesh is not None and self.on_mesh(key) is False:
+                    self.meshed.discard(key)  # declined: for a later frame
+                    _count(self._meshed_in, key, -1)
+                    self._mesh_queue.appendleft(key)
+                    break
             took = self.clock() - began
             self._cost[kind] += _AVERAGE_WEIGHT * (took - self._cost[kind])
             jobs += 1

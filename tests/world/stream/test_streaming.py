@@ -246,3 +246,30 @@ def test_chunks_given_back_are_handed_over_again_first():
     while streamer.pending:
         streamer.work(budget=1.0)
     assert len(meshed) == len(set(meshed)) and streamer.meshed >= set(back)
+
+
+def test_a_declined_mesh_waits_at_the_head_of_the_queue_and_stops_the_frames_meshing():
+    """Issue 39: the game declines a mesh while its worker process is full (rather than meshing
+    it in the frame): the chunk is not meshed, nothing after it is handed over that frame, and
+    the next frame hands it over first."""
+    world = World(generator=ground)
+    offered: list = []
+    full = [True]
+
+    def on_mesh(key):
+        offered.append(key)
+        return not full[0]
+
+    streamer = ChunkStreamer(world, 3, cy_range=(0, 2), on_mesh=on_mesh)
+    streamer.update((8.0, 20.0, 8.0))
+    while streamer.loader.queued or streamer.loader.in_flight:
+        streamer.work(10.0)
+        if offered:
+            break
+    assert len(offered) == 1 and offered[0] not in streamer.meshed
+    first = offered[0]
+    streamer.work(10.0)  # still full: the same chunk, again first, and nothing else
+    assert offered == [first, first] and first not in streamer.meshed
+    full[0] = False
+    streamer.work(10.0)
+    assert offered[2] == first and first in streamer.meshed and len(offered) > 3
