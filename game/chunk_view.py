@@ -14,16 +14,17 @@ destroy, 15 times a bare node, and streaming makes and drops hundreds of them as
 walks.
 
 Where meshes are made: by the chunk worker process (`world.stream.worker`) when the game has one
-and it has room (`world.stream.loader.MESHES_IN_FLIGHT`; a chunk the streaming brings while it has
-none waits for a later frame: meshed here instead, several took a frame 20-30 ms): the frame sends copies of the
-chunk's padded blocks and light (`world.mesh.mesher.mesh_padded`) and draws the packed answer in a
-later frame, so a streamed chunk costs the frame about 0.3 ms rather than the 1.1-2 ms of its
-mesh. The answer comes with the liquids' faces split off (`world.mesh.pack.drawn_mesh`), so
-building its nodes (`game.chunk_parts`) takes 0.12 ms a chunk at view distance 8 (0.71 ms when
-the frame split them). An edit (a dirty chunk, its light) is meshed in the frame, so it shows
-in the next one, and makes any answer still on its way stale (dropped); so does dropping the
-chunk. A job the worker lost is meshed in the frame. Without a worker (tests, a system without
-one) every mesh is made in the frame, under the same budget.
+and it has room (`world.stream.loader.MESHES_IN_FLIGHT`; a chunk the streaming brings, or a remesh
+for light, waits for a later frame while it has none: meshed here instead, several took a frame
+20-30 ms): the frame sends copies of the chunk's padded blocks and light
+(`world.mesh.mesher.mesh_padded`) and draws the packed answer in a later frame, so a streamed chunk
+costs the frame about 0.3 ms rather than the 1.1-2 ms of its mesh. The answer comes with the
+liquids' faces split off (`world.mesh.pack.drawn_mesh`), so building its nodes (`game.chunk_parts`)
+takes 0.12 ms a chunk at view distance 8 (0.71 ms when the frame split them). An edit (a dirty
+chunk, its light) is meshed in the frame, so it shows in the next one, and makes any answer still
+on its way stale (dropped); so does dropping the chunk. A job the worker lost is meshed in the
+frame. Without a worker (tests, a system without one) every mesh is made in the frame, under the
+same budget.
 
 A chunk's triangles are drawn by at most two nodes (solid, liquid), each one geom of one
 primitive over the chunk's vertex buffer (`game.chunk_parts`); the directions that face away
@@ -234,7 +235,9 @@ class ChunkView:
         camera = self._camera_chunk or (0, 0, 0)
         done = self.lights.work(camera, started, budget_s, force=force, changed=self.relight)
         meshed = self.streamer.meshed
-        while self._relit and time.perf_counter() - started < budget_s:
+        loader = self.streamer.loader
+        # A remesh for light waits while the worker is full: the chunk is drawn meanwhile.
+        while self._relit and time.perf_counter() - started < budget_s and not loader.meshes_full:
             key = self._relit.pop()
             if key in meshed and self._meshed_light.get(key) != self._light_hash(key):
                 self._mesh(key)
