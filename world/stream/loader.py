@@ -59,12 +59,11 @@ __all__ = ["IN_FLIGHT", "MESHES_IN_FLIGHT", "ChunkLoader", "Loaded"]
 Loaded = tuple[ChunkKey, Blocks, int]  # key, blocks (None: all air), the batch's epoch
 ModErrorReport = Callable[[str, str, str], object]  # (mod, where, message)
 IN_FLIGHT = 4  # batches sent to a worker process and not answered yet, at most
-# Mesh jobs sent and not answered yet, at most: about 16 ms of the worker's time, so a job is
-# answered within a frame or two and the frame meshes the rest itself meanwhile.
-# Mesh jobs waiting in the worker process at most. 16 rather than 8 (session 39, the wall-clock
-# sprint-flight at view distance 12 over a saved world, two runs each): 144-147 frames with a hole
-# ahead rather than 208-211, the frames alike; more (32) kept the worker from its loads when it
-# ran below the game's niceness.
+# Mesh jobs sent and not answered yet, at most: some 30 ms of the worker's time, so a job is
+# answered within a few frames; meanwhile the streaming's next chunks wait (`meshes_full`). 16
+# rather than 8 (session 39, the wall-clock sprint-flight at view distance 12 over a saved world,
+# two runs each): 144-147 frames with a hole ahead rather than 208-211, the frames alike; more
+# (32) kept the worker from its loads when it ran below the game's niceness.
 MESHES_IN_FLIGHT = 16
 LOADER_THREAD_NICENESS = 5  # the loader thread's (no worker process): below the frame
 _log = logging.getLogger(__name__)
