@@ -61,6 +61,7 @@ __all__ = [
     "encode_entities",
     "encode_mod_rows",
     "turn_entities",
+    "turned_half",
 ]
 
 # Chunk row format 0: zlib stream of the 4096 block ids as little-endian uint16 (8192 bytes).
@@ -214,12 +215,18 @@ def encode_entities(records: Sequence[Mapping[str, object]], now: float) -> str 
     return json.dumps(rows, allow_nan=False, separators=(",", ":"))
 
 
+def turned_half(yaw: object) -> float:
+    """A yaw turned half a turn, in 0..360: a compass bearing (a file's from before
+    `world.save.format.ENTITY_YAW`) to Minecraft's yaw, and back (the same turn)."""
+    assert isinstance(yaw, int | float) and not isinstance(yaw, bool)  # a checked record's
+    return (float(yaw) + 180.0) % 360.0
+
+
 def turn_entities(text: str) -> str:
-    """An entities row with every yaw turned half a turn: a file's whose yaws are compass
-    bearings (`world.save.format.ENTITY_YAW`) to Minecraft's and back (the same turn)."""
+    """An entities row with every yaw turned half a turn (`turned_half`)."""
     rows = json.loads(text, parse_constant=_refuse_constant)
     for row in rows:
-        row["yaw"] = (float(row["yaw"]) + 180.0) % 360.0
+        row["yaw"] = turned_half(row["yaw"])
     return json.dumps(rows, allow_nan=False, separators=(",", ":"))
 
 

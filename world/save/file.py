@@ -49,7 +49,13 @@ import world.validate as validate
 from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
 from world.items.inventory import ItemStack, stacks_from_data
-from world.save.codec import CHUNK_KEY_RANGE, chunk_key, decode_blob, decode_entities
+from world.save.codec import (
+    CHUNK_KEY_RANGE,
+    chunk_key,
+    decode_blob,
+    decode_entities,
+    turned_half,
+)
 from world.save.format import (
     BLOCK_DATA_SCHEMA,
     ENTITIES_SCHEMA,
@@ -303,7 +309,7 @@ class SaveFile:
                 found[key] = decode_entities(text, key)
                 if self._bearing_yaws:  # a file from before Minecraft's yaw: its bearings
                     for record in found[key]:
-                        record["yaw"] = (float(record["yaw"]) + 180.0) % 360.0  # type: ignore[arg-type]
+                        record["yaw"] = turned_half(record["yaw"])
             except ValueError as exc:
                 raise self._damaged(f"the entities of chunk {key} are damaged: {exc}") from None
         return found
