@@ -315,9 +315,7 @@ class ChunkStreamer:
                 self.meshed.add(key)
                 _count(self._meshed_in, key, 1)
                 if self.on_mesh is not None and self.on_mesh(key) is False:
-                    self.meshed.discard(key)  # declined: for a later frame
-                    _count(self._meshed_in, key, -1)
-                    self._mesh_queue.appendleft(key)
+                    self.give_back((key,))  # declined: for a later frame
                     break
             took = self.clock() - began
             self._cost[kind] += _AVERAGE_WEIGHT * (took - self._cost[kind])
