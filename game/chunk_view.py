@@ -330,8 +330,7 @@ class ChunkView:
         while self._in_worker and (left := deadline - time.perf_counter()) > 0.0:
             self.streamer.loader.wait_meshes(left)
             self._take_meshes(time.perf_counter(), math.inf)
-        for key in list(self._in_worker):  # the worker stopped answering: meshed here
-            self._mesh(key, now=True)
+        self.mesh_lost()  # what the worker did not answer
 
     # -- the first view, a frame at a time (`game.first_view`) -----------------------------------
 
