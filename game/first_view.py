@@ -26,7 +26,7 @@ from enum import Enum
 
 from game.chunk_view import ChunkView
 from world.geometry import Vec3
-from world.voxels.layout import CHUNK, ChunkKey
+from world.voxels.layout import ChunkKey
 
 __all__ = ["FIRST_VIEW_RADIUS", "FRAME_BUDGET_S", "FirstView", "FirstViewProgress"]
 
@@ -140,13 +140,6 @@ class FirstView:
     @staticmethod
     def _left(started: float, budget_s: float) -> bool:
         return time.perf_counter() - started < budget_s
-
-    def _camera_chunk(self) -> ChunkKey:
-        return (
-            math.floor(self.eye[0]) // CHUNK[0],
-            math.floor(self.eye[1]) // CHUNK[1],
-            math.floor(self.eye[2]) // CHUNK[2],
-        )
 
     def progress(self) -> FirstViewProgress:
         """How far the work is now."""
