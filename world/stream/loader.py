@@ -267,7 +267,7 @@ class ChunkLoader:
     def _run(self) -> None:
         # Below the main thread for the OS scheduler: when the cores are busy, the frame first
         # (a thread shares the frame's GIL; the worker process has its own, and the game's
-        # niceness: `world.stream.worker.WORKER_NICENESS`).
+        # niceness: `world.stream.worker.WorkerProcess`).
         with contextlib.suppress(AttributeError, OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOADER_THREAD_NICENESS)
         while True:

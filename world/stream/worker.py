@@ -31,7 +31,7 @@ first, then with its light).
 
 The parent's side is `WorkerProcess`, talking through a `Link`, where the frame never waits (sends
 the socket cannot take now go with the next call; an answer is taken only once whole); the worker
-runs at the game's niceness (`WORKER_NICENESS`: below it, it starved) under SCHED_BATCH on Linux,
+runs at the game's niceness (below it, it starved: `WorkerProcess`) under SCHED_BATCH on Linux,
 so that its wake-ups do not preempt the frame. What the loader does when the worker fails (a
 fingerprint that differs from the game's registry, a batch that raised, a worker that died) is
 `world.stream.loader`'s: it loads that itself, and the game meshes a lost job itself.
@@ -70,7 +70,6 @@ if TYPE_CHECKING:
     from world.mods.host import Mods
 
 __all__ = [
-    "WORKER_NICENESS",
     "Blocks",
     "Link",
     "WorkerProcess",
@@ -80,13 +79,6 @@ __all__ = [
 ]
 
 Blocks = NDArray[np.uint16] | None  # a chunk's array; None: all air
-# The worker process's niceness: the game's own. Below the game (5, until session 39) the
-# wall-clock sprint-flight at view distance 8 over a saved world (`bench.game`, 2 cores) left it
-# starved: the frame and llvmpipe's drawing threads took both cores, the loads and meshes waited
-# (the queue grew to 2,500) and 801-1023 of some 2,800 frames had a hole ahead; at 0, none, the
-# queue drained (8 at the end), the frame's median unchanged (20-22 ms). SCHED_BATCH stays: the
-# worker's wake-ups still never preempt the frame.
-WORKER_NICENESS = 0
 
 
 @dataclass(frozen=True)
@@ -162,8 +154,12 @@ class WorkerProcess:
             raise
         finally:
             child.close()
-        with contextlib.suppress(AttributeError, OSError):  # below the game from its start
-            os.setpriority(os.PRIO_PROCESS, self.process.pid, WORKER_NICENESS)
+        # The worker keeps the game's niceness (it inherits it). Below the game (niceness 5,
+        # until session 39) the wall-clock sprint-flight at view distance 8 over a saved world
+        # (`bench.game`, 2 cores) left it starved: the frame and llvmpipe's drawing threads took
+        # both cores, the loads and meshes waited (the queue grew to 2,500) and 801-1023 of some
+        # 2,800 frames had a hole ahead; at the game's, none, the queue drained, the frame's
+        # median unchanged (20-22 ms).
         # Linux: SCHED_BATCH, so that the worker waking (a job or an answer through the
         # socket) does not preempt the game's main thread; its threads inherit it. Measured:
         # walking frames lost 4-5 ms to 16 involuntary switches inside one non-blocking send.
