@@ -61,7 +61,7 @@ def _finite(value: object, name: str, limit: float = math.inf) -> float:
     return number
 
 
-def _down(angle: Any, *, old: bool) -> Any:
+def _old_negated(angle: Any, *, old: bool) -> Any:
     """A stored angle in today's convention: an old save's negated (a pitch stored + up, a yaw
     of the mirrored frame), anything else as it is (checked by `PlayerState`)."""
     if old and isinstance(angle, int | float) and not isinstance(angle, bool):
@@ -179,8 +179,8 @@ class PlayerState:
         try:
             return cls(
                 position=tuple(data.get("position", (0.0, 0.0, 0.0))),
-                yaw=_down(data.get("yaw", 0.0), old=mirrored),
-                pitch=_down(data.get("pitch", 0.0), old=old),
+                yaw=_old_negated(data.get("yaw", 0.0), old=mirrored),
+                pitch=_old_negated(data.get("pitch", 0.0), old=old),
                 hotbar=tuple(data.get("hotbar", ())),
                 selected=data.get("selected", 0),
                 flying=data.get("flying", False),
