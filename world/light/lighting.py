@@ -28,11 +28,17 @@ voxels is removed and flooded back. New chunks reset their box to its sources an
 from its shell. No whole-world pass.
 
 The mesher reads `Light.padded(key)`: (18, 18, 18) arrays of one chunk and a one-voxel border.
+
+New chunks may be lit in another process (the chunk worker): `Light.begin_chunks` reads their
+box into plain arrays (`LightInputs`), `solve_light` relaxes them anywhere, and
+`Light.finish_chunks` writes the answer back unless a chunk the job read changed meanwhile
+(stamped while jobs are out), in which case nothing is written and the chunks are lit again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,13 +52,66 @@ from world.voxels.chunks import World
 from world.voxels.layout import CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
 from world.voxels.padded import neighbour_keys, pad
 
-__all__ = ["Light", "opacity_table", "sky_stop_table"]
+__all__ = [
+    "Light",
+    "LightAnswer",
+    "LightInputs",
+    "LightJob",
+    "opacity_table",
+    "sky_stop_table",
+    "solve_light",
+]
 
 _S = 16
 _DARK = np.zeros(CHUNK_VOLUME, np.uint8)  # a chunk without light
 _NO_FLOOR = -(2**40)  # a floor below any world height: nothing stops sky
 _FULL = np.int8(MAX_LIGHT)
 _OPAQUE_LOSS = np.int8(MAX_LIGHT + 1)  # the loss into a voxel not loaded: nothing gets in
+_INNER = (slice(1, -1),) * 3  # a padded box's own voxels
+
+Pieces = tuple[tuple[ChunkKey, tuple[slice, ...], tuple[slice, ...]], ...]
+"""The chunks a box covers: each key with its slice of the box and of the chunk's (16, 16, 16)."""
+LightAnswer = dict[ChunkKey, tuple[NDArray[np.uint8], NDArray[np.uint8]]]
+"""A solved box's new (sky, block) light, the piece of each chunk that changed (`solve_light`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LightInputs:
+    """What lighting one box from its sources needs, read from the world and its light: plain
+    arrays, so the chunk worker process can solve it (`solve_light`).
+
+    Attributes
+    ----------
+    sky, blk : ndarray of int8, (X + 2, Y + 2, Z + 2)
+        The light before, with the one-voxel shell held fixed.
+    sky_src, blk_src : ndarray of int8, (X, Y, Z)
+        The box's sources: 15 at open sky; what each block gives off.
+    loss : ndarray of int8, (X, Y, Z)
+        The loss into each voxel (16: nothing gets in).
+    pieces : tuple
+        The box's pieces of loaded chunks (`Pieces`).
+    fresh : frozenset of ChunkKey
+        Those chunks without light yet: their pieces are given back whatever they hold.
+    """
+
+    sky: NDArray[np.int8]
+    blk: NDArray[np.int8]
+    sky_src: NDArray[np.int8]
+    blk_src: NDArray[np.int8]
+    loss: NDArray[np.int8]
+    pieces: Pieces
+    fresh: frozenset[ChunkKey]
+
+
+@dataclass(frozen=True, slots=True)
+class LightJob:
+    """Chunks lit elsewhere (`Light.begin_chunks`): their box's inputs, and the chunks whose
+    change while it is solved makes the answer stale (`Light.finish_chunks`)."""
+
+    keys: tuple[ChunkKey, ...]
+    inputs: LightInputs
+    stamp: int
+    watched: frozenset[ChunkKey]
 
 
 def opacity_table(registry: BlockRegistry) -> NDArray[np.uint8]:
@@ -101,6 +160,11 @@ class Light:
         # run of loaded chunks from that chunk up (`_floor`); per column (cx, cz), dropped
         # whenever a chunk of the column changes, loads or unloads.
         self._floors: dict[tuple[int, int], dict[int, NDArray[np.int64]]] = {}
+        # Jobs begun and not finished (`begin_chunks`), the last one's stamp, and while any is
+        # out, the stamp at which each chunk's light or blocks last changed (`_touch`).
+        self._out = 0
+        self._stamp = 0
+        self._touched: dict[ChunkKey, int] = {}
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -151,6 +215,54 @@ class Light:
             down = any(self._shades_below(key) for key in members)
             changed |= self._relight_box(box, down=down)
         return changed
+
+    def begin_chunks(self, keys: Iterable[ChunkKey]) -> LightJob | None:
+        """Start lighting chunks that were just loaded, to be solved elsewhere (the chunk
+        worker: `solve_light`): the job holds the inputs of their one box (their bounding box,
+        15 voxels around it and down the open sky below), or None when none is loaded. Its
+        answer goes to `finish_chunks`, or the job to `cancel`.
+
+        The main thread's part is reading the box (about two thirds of lighting it here, the
+        relaxation the rest); while jobs are out, every change of a chunk's light or blocks is
+        stamped, so that an answer computed from what has changed since is never written.
+        """
+        todo = [key for key in dict.fromkeys(keys) if self._is_loaded(key)]
+        if not todo:
+            return None
+        for key in todo:  # loaded now: its column's cached floors (the runs through it) change
+            self._forget_top(key)
+        ks = np.array(todo, dtype=np.int64) * _S
+        lo, hi = ks.min(axis=0), ks.max(axis=0) + _S
+        core = (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
+        down = any(self._shades_below(key) for key in todo)
+        box = self._clip_loaded(self._relight_region(core, down=down))
+        assert box is not None  # the chunks themselves are loaded
+        self._stamp += 1
+        self._out += 1
+        x0, y0, z0, x1, y1, z1 = box
+        shell = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
+        watched = frozenset(key for key, _, _ in _pieces(shell))
+        return LightJob(tuple(todo), self._inputs(box), self._stamp, watched)
+
+    def finish_chunks(self, job: LightJob, answer: LightAnswer) -> set[ChunkKey] | None:
+        """Write a job's answer (`solve_light` of its inputs); the keys whose light changed.
+        None when a chunk the job read (its box and shell) changed since it began (its light,
+        its blocks, loaded or forgotten): nothing is written, its chunks are to be lit again."""
+        stale = any(self._touched.get(key, -1) >= job.stamp for key in job.watched)
+        changed = None if stale else self._write(job.inputs.pieces, answer)
+        self.cancel(job)
+        return changed
+
+    def cancel(self, job: LightJob) -> None:
+        """A job that will not be finished (its answer lost): it is no longer out."""
+        self._out -= 1
+        if not self._out:
+            self._touched.clear()
+
+    def _touch(self, key: ChunkKey) -> None:
+        """A chunk's light or blocks changed: jobs out that read it are stale."""
+        if self._out:
+            self._touched[key] = self._stamp
 
     def remove_chunk(self, key: ChunkKey) -> None:
         """Forget an unloaded chunk's light."""
@@ -312,6 +424,7 @@ class Light:
     def _forget_top(self, key: ChunkKey) -> None:
         """The chunk's blocks (or whether it is loaded) changed: drop its cached heights (the
         floors of its row and the rows below it: a row's floor is of the rows from it up)."""
+        self._touch(key)
         self._top.pop(key, None)
         column = {r: f for r, f in self._floors.pop((key[0], key[2]), {}).items() if r > key[1]}
         if column:  # a column with no floor left is not kept (streaming forgets columns)
@@ -403,8 +516,16 @@ class Light:
         ``edits``: the voxels whose blocks changed (every one within the box), when the rest of
         the box was lit and has not changed since: the box is then relit by remove-then-refill
         around them (`world.light.relax.relight_edits`). Without them, or when a chunk of the
-        box has no light yet, the box is reset to its sources and refilled from its shell.
+        box has no light yet, the box is reset to its sources and refilled from its shell
+        (`solve_light`, which the chunk worker runs too).
         """
+        lit = edits is not None and all(
+            not self._is_loaded(key) or key in self.sky for key, _, _ in _pieces(box)
+        )
+        if not lit:
+            inputs = self._inputs(box)
+            return self._write(inputs.pieces, solve_light(inputs))
+        assert edits is not None
         x0, y0, z0, x1, y1, z1 = box
         pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
         ids, loaded = self._blocks(box)
@@ -412,39 +533,80 @@ class Light:
         # a 46³ box costs about 0.1 ms, the larger part of lighting one chunk.
         sky = self._gather(self.sky, pad).view(np.int8)
         blk = self._gather(self.block, pad).view(np.int8)
-        inner = (slice(1, -1),) * 3
-        lit = edits is not None and all(
-            not self._is_loaded(key) or key in self.sky for key, _, _ in _pieces(box)
-        )
-        edited = edits if lit else None  # None: reset to the sources and refilled
-        if edited is None:
-            sky_src = self._sky_sources(box, loaded)
-        else:
-            sky_src = self._edited_sky_sources(box, edited, sky[inner], loaded)
+        sky_src = self._edited_sky_sources(box, edits, sky[_INNER], loaded)
         # (``take`` gathers twice as fast as ``table[ids]``; where not loaded, ids are air)
         blk_src = self._emit.take(ids)
         loss = self._loss.take(ids)
         if not loaded.all():
             loss[~loaded] = _OPAQUE_LOSS
-        before_sky, before_blk = sky[inner].copy(), blk[inner].copy()  # to tell what changed
-        if edited is None:
-            relax((sky, blk), (sky_src, blk_src), loss)
-        else:
-            relight_edits(box[:3], edited, (sky, blk), (sky_src, blk_src), loss)
-        differs = (sky[inner] != before_sky) | (blk[inner] != before_blk)
+        before = sky[_INNER].copy(), blk[_INNER].copy()  # to tell what changed
+        relight_edits(box[:3], edits, (sky, blk), (sky_src, blk_src), loss)
+        pieces = self._loaded_pieces(box)
+        return self._write(pieces, _changed_pieces(pieces, frozenset(), before, (sky, blk)))
+
+    def _loaded_pieces(self, box: _Box) -> Pieces:
+        return tuple(piece for piece in _pieces(box) if self._is_loaded(piece[0]))
+
+    def _inputs(self, box: _Box) -> LightInputs:
+        """What relighting ``box`` from its sources needs (`solve_light`), read from the world
+        and the light now."""
+        x0, y0, z0, x1, y1, z1 = box
+        pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
+        ids, loaded = self._blocks(box)
+        loss = self._loss.take(ids)
+        if not loaded.all():
+            loss[~loaded] = _OPAQUE_LOSS
+        pieces = self._loaded_pieces(box)
+        return LightInputs(
+            sky=self._gather(self.sky, pad).view(np.int8),
+            blk=self._gather(self.block, pad).view(np.int8),
+            sky_src=self._sky_sources(box, loaded),
+            blk_src=self._emit.take(ids),
+            loss=loss,
+            pieces=pieces,
+            fresh=frozenset(key for key, _, _ in pieces if key not in self.sky),
+        )
+
+    def _write(self, pieces: Pieces, answer: LightAnswer) -> set[ChunkKey]:
+        """Put a solved box's changed pieces into the chunks' light (those still loaded); the
+        keys written."""
         changed: set[ChunkKey] = set()
-        new_sky = sky[inner].view(np.uint8)
-        new_blk = blk[inner].view(np.uint8)
-        for key, sl_box, sl_chunk in _pieces(box):
-            if not self._is_loaded(key):
-                continue
-            fresh = key not in self.sky
-            if not (fresh or differs[sl_box].any()):
+        for key, _, sl_chunk in pieces:
+            new = answer.get(key)
+            if new is None or not self._is_loaded(key):
                 continue
             changed.add(key)
-            for store, new in ((self.sky, new_sky), (self.block, new_blk)):
+            self._touch(key)
+            for store, piece in zip((self.sky, self.block), new, strict=True):
                 arr = store.get(key)
                 if arr is None:
                     arr = store[key] = np.zeros(CHUNK_VOLUME, dtype=np.uint8)
-                arr.reshape(_S, _S, _S)[sl_chunk] = new[sl_box]
+                arr.reshape(_S, _S, _S)[sl_chunk] = piece
         return changed
+
+
+def solve_light(inputs: LightInputs) -> LightAnswer:
+    """Relax one box of light from its sources (`world.light.relax.relax`) and give back the
+    pieces of the chunks whose light changed, or that had none: a function of its inputs
+    alone (their fields are relaxed in place), so the chunk worker process runs it as well as
+    the main thread."""
+    sky, blk = inputs.sky, inputs.blk  # relaxed in place: the inputs are used up
+    before = sky[_INNER].copy(), blk[_INNER].copy()
+    relax((sky, blk), (inputs.sky_src, inputs.blk_src), inputs.loss)
+    return _changed_pieces(inputs.pieces, inputs.fresh, before, (sky, blk))
+
+
+def _changed_pieces(
+    pieces: Pieces,
+    fresh: frozenset[ChunkKey],
+    before: tuple[NDArray[np.int8], NDArray[np.int8]],
+    after: tuple[NDArray[np.int8], NDArray[np.int8]],
+) -> LightAnswer:
+    """The (sky, block) light of each piece that differs from before, or is ``fresh``."""
+    new_sky, new_blk = (field[_INNER].view(np.uint8) for field in after)
+    differs = (new_sky != before[0].view(np.uint8)) | (new_blk != before[1].view(np.uint8))
+    return {
+        key: (new_sky[sl_box].copy(), new_blk[sl_box].copy())
+        for key, sl_box, _ in pieces
+        if key in fresh or differs[sl_box].any()
+    }

@@ -9,6 +9,14 @@ columns together, 1.7-2.1 ms a column at a time, 2.7-3.6 ms one by one. A job st
 the usual cost of a chunk (a running average) fits what is left of the budget, and takes as
 many chunks as fit, at most `LIGHT_GROUP`; with ``force`` one job runs anyway.
 
+With a solver (the chunk worker process, through `world.stream.loader.ChunkLoader`), a job is
+solved there: the frame reads the group's box (`Light.begin_chunks`), the worker relaxes it
+(`world.light.lighting.solve_light`) and a later frame writes the answer (`Light.finish_chunks`),
+or lights the group again when a chunk the job read changed meanwhile (an edit's relight, a
+chunk forgotten). One job is out at a time: the next group's box overlaps the last one's (15
+voxels around each), and a job begun before the last one's answer was written would be stale.
+A job the solver refuses (no worker ready) or loses is solved in the frame.
+
 Engine-free, as the streamer (`world.stream.streamer`) it sits beside: the game's chunk view
 (`game.chunk_view`) asks it for work in the frame time the streaming leaves, and remeshes the
 drawn chunks whose light the jobs changed. A chunk the world forgets is forgotten here too.
@@ -18,16 +26,29 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
-from world.light.lighting import Light
+from world.light.lighting import Light, LightAnswer, LightInputs, LightJob, solve_light
 from world.voxels.chunks import World
 from world.voxels.layout import ChunkKey
 
-__all__ = ["LIGHT_GROUP", "LightScheduler"]
+__all__ = ["LIGHT_GROUP", "LightScheduler", "LightSolver"]
 
 LIGHT_GROUP = 8  # chunks lit together in one job, at most
 _COST_WEIGHT = 0.1  # how fast the job's running cost follows new measurements
 _AROUND = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
+
+
+class LightSolver(Protocol):
+    """Where light jobs are solved off the main thread (the chunk worker process)."""
+
+    def send_light(self, job_id: int, inputs: LightInputs) -> bool:
+        """Hand a job over; False when it cannot be taken now (it is solved here)."""
+        ...
+
+    def take_lights(self) -> list[tuple[int, LightAnswer | None]]:
+        """The answers since the last call, by job id; None for a job lost or failed."""
+        ...
 
 
 class LightScheduler:
@@ -52,11 +73,19 @@ class LightScheduler:
         # Loaded chunks waiting to be lit, by 2×2 columns (``(cx >> 1, cz >> 1)``).
         self._queue: dict[tuple[int, int], dict[ChunkKey, None]] = {}
         self.cost = 0.003  # seconds a chunk's light usually takes (a running average)
+        # The job out at a solver (`work`), by id, and the main thread's seconds a chunk of
+        # such a job usually takes (reading its box, writing the answer).
+        self._out: dict[int, LightJob] = {}
+        self._job_id = 0
+        self.cost_out = 0.002
 
     @property
     def waiting(self) -> bool:
-        """Whether any chunk waits to be lit."""
-        return bool(self._queue)
+        """Whether any chunk waits to be lit (or for its light from a solver)."""
+        return bool(self._queue) or bool(self._out)
+
+    def _lighting(self, key: ChunkKey) -> bool:
+        return any(key in job.keys for job in self._out.values())
 
     def want(self, key: ChunkKey) -> None:
         """Queue the chunk and its loaded neighbours that are not lit yet (it is meshed: its
@@ -64,7 +93,7 @@ class LightScheduler:
         cx, cy, cz = key
         for dx, dy, dz in _AROUND:
             n = (cx + dx, cy + dy, cz + dz)
-            if n not in self.lit and self.world.is_loaded(*n):
+            if n not in self.lit and self.world.is_loaded(*n) and not self._lighting(n):
                 self._queue.setdefault((n[0] >> 1, n[2] >> 1), {})[n] = None
 
     def _unqueue(self, key: ChunkKey) -> None:
@@ -99,19 +128,23 @@ class LightScheduler:
         *,
         force: bool,
         changed: Callable[[Iterable[ChunkKey]], object],
+        solver: LightSolver | None = None,
     ) -> int:
         """Light waiting chunks, nearest ``camera`` first, while ``budget_s`` from ``started``
         lasts (one job anyway with ``force``); ``changed`` is told the chunks each job's light
-        reached. Returns the jobs done."""
-        done = 0
+        reached. With a ``solver``, its answers are written first, and the next job goes to it
+        when none is out (module notes). Returns the jobs done (sent, written or lit here)."""
+        done = 0 if solver is None else self._take(solver, changed)
         cx, cy, cz = camera
         queue = self._queue
-        while queue:
+        while queue and not self._out:
+            out = solver is not None
+            cost = self.cost_out if out else self.cost
             left = budget_s - (self.clock() - started)
-            if (done or not force) and left < self.cost:
+            if (done or not force) and left < cost:
                 break
             fits = (  # (an infinite budget, at start-up, takes whole groups)
-                LIGHT_GROUP if left >= LIGHT_GROUP * self.cost else max(1, int(left / self.cost))
+                LIGHT_GROUP if left >= LIGHT_GROUP * cost else max(1, int(left / cost))
             )
             nearest = min(queue, key=lambda b: (2 * b[0] + 1 - cx) ** 2 + (2 * b[1] + 1 - cz) ** 2)
             group = sorted(queue[nearest], key=lambda k: abs(k[1] - cy))[:fits]
@@ -120,10 +153,56 @@ class LightScheduler:
             group = [k for k in group if k not in self.lit and self.world.is_loaded(*k)]
             if not group:
                 continue
-            self.lit.update(group)
             began = self.clock()
-            changed(self.light.add_chunks(group))
-            took = (self.clock() - began) / len(group)
-            self.cost += _COST_WEIGHT * (took - self.cost)
+            if solver is not None:
+                job = self.light.begin_chunks(group)
+                assert job is not None  # the group is loaded
+                self._job_id += 1
+                if solver.send_light(self._job_id, job.inputs):
+                    self._out[self._job_id] = job
+                    self._measure(began, len(group), out=True)
+                    done += 1
+                    break
+                self._finish(job, solve_light(job.inputs), changed)
+            else:
+                self.lit.update(group)
+                changed(self.light.add_chunks(group))
+            self._measure(began, len(group), out=False)
             done += 1
         return done
+
+    def _take(self, solver: LightSolver, changed: Callable[[Iterable[ChunkKey]], object]) -> int:
+        """Write the solver's answers (a lost job is solved here); the jobs written."""
+        done = 0
+        for job_id, answer in solver.take_lights():
+            job = self._out.pop(job_id, None)
+            if job is None:
+                continue
+            began = self.clock()
+            if answer is None:
+                answer = solve_light(job.inputs)
+            self._finish(job, answer, changed)
+            self._measure(began, len(job.keys), out=True)
+            done += 1
+        return done
+
+    def _finish(
+        self, job: LightJob, answer: LightAnswer, changed: Callable[[Iterable[ChunkKey]], object]
+    ) -> None:
+        """Write a job's answer, or queue its chunks again when it is stale."""
+        keys = self.light.finish_chunks(job, answer)
+        loaded = [k for k in job.keys if self.world.is_loaded(*k)]
+        if keys is None:
+            for k in loaded:
+                self._queue.setdefault((k[0] >> 1, k[2] >> 1), {})[k] = None
+            return
+        self.lit.update(loaded)
+        changed(keys)
+
+    def _measure(self, began: float, chunks: int, *, out: bool) -> None:
+        """Follow the usual cost of a chunk's light on the main thread."""
+        took = (self.clock() - began) / chunks
+        if out:
+            self.cost_out += _COST_WEIGHT * (took - self.cost_out)
+        else:
+            self.cost += _COST_WEIGHT * (took - self.cost)

@@ -31,7 +31,9 @@ thread's would be.
 The worker meshes too: `send_mesh` hands it a chunk's mesh job (at most `MESHES_IN_FLIGHT` wait)
 and `take_meshes` gives the meshes back; a job the worker failed on, or lost when it stopped,
 comes back as ``None`` for the caller to mesh itself. Without a ready worker `send_mesh` says
-no and the caller meshes in the frame, as before.
+no and the caller meshes in the frame, as before. It lights too, the same way: `send_light`
+hands it a box of light to solve (`world.stream.lighting.LightScheduler` sends one at a time)
+and `take_lights` gives the answers back (``None``: solved by the caller).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from world.light.lighting import LightAnswer, LightInputs
 from world.mesh.mesher import MeshInputs
 from world.mesh.pack import PackedMesh
 from world.stream.worker import (
@@ -118,6 +121,9 @@ class ChunkLoader:
         self._meshing: set[int] = set()  # mesh jobs sent to the worker, not answered
         self._meshes: list[tuple[int, PackedMesh | None]] = []  # answered, not taken
         self.meshed_count = 0  # meshes the worker made (figures)
+        self._lighting: set[int] = set()  # light jobs sent to the worker, not answered
+        self._lights: list[tuple[int, LightAnswer | None]] = []  # answered, not taken
+        self.lit_count = 0  # light jobs the worker solved (figures)
 
     # -- the main thread's side -----------------------------------------------------------------
 
@@ -187,6 +193,28 @@ class ChunkLoader:
         meshes, self._meshes = self._meshes, []
         return meshes
 
+    def send_light(self, job_id: int, inputs: LightInputs) -> bool:
+        """Hand a light job to the worker process; False when there is no worker ready (the
+        caller solves it itself)."""
+        if not self._ready:
+            return False
+        assert self.worker is not None
+        try:
+            self.worker.send_light(job_id, inputs)
+        except OSError as exc:
+            self._give_up_worker(f"it stopped ({type(exc).__name__}: {exc})")
+            return False
+        self._lighting.add(job_id)
+        return True
+
+    def take_lights(self) -> list[tuple[int, LightAnswer | None]]:
+        """The light jobs the worker solved since the last call, by job id; None for a job it
+        failed on or lost (the caller solves it itself)."""
+        if self.worker is not None:
+            self._exchange(0.0)
+        lights, self._lights = self._lights, []
+        return lights
+
     def wait_meshes(self, timeout: float) -> None:
         """Wait up to ``timeout`` s for the worker's next answer (at once when none is due)."""
         if self.worker is not None and self._meshing:
@@ -242,6 +270,8 @@ class ChunkLoader:
             self._done.clear()
         self._meshing.clear()
         self._meshes.clear()
+        self._lighting.clear()
+        self._lights.clear()
 
     # -- the worker's side ---------------------------------------------------------------------
 
@@ -368,6 +398,14 @@ class ChunkLoader:
             else:
                 _log.warning("the chunk worker failed on a mesh; meshing it here:\n%s", message[2])
                 self._meshes.append((message[1], None))
+        elif kind == "lit" or kind == "light failed":
+            self._lighting.discard(message[1])
+            if kind == "lit":
+                self.lit_count += 1
+                self._lights.append((message[1], message[2]))
+            else:
+                _log.warning("the chunk worker failed on light; lighting it here:\n%s", message[2])
+                self._lights.append((message[1], None))
         elif kind == "failed":
             keys, epoch = self._sent.pop(message[1])
             _log.warning("the chunk worker failed on a batch; loading it here:\n%s", message[2])
@@ -379,6 +417,8 @@ class ChunkLoader:
         worker, self.worker, self.recipe = self.worker, None, None
         self._meshes.extend((job_id, None) for job_id in self._meshing)  # meshed by the caller
         self._meshing.clear()
+        self._lights.extend((job_id, None) for job_id in self._lighting)  # lit by the caller
+        self._lighting.clear()
         with self._cond:
             for keys, _ in reversed(list(self._sent.values())):
                 self._busy.difference_update(keys)

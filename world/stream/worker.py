@@ -24,10 +24,13 @@ It also meshes: a mesh job carries copies of what `world.mesh.mesher.mesh_padded
 padded blocks and light, 18³ each, about 23 KB), so the worker needs no world of its own and a
 mesh never reads a chunk the game has changed since; the answer is packed as the game draws it
 (`world.mesh.pack`), so the frame only copies it. The fingerprint covers the mesher's tables
-(faces, culling, atlas uvs) too. Waiting mesh jobs are answered before the next load batch.
+(faces, culling, atlas uvs) too. Waiting mesh and light jobs are answered before the next load
+batch.
 Measured (issue 13): a chunk's mesh costs the game's frame 1.1-2 ms meshed there, and sprint
 flight at view distance 8 brings about 115 chunks a second, each meshed twice (in daylight
-first, then with its light).
+first, then with its light). It lights as well: a light job carries a box's light, sources and
+losses (`world.light.lighting.LightInputs`) and the answer the pieces of light that changed
+(`world.light.lighting.solve_light`: the relaxation, a third of lighting new chunks).
 
 The parent's side is `WorkerProcess`, talking through a `Link`, where the frame never waits (sends
 the socket cannot take now go with the next call; an answer is taken only once whole); the worker
@@ -66,6 +69,7 @@ from world.voxels.layout import ChunkKey
 
 if TYPE_CHECKING:
     from world.blocks.registry import BlockRegistry
+    from world.light.lighting import LightInputs
     from world.mesh.mesher import MeshInputs
     from world.mods.host import Mods
 
@@ -135,7 +139,8 @@ class WorkerProcess:
     the answers: ``("ready", fingerprint)`` once, then ``("done", batch_id, found, pending,
     mod_errors)`` (``pending``: the saved data and entities read with the chunks) or
     ``("failed", batch_id, message)`` per batch, ``("meshed", job_id, packed_mesh)`` or
-    ``("mesh failed", job_id, message)`` per mesh job, or ``("broken", message)`` when the
+    ``("mesh failed", job_id, message)`` per mesh job, ``("lit", job_id, answer)`` or ``("light
+    failed", job_id, message)`` per light job, or ``("broken", message)`` when the
     worker could not build the chunk source.
     """
 
@@ -176,6 +181,10 @@ class WorkerProcess:
     def send_mesh(self, job_id: int, job: MeshInputs) -> None:
         """Ask for one chunk's mesh (`world.mesh.mesher.mesh_inputs`)."""
         self._link.send(("mesh", job_id, job))
+
+    def send_light(self, job_id: int, job: LightInputs) -> None:
+        """Ask for one box of light solved (`world.light.lighting.solve_light`)."""
+        self._link.send(("light", job_id, job))
 
     def poll(self, timeout: float = 0.0) -> bool:
         """Whether a whole answer is waiting (waits up to ``timeout`` seconds for one)."""
@@ -360,6 +369,16 @@ def _mesh(registry: BlockRegistry, job_id: int, job: MeshInputs) -> tuple[Any, .
         return ("mesh failed", job_id, traceback.format_exc(limit=3))
 
 
+def _light(job_id: int, job: LightInputs) -> tuple[Any, ...]:
+    """One light job's answer (in the worker)."""
+    from world.light.lighting import solve_light
+
+    try:
+        return ("lit", job_id, solve_light(job))
+    except Exception:  # the game solves this one itself, and reports what it raises
+        return ("light failed", job_id, traceback.format_exc(limit=3))
+
+
 def serve(conn: Connection) -> None:
     """The worker's loop: the recipe first, then batches until ``None`` or the parent is gone."""
     try:
@@ -386,6 +405,8 @@ def serve(conn: Connection) -> None:
                 return
             if message[0] == "mesh":
                 conn.send(_mesh(registry, message[1], message[2]))
+            elif message[0] == "light":
+                conn.send(_light(message[1], message[2]))
             else:
                 loads.append(message[1:])
             continue

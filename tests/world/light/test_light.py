@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections import deque
 
 import numpy as np
@@ -12,7 +13,14 @@ from world import World
 from world.base import GAME, default_registry
 from world.blocks.block_type import BlockType
 from world.blocks.registry import BlockRegistry
-from world.light.lighting import Light, opacity_table, sky_stop_table
+from world.light.lighting import (
+    Light,
+    LightAnswer,
+    LightJob,
+    opacity_table,
+    sky_stop_table,
+    solve_light,
+)
 from world.light.relax import MAX_LIGHT
 
 
@@ -304,6 +312,88 @@ def test_chunks_lit_as_they_load_in_any_order_equal_the_brute_force_reference(
             world.put_chunk(key, built.chunk_blocks(*key).copy())
         light.add_chunks(group)
     assert wrong_voxels(world, light) == []
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.tuples(st.integers(0, 31), st.integers(0, 31), st.integers(0, 15)),
+            st.tuples(st.integers(1, 12), st.integers(1, 4), st.integers(1, 12)),
+            st.sampled_from([*STRUCTURE, "test:lamp"]),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.permutations(LOAD_ORDER_KEYS),
+    st.integers(1, 3),
+    st.lists(
+        st.tuples(
+            st.tuples(st.integers(0, 31), st.integers(0, 31), st.integers(0, 15)),
+            st.sampled_from(["air", "base:stone", "test:lamp"]),
+        ),
+        min_size=len(LOAD_ORDER_KEYS),
+        max_size=len(LOAD_ORDER_KEYS),
+    ),
+    st.lists(st.booleans(), min_size=len(LOAD_ORDER_KEYS), max_size=len(LOAD_ORDER_KEYS)),
+)
+def test_chunks_lit_by_jobs_solved_elsewhere_equal_the_reference_and_a_stale_answer_is_refused(
+    boxes, order, batch, edits, edit_meanwhile
+) -> None:
+    # The game's chunk worker: the frame reads a group's box, another process relaxes it (the
+    # inputs and the answer pickled across), a later frame writes the answer, unless an edit
+    # changed a chunk the job read meanwhile: then nothing is written and the group is lit
+    # again.
+    built = loaded_world(LOAD_ORDER_KEYS)
+    reg = built.registry
+    for (x, y, z), (dx, dy, dz), name in boxes:
+        ident = 0 if name == "air" else reg.id(name)
+        for p in np.ndindex(dx, dy, dz):
+            q = (x + p[0], y + p[1], z + p[2])
+            if 0 <= q[0] < 32 and 0 <= q[1] < 32 and 0 <= q[2] < 16:
+                built.set_block(*q, ident)
+    world = World(reg)
+    light = Light(world)
+
+    def solved_elsewhere(job: LightJob) -> LightAnswer:
+        inputs = pickle.loads(pickle.dumps(job.inputs))
+        return pickle.loads(pickle.dumps(solve_light(inputs)))
+
+    for step, i in enumerate(range(0, len(order), batch)):
+        group = order[i : i + batch]
+        for key in group:
+            world.put_chunk(key, built.chunk_blocks(*key).copy())
+        job = light.begin_chunks(group)
+        assert job is not None and set(job.keys) == set(group)
+        answer = solved_elsewhere(job)
+        if edit_meanwhile[step]:  # an edit in the job's box, relit at once as the rules do
+            pos, name = edits[step]
+            if world.is_loaded(pos[0] >> 4, pos[1] >> 4, pos[2] >> 4):
+                world.set_block(*pos, 0 if name == "air" else reg.id(name))
+                light.update([pos])
+                assert light.finish_chunks(job, answer) is None  # stale: nothing written
+                job = light.begin_chunks(group)
+                assert job is not None
+                answer = solved_elsewhere(job)
+        assert light.finish_chunks(job, answer) is not None
+    assert wrong_voxels(world, light) == []
+
+
+def test_a_light_job_is_stale_only_when_a_chunk_it_read_changed() -> None:
+    world = loaded_world([(0, 0, 0), (0, 1, 0), (5, 0, 0)])
+    light = lit(world)
+    far = light.begin_chunks([(5, 0, 0)])
+    job = light.begin_chunks([(0, 1, 0)])
+    assert far is not None and job is not None
+    world.set_block(3, 3, 3, world.registry.id("test:lamp"))  # in (0, 0, 0): the job reads it
+    light.update([(3, 3, 3)])
+    assert light.finish_chunks(job, solve_light(job.inputs)) is None
+    assert light.at(3, 4, 3) == (MAX_LIGHT, MAX_LIGHT - 1)  # the edit's light stays
+    assert light.finish_chunks(far, solve_light(far.inputs)) is not None  # 5 chunks away
+    again = light.begin_chunks([(0, 1, 0)])
+    assert again is not None
+    light.cancel(again)  # no job out: nothing is watched any more
+    assert not light._touched
 
 
 def test_opening_and_plugging_a_hole_in_a_roof_and_a_lamp_beside_another() -> None:

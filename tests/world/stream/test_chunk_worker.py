@@ -24,7 +24,7 @@ from world import World
 from world.base import GAME, GAME_PATH
 from world.gen.worldgen import mod_hooks, worldgen_factory
 from world.geometry import Int3
-from world.light.lighting import Light
+from world.light.lighting import Light, solve_light
 from world.mesh.mesher import MeshInputs, padded_blocks
 from world.mesh.pack import OTHER, PackedMesh, drawn_mesh
 from world.mods.guard import HookGuard
@@ -447,3 +447,63 @@ def test_the_worker_process_starts_as_the_package_s_main_without_a_warning() -> 
         timeout=60,
     )
     assert done.returncode == 2 and done.stderr.startswith("usage: python -m world.stream FD")
+
+
+def test_a_worker_process_lights_a_box_as_the_game_would_have_lit_it(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    for key in KEYS:
+        world.chunk(*key)
+    light = Light(world)
+    light.add_chunks([key for key in KEYS if key[0] < 0])
+    job = light.begin_chunks([key for key in KEYS if key[0] == 0])  # beside lit chunks
+    assert job is not None
+    here = solve_light(pickle.loads(pickle.dumps(job.inputs)))  # as the frame solves it
+    loader = ChunkLoader(world.generator, worker=_recipe(world, path, (DEFAULT_MODS_DIR,)))
+    try:
+        _ready(loader)
+        assert loader.send_light(7, job.inputs)
+        deadline = time.monotonic() + WAIT_S
+        while not (answers := loader.take_lights()):
+            assert time.monotonic() < deadline, "the worker never answered"
+            time.sleep(0.01)
+        assert loader.lit_count == 1
+    finally:
+        loader.close()
+        store.close()
+    ((job_id, answer),) = answers
+    assert job_id == 7 and answer is not None
+    assert answer.keys() == here.keys() and set(job.keys) <= answer.keys()
+    for key, (sky, block) in here.items():
+        np.testing.assert_array_equal(answer[key][0], sky, err_msg=str(key))
+        np.testing.assert_array_equal(answer[key][1], block, err_msg=str(key))
+    assert light.finish_chunks(job, answer) == set(answer)
+    assert light.at(8, 40, 8)[0] == 15  # open sky over the terrain
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="stops the worker with SIGSTOP")
+def test_a_light_job_the_worker_loses_when_it_dies_comes_back_for_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    world, _, store = _saved_world(path, (DEFAULT_MODS_DIR,))
+    world.chunk(0, 1, 0)
+    job = Light(world).begin_chunks([(0, 1, 0)])
+    assert job is not None
+    loader = ChunkLoader(world.generator, worker=_recipe(world, path, (DEFAULT_MODS_DIR,)))
+    try:
+        assert not loader.send_light(1, job.inputs)  # no worker ready: the game lights it
+        _ready(loader)
+        assert loader.worker is not None
+        process = loader.worker.process
+        os.kill(process.pid, signal.SIGSTOP)
+        assert loader.send_light(2, job.inputs)
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + WAIT_S
+        while not (answers := loader.take_lights()):
+            assert time.monotonic() < deadline, "the lost job never came back"
+            time.sleep(0.01)
+        assert answers == [(2, None)]
+        assert not loader.send_light(3, job.inputs)
+    finally:
+        loader.close()
+        store.close()
