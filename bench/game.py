@@ -41,6 +41,8 @@ Figures (medians):
   distance − 1 of the player and ahead of it is not drawn (not every layer meshed), the speed
   achieved, the streaming queue each second, frame times and Python-side times, peak RSS
   (``python -m bench.game --only-flight`` runs these alone);
+- turning alone (issue 39): every frame of four full turns at view distance 8 and 12, each
+  quiet and with one core busy (``--only-turning``);
 - memory: a headless game standing still (what a ``wait`` script does) for MEMORY_FRAMES
   frames: RSS and its growth a frame over the second half, extrapolated to an hour of frames.
 
@@ -87,6 +89,10 @@ TURN_FPS_TARGET = {4: FPS_TARGET}  # turning, every frame of the turns
 # the quietest round is the estimate of a quiet machine that the load leaves (as timeit's
 # minimum). Every frame's median is printed beside it.
 QUIET_TURN_FPS_TARGET = {8: 60.0}
+# Issue 39's turning figures (`--only-turning`): (view distance, one core busy) and the FPS
+# every frame of the turns must reach.
+TURNINGS = ((8, False), (8, True), (12, False), (12, True))
+TURN_TARGETS = {(8, False): 60.0, (8, True): 40.0, (12, False): 30.0}
 TURN_ROUNDS = 4  # full turns of FRAMES frames each
 # Additions timed before each turn (`_reference_ms`): the lower, the quieter the machine.
 REFERENCE_LOOP = 2_000_000
@@ -288,6 +294,89 @@ def child_measure(view_distance: int) -> dict[str, Any]:
         "block_frame_s": statistics.median(block_s),
         "mesh_frame_s": statistics.median(mesh_s),  # the chunk meshes, the same 20 directions
     }
+
+
+def child_turn(view_distance: int) -> dict[str, Any]:
+    """Turning alone at a view distance (run in a child process): the start's chunk work
+    first, then `TURN_ROUNDS` full turns, every frame timed (issue 39's figures, quiet and
+    with a busy core: `turnings`)."""
+    from game.engine import freeze_startup_heap, gl_finisher, start
+    from game.options import Options
+    from game.play import Game
+
+    app = start(headless=True, size=SIZE)
+    finish = gl_finisher()
+    game = Game(Options(creative=True, view_distance=view_distance))
+    freeze_startup_heap()
+
+    def turn(i: int) -> None:
+        game.player.look(i * 360.0 / FRAMES, 12.0)
+
+    settle_frames = 0
+    while not game.chunks.idle and settle_frames < SETTLE_FRAMES:
+        _frames(app, finish, turn, 1)
+        settle_frames += 1
+    vertices = sum(game.chunks.vertex_count(key) for key in game.chunks.entities)
+    _frames(app, finish, turn, WARMUP)
+    frame_s, round_s, reference_ms = [], [], []
+    for _ in range(TURN_ROUNDS):
+        reference_ms.append(_reference_ms())
+        times = _frames(app, finish, turn, FRAMES)
+        frame_s += times
+        round_s.append(statistics.median(times))
+    game.destroy()
+    return {
+        "view_distance": view_distance,
+        "chunks": len(game.chunks.entities),
+        "vertices": vertices,
+        "settle_frames": settle_frames,
+        "frame_s": statistics.median(frame_s),
+        "round_s": round_s,
+        "reference_ms": reference_ms,
+    }
+
+
+def turnings() -> list[dict[str, Any]]:
+    """Turning at each of `TURNINGS`' view distances, quiet and with a busy core."""
+    runs = []
+    for distance, busy in TURNINGS:
+        if busy:
+            with busy_core():
+                runs.append({**_child("--turn", str(distance)), "busy": True})
+        else:
+            runs.append({**_child("--turn", str(distance)), "busy": False})
+    return runs
+
+
+def turning_rows(runs: list[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
+    """The table's rows of `turnings`: every frame's median, and the quietest turn's."""
+    rows: list[tuple[str, str, str, str]] = []
+    for t in runs:
+        distance, busy = t["view_distance"], t["busy"]
+        target = TURN_TARGETS.get((distance, busy))
+        quiet_s = min(t["round_s"])
+        fps = 1.0 / t["frame_s"]
+        rows += [
+            (
+                f"FPS turning, view distance {distance}, {'one core busy' if busy else 'quiet'}: "
+                "every frame of the turns",
+                f"{fps:.1f} (median frame {t['frame_s'] * 1000:.1f} ms; {t['chunks']} chunk "
+                f"nodes, {t['vertices']:,} vertices)",
+                f">= {target:.0f}" if target else "reported",
+                _ok(fps / target) if target else "",
+            ),
+            (
+                "  the quietest turn; the reference loop before each",
+                f"{1.0 / quiet_s:.1f} (each turn's median: "
+                + ", ".join(f"{r * 1000:.1f}" for r in t["round_s"])
+                + " ms; "
+                + ", ".join(f"{r:.0f}" for r in t["reference_ms"])
+                + " ms)",
+                "",
+                "",
+            ),
+        ]
+    return rows
 
 
 def child_walk(view_distance: int) -> dict[str, Any]:
@@ -669,9 +758,13 @@ def main() -> None:
     if "--only-flight" in sys.argv:
         print_table("game: wall-clock sprint-flight, offscreen 800×600", flight_rows(flights()))
         return
+    if "--only-turning" in sys.argv:
+        print_table("game: turning, offscreen 800×600", turning_rows(turnings()))
+        return
     turns = [_child("--measure", str(distance)) for distance in VIEW_DISTANCES]
     walks = [_child("--walk", str(distance)) for distance in VIEW_DISTANCES]
     flown = flights()
+    turned = turnings()
     memory = _child("--memory")
     starts = [_first_frame_seconds() for _ in range(FIRST_FRAME_RUNS)]
     first = statistics.median(first for first, _ in starts)
@@ -799,6 +892,7 @@ def main() -> None:
             ),
         ]
     rows += flight_rows(flown)
+    rows += turning_rows(turned)
     rows += [
         (
             f"standing still headless, {memory['frames']} frames: RSS / growth a frame",
@@ -825,6 +919,8 @@ def _ok(ratio: float) -> str:
 if __name__ == "__main__":
     if "--measure" in sys.argv:
         print(json.dumps(child_measure(int(sys.argv[sys.argv.index("--measure") + 1]))))
+    elif "--turn" in sys.argv:
+        print(json.dumps(child_turn(int(sys.argv[sys.argv.index("--turn") + 1]))))
     elif "--walk" in sys.argv:
         print(json.dumps(child_walk(int(sys.argv[sys.argv.index("--walk") + 1]))))
     elif "--flight" in sys.argv:

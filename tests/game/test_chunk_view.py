@@ -325,3 +325,52 @@ def test_a_sand_step_and_a_lit_lamp_show_their_sides_darker_than_their_tops_in_f
     assert north_side < 0.9 * step_top and west_side < 0.75 * step_top
     assert west_side < north_side
     assert lamp_north < 0.9 * lamp_top and lamp_west < 0.9 * lamp_north
+
+
+def test_a_streamed_chunk_waits_for_its_light_and_is_meshed_once_lit_or_in_daylight_if_late(
+    make_game: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chunk the streaming brings is meshed with its light when the light comes within
+    `LIGHT_WAIT_S` (one mesh, not one in daylight and another lit); when it does not, it is
+    drawn in daylight meanwhile, and meshed again once lit."""
+    import game.chunk_view as chunk_view
+
+    game = make_game(view_distance=2)
+    view = game.chunks
+    assert view.lights is not None
+    meshed: list[tuple[tuple[int, int, int], bool]] = []  # each mesh made: its chunk, lit?
+    real_mesh = view._mesh
+
+    def mesh(key: tuple[int, int, int], *, now: bool = False) -> None:
+        if game.world.chunk(*key) is not None:
+            meshed.append((key, key in view.lights.lit))
+        real_mesh(key, now=now)
+
+    monkeypatch.setattr(view, "_mesh", mesh)
+
+    def settle(*, idle: bool = True) -> None:
+        view.update(game.player.eye, 1.0)  # the streaming plans for where the player is now
+        deadline = time.monotonic() + 60.0
+        while (view.pending or (idle and not view.idle)) and time.monotonic() < deadline:
+            view.update(game.player.eye, 1.0, wait=True)
+        assert not view.pending
+
+    game.player.teleport((200.5, 70.0, 8.0))  # twelve columns away: all of it new
+    settle()
+    firsts = [key for key, _ in meshed if key[0] >= 200 // 16 - 2]
+    assert firsts and all(lit for _, lit in meshed)  # every mesh made with its light
+    assert len(firsts) == len(set(firsts))  # once each
+    meshed.clear()
+    monkeypatch.setattr(chunk_view, "LIGHT_WAIT_S", 0.0)
+    real_work = view.lights.work
+    monkeypatch.setattr(view.lights, "work", lambda *a, **k: 0)  # light comes late
+    game.player.teleport((400.5, 70.0, 8.0))
+    settle(idle=False)
+    assert meshed and not any(lit for _, lit in meshed)  # drawn in daylight meanwhile
+    assert all(view.shown(key) for key, _ in meshed)
+    daylight = {key for key, _ in meshed}
+    monkeypatch.setattr(view.lights, "work", real_work)
+    meshed.clear()
+    settle()
+    drawn = {key for key in daylight if key in view._parts}  # (a chunk with no face: no node)
+    assert drawn and drawn <= {key for key, lit in meshed if lit}  # meshed again, lit

@@ -141,8 +141,12 @@ class LightScheduler:
             out = solver is not None
             cost = self.cost_out if out else self.cost
             left = budget_s - (self.clock() - started)
-            if (done or not force) and left < cost:
+            # With a solver, a job goes whenever none is out (else the solver idles): its
+            # cost to the frame, reading the box, is a third of lighting it here.
+            if not out and (done or not force) and left < cost:
                 break
+            if out:
+                left = max(left, LIGHT_GROUP * cost)
             fits = (  # (an infinite budget, at start-up, takes whole groups)
                 LIGHT_GROUP if left >= LIGHT_GROUP * cost else max(1, int(left / cost))
             )
