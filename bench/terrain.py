@@ -14,7 +14,29 @@ Figures (medians over 200 chunks unless said otherwise):
   path: their boxes, culled by face coverage), over `SHAPED_SAMPLES` chunks;
 - remesh a chunk after one ``set_block`` (the block broken and put back in turn);
 - bytes of block storage per voxel for a region of 16×16×16 chunks from bedrock up (air chunks
-  included: they cost nothing), counting the numpy arrays, and with Python's per-chunk objects.
+  included: they cost nothing), counting the numpy arrays, and with Python's per-chunk objects;
+- the vertices the game draws in its first view (`view_vertices`): the default seed's spawn at
+  view distance 8, every chunk of the 197 columns, lit, meshed and packed as the worker does
+  (`world.mesh.pack.drawn_mesh`), against the unmerged count; where they go, by face direction
+  and by tile; and a floor: the corners of the regions the same faces cover, plane by plane
+  and tile by tile, which any merging needs even with light and ambient occlusion out of the
+  vertices (a triangulation of a region needs its corners), chunk by chunk as meshes are and
+  with chunk borders ignored.
+
+Where the view's vertices go (issue 39 asked for half of 256,119). Of 256,119: +y faces 32 %,
+plants 15 %, +z 14 %, -x 13 %, +x 11 %, -z 11 %, -y 4 %; by tile grass sides 26 %, leaves
+23 %, grass tops 21 %, tall grass 15 %, sand 9 %, log sides 4 %. The terrain is terraced (a
+column's four neighbours share its height for 47 % of the columns near the spawn), so the tops
+are bands a few blocks wide with staircase edges, the walls between them one block high, and
+the trees small shells of leaves. Why quads stay apart, measured once with the merge's corner
+values changed in the mesher: with light ignored 237,955 vertices (93 %), with ambient
+occlusion ignored 231,829 (91 %), with both 201,344 (79 %); a sequential greedy that grows
+each rectangle along whichever axis gives it more area, 255,901 (the two passes of
+`world.mesh.merge` are within 0.1 % of it). The floor printed below, 195,676 (77 %; 186,416
+with no chunk borders), is what any merge of these faces could reach: half needs fewer
+faces, not better merging. Sharing is complete (every pair of vertices drawn alike is one
+vertex) except plants', which the packing now shares: 1,396 vertices. No faces face unloaded
+neighbours: the streamer meshes a chunk only when its 26 neighbours are loaded.
 
 Run: ``python -m bench.terrain``.
 """
@@ -32,11 +54,15 @@ import numpy as np
 from bench.common import median_seconds, print_table
 from world import World
 from world.base import default_registry
+from world.blocks.atlas import tile_cells
 from world.blocks.registry import BlockRegistry
 from world.gen.generators import TerrainGenerator
 from world.gen.terrain import clear_cache, generate_chunk, surface_height
 from world.light.lighting import Light
-from world.mesh.mesher import mesh_chunk
+from world.mesh.data import MeshData
+from world.mesh.mesher import mesh_chunk, mesh_inputs, mesh_padded
+from world.mesh.pack import OTHER, drawn_mesh, pack
+from world.voxels.layout import chunk_layers
 
 SEED = 1
 SAMPLES = 200
@@ -49,6 +75,17 @@ SHAPED_SAMPLES = 50
 SHAPED_SHARE = 0.25
 SHAPED_MESH_TARGET_MS = 2.0
 BYTES_TARGET = 2.0
+VIEW_SEED = 20240  # the game's default seed (`game.options.DEFAULT_SEED`): its first view
+VIEW_DISTANCE = 8
+VIEW_LOADED = VIEW_DISTANCE + 1.5  # the streamer loads every neighbour of a shown chunk
+VIEW_VERTEX_TARGET = 256_119 // 2  # issue 39: half of what the game drew at view distance 8
+_DIRECTIONS = ("+x", "-x", "+y", "-y", "+z", "-z", "plant")  # the packed groups' order
+# Per 2x2 pattern of a lattice point's cells in a plane (bit qa + 2 qb for the cell at
+# (a - 1 + qa, b - 1 + qb)), the corners a polygon of those cells has there: one where one or
+# three cells meet, two where two meet across the diagonal.
+_CORNERS_AT = np.array(
+    [1 if bin(p).count("1") in (1, 3) else 2 if p in (0b1001, 0b0110) else 0 for p in range(16)]
+)
 
 
 def surface_chunks(n: int) -> list[tuple[int, int, int]]:
@@ -83,6 +120,117 @@ def shaped_mesh_times(
         times.append(time.perf_counter() - start)
         faces.append(mesh.face_count)
     return times, faces
+
+
+def view_columns(center: tuple[int, int], radius: float) -> list[tuple[int, int]]:
+    """The chunk columns within ``radius`` (Euclidean, in columns) of ``center``, as the
+    streamer's (`world.stream.streamer`)."""
+    reach = int(radius) + 1
+    return [
+        (center[0] + dx, center[1] + dz)
+        for dx in range(-reach, reach + 1)
+        for dz in range(-reach, reach + 1)
+        if dx * dx + dz * dz <= radius * radius
+    ]
+
+
+def polygon_corners(meshes: list[tuple[MeshData, tuple[int, int, int]]]) -> int:
+    """The corners of the regions the meshes' axis-aligned unit quads cover, plane by plane and
+    tile by tile: the fewest vertices any merging of those faces could draw them with if light
+    and ambient occlusion did not count (a triangulation of each region needs its corners).
+    ``meshes``: unmerged meshes, each with the world offset of its chunk's origin."""
+    planes, a_low, b_low = [], [], []
+    for mesh, offset in meshes:
+        quads = mesh.vertices.reshape(-1, 4, 3) + np.array(offset, np.float32)
+        normals = mesh.normals.reshape(-1, 4, 3)[:, 0]
+        aligned = np.abs(normals).max(axis=1) > 0.99
+        quads, normals = quads[aligned], normals[aligned]
+        axis = np.abs(normals).argmax(axis=1)
+        low = quads.min(axis=1).astype(np.int64) + 2**15  # non-negative
+        rows = np.arange(len(low))
+        direction = axis * 2 + (normals[rows, axis] < 0)
+        tile = tile_cells(mesh.tile_origin.reshape(-1, 4, 2)[aligned, 0])
+        planes.append((direction << 12 | tile) << 20 | low[rows, axis])
+        a_low.append(low[rows, (axis + 1) % 3])
+        b_low.append(low[rows, (axis + 2) % 3])
+    _, plane = np.unique(np.concatenate(planes), return_inverse=True)
+    a, b = np.concatenate(a_low), np.concatenate(b_low)
+    keys = [plane << 40 | (a + da) << 20 | (b + db) for da in (0, 1) for db in (0, 1)]
+    bits = [np.full(len(a), 1 << (1 - da) + 2 * (1 - db)) for da in (0, 1) for db in (0, 1)]
+    _, point = np.unique(np.concatenate(keys), return_inverse=True)
+    pattern = np.zeros(point.max(initial=-1) + 1, np.int64)
+    np.bitwise_or.at(pattern, point, np.concatenate(bits))
+    return int(_CORNERS_AT[pattern].sum())
+
+
+def view_vertices(registry: BlockRegistry) -> list[tuple[str, str, str, str]]:
+    """Where the vertices of the game's first view go (module notes): rows of `print_table`."""
+    generator = TerrainGenerator(registry, VIEW_SEED)
+    world = World(registry, generator=generator)
+    wx, _, wz = generator.spawn_point()
+    center = (wx >> 4, wz >> 4)
+    layers = chunk_layers(*world.build_height)
+    loaded = [(cx, cy, cz) for cx, cz in view_columns(center, VIEW_LOADED) for cy in layers]
+    for key in loaded:
+        world.chunk(*key)
+    light = Light(world)
+    light.add_chunks(loaded)
+    shown = [(cx, cy, cz) for cx, cz in view_columns(center, VIEW_DISTANCE) for cy in layers]
+    unmerged = before = after = 0
+    by_direction = np.zeros(len(_DIRECTIONS), np.int64)
+    by_tile: dict[str, int] = {}
+    plain: list[tuple[MeshData, tuple[int, int, int]]] = []
+    for key in shown:
+        if world.chunk(*key) is None:
+            continue
+        inputs = mesh_inputs(world, *key, light.padded(key))
+        mesh = mesh_padded(registry, *inputs)
+        unmerged += mesh.vertex_count
+        plain.append((mesh, key))
+        before += pack(mesh_padded(registry, *inputs, merge=True)).vertex_count
+        drawn = drawn_mesh(registry, inputs)
+        after += drawn.vertex_count
+        for group, (solid, liquid) in enumerate(zip(drawn.groups, drawn.liquid, strict=True)):
+            by_direction[group] += len(np.unique(solid)) + len(np.unique(liquid))
+        cells, counts = np.unique(tile_cells(drawn.rows["tile"]), return_counts=True)
+        for cell, count in zip(cells.tolist(), counts.tolist(), strict=True):
+            name = registry.tile_names[cell]
+            by_tile[name] = by_tile.get(name, 0) + count
+    plants = int(by_direction[OTHER])
+    # Each chunk's regions apart (as meshes are), then joined across chunk borders.
+    apart = polygon_corners([(mesh, (32 * i, 0, 0)) for i, (mesh, _) in enumerate(plain)])
+    apart += plants
+    joined = polygon_corners([(mesh, (16 * cx, 16 * cy, 16 * cz)) for mesh, (cx, cy, cz) in plain])
+    rows = [
+        (
+            "vertices drawn (merged, shared, packed)",
+            f"{after:,} (before plants shared: {before:,})",
+            f"<= {VIEW_VERTEX_TARGET:,}",
+            f"{after / VIEW_VERTEX_TARGET:.2f} of target",
+        ),
+        ("  unmerged (4 a face)", f"{unmerged:,} ({after / unmerged:.0%} drawn)", "", ""),
+        (
+            "  floor: light and AO ignored (the faces' polygon corners, plants)",
+            f"{apart:,} ({apart / after:.0%})",
+            "",
+            "",
+        ),
+        (
+            "  the same floor with chunks joined (no chunk borders)",
+            f"{joined + plants:,} ({(joined + plants) / after:.0%})",
+            "",
+            "",
+        ),
+    ]
+    rows += [
+        (f"  {name} faces", f"{count:,} ({count / after:.0%})", "", "")
+        for name, count in zip(_DIRECTIONS, by_direction.tolist(), strict=True)
+    ]
+    rows += [
+        (f"  tile {name}", f"{count:,} ({count / after:.0%})", "", "")
+        for name, count in sorted(by_tile.items(), key=lambda item: -item[1])[:6]
+    ]
+    return rows
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -222,6 +370,11 @@ def main() -> int:
             ),
             (f"generate all {REGION**3} region chunks", f"{region_seconds:.2f} s", "", ""),
         ],
+    )
+    print_table(
+        f"vertices of the game's first view (seed {VIEW_SEED}, view distance {VIEW_DISTANCE}, "
+        "lit, every chunk of the columns around the spawn)",
+        view_vertices(registry),
     )
     return 0
 

@@ -10,8 +10,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from world.mesh.mesher import mesh_chunk
-from world.mesh.pack import VERTEX_ROW, PackedMesh, drawn_mesh, pack
+from world.mesh.mesher import mesh_chunk, mesh_inputs
+from world.mesh.pack import VERTEX_ROW, PackedMesh, drawn_mesh
+
+
+def _drawn_vertices(game: Any, key: tuple[int, int, int], *, lit: bool = True) -> int:
+    """The vertices of the chunk's mesh as the game draws it now (`world.mesh.pack.drawn_mesh`)."""
+    light = game.light.padded(key) if lit else None
+    return drawn_mesh(game.world.registry, mesh_inputs(game.world, *key, light)).vertex_count
 
 
 def hidden_faces_checked(game: Any, eye: tuple[float, float, float]) -> bool:
@@ -158,7 +164,7 @@ def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(
     solid = next(v for v in voxels if game.world.get_block(*v) != 0)
     game.world.set_block(*solid, 0)
     view.update(eye, 1.0)
-    expected = mesh_chunk(game.world, *edited, game.light, merge=True).vertex_count
+    expected = _drawn_vertices(game, edited)
     assert view.shown(edited) and view.vertex_count(edited) == expected
     answers.append((jobs[edited], made(jobs[edited])))  # the stale mesh, answered late
     answers.append((jobs[lost], None))  # a job the worker lost
@@ -167,14 +173,7 @@ def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(
     assert view.vertex_count(edited) == expected  # the stale answer was dropped
     for key in [lost, *rest]:
         assert view.shown(key)
-        assert (
-            view.vertex_count(key)
-            == pack(
-                mesh_chunk(
-                    game.world, *key, game.light if key in view.lights.lit else None, merge=True
-                )
-            ).vertex_count
-        )
+        assert view.vertex_count(key) == _drawn_vertices(game, key, lit=key in view.lights.lit)
 
 
 def test_the_view_is_idle_only_once_what_is_around_is_loaded_lit_and_drawn(
@@ -223,10 +222,7 @@ def test_loading_a_view_at_once_shares_the_meshing_with_the_worker_and_draws_it_
     assert not view._in_worker  # and every one of its meshes is drawn
     assert view.streamer.meshed and all(view.shown(key) for key in view.streamer.meshed)
     for key in view._parts:
-        assert (
-            view.vertex_count(key)
-            == pack(mesh_chunk(game.world, *key, game.light, merge=True)).vertex_count
-        )
+        assert view.vertex_count(key) == _drawn_vertices(game, key)
 
 
 def test_a_plant_draws_from_both_sides(app: Any, make_game: Callable[..., Any]) -> None:

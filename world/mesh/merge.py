@@ -262,7 +262,9 @@ def share_vertices(
     ``kind`` (Q,) per quad, ``vertices`` (Q, 4, 3) chunk-local positions, ``identity`` (Q, 4)
     per vertex, equal for vertices drawn alike at the same place and kind (part, tile, shade,
     light). Returns the vertices kept (indices into the 4Q) and each of the 4Q vertices' new
-    number. Vertices of kind `NOT_MERGED` quads are never shared. Two vertices are shared when
+    number. Vertices of kind `NOT_MERGED` quads are never shared here (the packing shares
+    plants' corners, which the shader draws alike whatever their normal:
+    `world.mesh.pack.drawn_mesh`). Two vertices are shared when
     they are drawn alike (equal position, normal, tile, texture coordinates, shade and light),
     so the picture is unchanged; a table of vertex places finds them, in two rounds (a place
     where three differently drawn vertices meet may keep two of one kind apart: a few vertices

@@ -74,7 +74,11 @@ def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
     one-sided, so each plant triangle is listed again after them, wound the other way over the
     same vertices: seen from behind, a plant shows its tile mirrored, as Luanti's plantlike
     nodes do. So plants draw in the same geom as the chunk's other faces (`game.chunk_parts`)
-    rather than in a two-sided one of their own.
+    rather than in a two-sided one of their own. Plant corners drawn alike (the same row: the
+    shader reads no normal) are one vertex: two plants side by side meet at four corners with
+    the same texture coordinates and light, which the mesher keeps apart (their planes face
+    different ways). At view distance 8 around the default spawn that is 1,396 of 37,248 plant
+    vertices (`bench.terrain`).
 
     The rows are renumbered so that each group's vertices are one run, in the order its
     triangles first use them, so software GL can fetch and transform a drawn group's vertices
@@ -92,7 +96,7 @@ def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
         blended = liquid_tile[tile_cells(packed.rows["tile"][faces[:, 0]])]
         solid.append(faces[~blended].reshape(-1))
         liquid.append(faces[blended][::-1].reshape(-1))
-    plants = solid[OTHER]
+    plants = _alike(packed.rows, solid[OTHER])
     solid[OTHER] = np.concatenate([plants, plants.reshape(-1, 3)[:, ::-1].reshape(-1)])
     # Each group's vertices one run of rows, in the order its triangles first use them.
     used = np.concatenate([*solid, *liquid])
@@ -105,6 +109,16 @@ def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
         tuple(renumber[indices] for indices in solid),
         tuple(renumber[indices] for indices in liquid),
     )
+
+
+def _alike(rows: NDArray[np.void], indices: NDArray[np.uint32]) -> NDArray[np.uint32]:
+    """``indices`` with each vertex replaced by the first of the vertices they use that is
+    drawn alike (its row the same bytes)."""
+    used = np.unique(indices)
+    records = rows[used].view(np.dtype((np.void, rows.dtype.itemsize)))
+    _, first, inverse = np.unique(records, return_index=True, return_inverse=True)
+    kept: NDArray[np.uint32] = used[first[inverse]][np.searchsorted(used, indices)]
+    return kept
 
 
 def pack(data: MeshData) -> PackedMesh:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from world import World
 from world.base import default_registry
 from world.blocks.atlas import tile_cells
+from world.gen.generators import TerrainGenerator
 from world.geometry import FACE_NORMALS
 from world.light.lighting import Light
 from world.mesh.data import MeshData
@@ -330,12 +331,47 @@ def test_the_drawn_mesh_of_a_garden_splits_off_its_water() -> None:
     assert _assert_drawn(world, (0, 0, 0)) > 0
 
 
+def _plant_vertices(world: World, key: ChunkKey, light: Light | None = None) -> int:
+    """The vertices of the plants in the chunk's drawn mesh."""
+    lit = None if light is None else light.padded(key)
+    return len(np.unique(drawn_mesh(REG, mesh_inputs(world, *key, lit)).groups[OTHER]))
+
+
+def test_plants_side_by_side_share_the_corners_where_they_meet() -> None:
+    """Two tall grass plants side by side: the second's planes start where the first's end, at
+    the same texture coordinates and light, so four corners serve both: 12 vertices, not 16."""
+    world = World(REG)
+    world.set_blocks([(x, 2, z) for x in range(16) for z in range(16)], [GRASS] * 256)
+    world.set_block(4, 3, 4, TALL_GRASS)
+    assert _plant_vertices(world, (0, 0, 0)) == 8
+    world.set_block(5, 3, 4, TALL_GRASS)
+    assert _plant_vertices(world, (0, 0, 0)) == 12
+    _assert_drawn(world, (0, 0, 0))
+
+
+def test_the_plants_of_generated_terrain_take_fewer_than_eight_vertices_each() -> None:
+    world = World(REG, generator=TerrainGenerator(REG, 3))
+    keys = [(cx, cy, cz) for cx in range(-2, 3) for cy in range(1, 4) for cz in range(-2, 3)]
+    for key in keys:
+        world.chunk_blocks(*key)
+    light = Light(world)
+    light.add_chunks(keys)
+    inner = [(cx, 2, cz) for cx in range(-1, 2) for cz in range(-1, 2)]
+    plants = sum(int((world.chunk_blocks(*key) == TALL_GRASS).sum()) for key in inner)
+    vertices = sum(_plant_vertices(world, key, light) for key in inner)
+    assert plants > 20
+    assert vertices < 8 * plants  # 8: two planes of four corners
+
+
 def _assert_drawn(world: World, key: ChunkKey) -> int:
     """Check `drawn_mesh` against `pack`; returns how many liquid triangles it found."""
     inputs = mesh_inputs(world, *key)
     drawn = drawn_mesh(REG, inputs)
     packed = pack(mesh_padded(REG, *inputs, merge=True))
-    assert len(drawn.rows) == len(packed.rows)
+    assert len(drawn.rows) <= len(packed.rows)
+    # Plant corners drawn alike (the same row) are one vertex.
+    plant_rows = np.unique(drawn.groups[OTHER])
+    assert len(np.unique(drawn.rows[plant_rows])) == len(plant_rows)
     liquid_tiles = set(REG.face_tiles[REG.liquid].ravel().tolist())
     assert len(drawn.groups) == len(drawn.liquid) == OTHER + 1
     found = 0
