@@ -324,10 +324,11 @@ def child_turn(view_distance: int) -> dict[str, Any]:
         times = _frames(app, finish, turn, FRAMES)
         frame_s += times
         round_s.append(statistics.median(times))
+    chunks = len(game.chunks.entities)
     game.destroy()
     return {
         "view_distance": view_distance,
-        "chunks": len(game.chunks.entities),
+        "chunks": chunks,
         "vertices": vertices,
         "settle_frames": settle_frames,
         "frame_s": statistics.median(frame_s),

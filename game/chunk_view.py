@@ -120,6 +120,10 @@ _FITS_LOOKED_AT = 64  # the nearest chunks waiting for one, at most, looked at a
 _START_WAIT_S = 5.0  # at most, for the worker's start-up meshes
 # At most, for a streamed chunk's light before it is meshed in daylight (`_stream_mesh`).
 LIGHT_WAIT_S = 0.25
+_LIT_MESHES_PAST_BUDGET = 4  # chunks that waited for light, meshed in a frame past its budget
+# No chunk waits for its light while more than this many wait to be lit: the light is behind
+# (a busy machine, the worker starved), and waiting would leave holes (`_stream_mesh`).
+LIGHT_BACKLOG = 32
 _AROUND = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
 
 
@@ -187,6 +191,7 @@ class ChunkView:
         # Chunks the streaming brought, not lit yet: meshed once their light comes, or in
         # daylight when it has not come by the time given (`_stream_mesh`).
         self._unlit: dict[ChunkKey, float] = {}
+        self._light_keeps_up = True  # this frame: at most LIGHT_BACKLOG chunks wait for light
         self._answers: deque[tuple[int, PackedMesh | None]] = deque()
         self._camera_chunk: tuple[int, int, int] | None = None
         self._band: tuple[int, int] | None = None  # the eye's band of heights, [low, high)
@@ -303,6 +308,7 @@ class ChunkView:
         self.face_camera((x, y, z))
         self._sync_fog()
         self.streamer.update((x, y, z), facing)
+        self._light_keeps_up = self.lights is not None and self.lights.backlog <= LIGHT_BACKLOG
         done = self.remesh_dirty()
         done += self._take_meshes(started, budget_s)
         # Letting go of columns that left is bounded by its own count, not by the budget: the
@@ -502,11 +508,13 @@ class ChunkView:
         there is none; while the worker is full it waits for a later frame (False), rather than
         being meshed here (1-2 ms each: a frame that meshed several took 20-30 ms). A chunk not
         lit yet waits up to `LIGHT_WAIT_S` for its light (`_mesh_lit`), so that it is meshed
-        once rather than in daylight first and again lit."""
+        once rather than in daylight first and again lit, unless the light is behind (more
+        than `LIGHT_BACKLOG` chunks wait for it)."""
         if self.streamer.loader.meshes_full:
             return False
         if (
-            self.lights is not None
+            self._light_keeps_up
+            and self.lights is not None
             and self._deferred is None
             and key not in self.lights.lit
             and self.world.chunk(*key) is not None
@@ -525,7 +533,11 @@ class ChunkView:
         lit, now, done = self.lights.lit, time.perf_counter(), 0
         loader = self.streamer.loader
         for key, deadline in list(self._unlit.items()):
-            if loader.meshes_full or (done and now - started >= budget_s):
+            # The worker's room bounds the sends (some 0.3 ms each); past the budget a few
+            # still go, or the chunks handed over (cheaply: no mesh yet) outrun the meshes.
+            if loader.meshes_full or (
+                done >= _LIT_MESHES_PAST_BUDGET and now - started >= budget_s
+            ):
                 break
             if key in lit or now >= deadline:
                 del self._unlit[key]

@@ -328,7 +328,8 @@ def test_a_streamed_chunk_waits_for_its_light_and_is_meshed_once_lit_or_in_dayli
 ) -> None:
     """A chunk the streaming brings is meshed with its light when the light comes within
     `LIGHT_WAIT_S` (one mesh, not one in daylight and another lit); when it does not, it is
-    drawn in daylight meanwhile, and meshed again once lit."""
+    drawn in daylight meanwhile, and meshed again once lit; while the light is behind, no
+    chunk waits for it."""
     import game.chunk_view as chunk_view
 
     game = make_game(view_distance=2)
@@ -370,3 +371,11 @@ def test_a_streamed_chunk_waits_for_its_light_and_is_meshed_once_lit_or_in_dayli
     settle()
     drawn = {key for key in daylight if key in view._parts}  # (a chunk with no face: no node)
     assert drawn and drawn <= {key for key, lit in meshed if lit}  # meshed again, lit
+    # The light behind (more chunks wait for it than LIGHT_BACKLOG): nothing waits for it.
+    meshed.clear()
+    monkeypatch.setattr(chunk_view, "LIGHT_WAIT_S", 3600.0)
+    monkeypatch.setattr(chunk_view, "LIGHT_BACKLOG", -1)
+    monkeypatch.setattr(view.lights, "work", lambda *a, **k: 0)
+    game.player.teleport((600.5, 70.0, 8.0))
+    settle(idle=False)
+    assert meshed and not any(lit for _, lit in meshed)

@@ -84,6 +84,11 @@ class LightScheduler:
         """Whether any chunk waits to be lit (or for its light from a solver)."""
         return bool(self._queue) or bool(self._out)
 
+    @property
+    def backlog(self) -> int:
+        """Chunks waiting to be lit (not counting the job out)."""
+        return sum(len(waiting) for waiting in self._queue.values())
+
     def _lighting(self, key: ChunkKey) -> bool:
         return any(key in job.keys for job in self._out.values())
 
