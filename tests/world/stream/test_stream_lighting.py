@@ -8,7 +8,7 @@ from world import World
 from world.base import default_registry
 from world.gen.generators import make_generator
 from world.light.lighting import Light, LightAnswer, LightInputs, solve_light
-from world.stream.lighting import LIGHT_GROUP, LightScheduler
+from world.stream.lighting import LIGHT_GROUP, LIGHT_GROUP_PAST_BUDGET, LightScheduler
 
 
 class Clock:
@@ -137,10 +137,9 @@ def test_a_job_stale_when_answered_is_lit_again_and_a_lost_or_refused_one_is_lit
     solver.answer()
     scheduler.work((0, 2, 0), 0.0, 0.0, force=False, changed=lambda keys: None, solver=solver)
     assert not scheduler.lit & sent and scheduler.waiting  # stale: queued again
-    lost = Solver()
     while scheduler.waiting:  # lost answers: solved in the frame
-        scheduler.work((0, 2, 0), 0.0, 1.0, force=True, changed=lambda keys: None, solver=lost)
-        lost.answer(lose=True)
+        solver.answer(lose=True)
+        scheduler.work((0, 2, 0), 0.0, 1.0, force=True, changed=lambda keys: None, solver=solver)
     refused = Solver(takes=False)
     scheduler.want((1, 2, 1))
     for key in everything(world):
@@ -149,3 +148,18 @@ def test_a_job_stale_when_answered_is_lit_again_and_a_lost_or_refused_one_is_lit
         scheduler.work((0, 2, 0), 0.0, 1.0, force=True, changed=lambda keys: None, solver=refused)
     assert scheduler.lit == everything(world)
     same_light(light, lit_at_once(1))
+
+
+def test_with_a_solver_a_job_goes_even_past_the_budget_but_a_small_one() -> None:
+    world, light = loaded(2)
+    scheduler = LightScheduler(world, light, Clock())
+    scheduler.want((0, 2, 0))
+    solver = Solver()
+    scheduler.work((0, 2, 0), 0.0, 0.0, force=False, changed=lambda keys: None, solver=solver)
+    assert len(solver.sent) == 1  # the solver never idles while chunks wait
+    ((job),) = scheduler._out.values()
+    assert 0 < len(job.keys) <= LIGHT_GROUP_PAST_BUDGET < LIGHT_GROUP
+    solver.answer()
+    scheduler.work((0, 2, 0), 0.0, 1.0, force=False, changed=lambda keys: None, solver=solver)
+    ((job),) = scheduler._out.values()  # with room in the budget, a whole group
+    assert LIGHT_GROUP_PAST_BUDGET < len(job.keys) <= LIGHT_GROUP
