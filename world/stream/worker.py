@@ -27,9 +27,10 @@ mesh never reads a chunk the game has changed since; the answer is packed as the
 (faces, culling, atlas uvs) too. Waiting mesh and light jobs are answered before the next load
 batch.
 Measured (issue 13): a chunk's mesh costs the game's frame 1.1-2 ms meshed there, and sprint
-flight at view distance 8 brings about 115 chunks a second, each meshed twice (in daylight
-first, then with its light). It lights as well: a light job carries a box's light, sources and
-losses (`world.light.lighting.LightInputs`) and the answer the pieces of light that changed
+flight at view distance 8 brings about 115 chunks a second, each meshed twice then (in daylight
+first, then with its light; now once, lit, while the light keeps up: `game.chunk_view`). It
+lights as well: a light job carries a box's light, sources and losses
+(`world.light.lighting.LightInputs`) and the answer the pieces of light that changed
 (`world.light.lighting.solve_light`: the relaxation, a third of lighting new chunks).
 
 The parent's side is `WorkerProcess`, talking through a `Link`, where the frame never waits (sends

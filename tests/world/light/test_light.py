@@ -277,6 +277,19 @@ def test_a_chunk_loaded_over_a_lit_one_shades_it() -> None:
 LOAD_ORDER_KEYS = [(0, 0, 0), (0, 1, 0), (1, 0, 0), (1, 1, 0)]
 
 
+def built_world(boxes) -> World:
+    """The chunks of `LOAD_ORDER_KEYS` with ``boxes`` of blocks built in them."""
+    built = loaded_world(LOAD_ORDER_KEYS)
+    reg = built.registry
+    for (x, y, z), (dx, dy, dz), name in boxes:
+        ident = 0 if name == "air" else reg.id(name)
+        for p in np.ndindex(dx, dy, dz):
+            q = (x + p[0], y + p[1], z + p[2])
+            if 0 <= q[0] < 32 and 0 <= q[1] < 32 and 0 <= q[2] < 16:
+                built.set_block(*q, ident)
+    return built
+
+
 @settings(max_examples=15, deadline=None)
 @given(
     st.lists(
@@ -296,14 +309,8 @@ def test_chunks_lit_as_they_load_in_any_order_equal_the_brute_force_reference(
 ) -> None:
     # The game lights chunks in the order they stream in, a few at a time: roofs, lamps and
     # caves loading before or after what lies under and beside them.
-    built = loaded_world(LOAD_ORDER_KEYS)
+    built = built_world(boxes)
     reg = built.registry
-    for (x, y, z), (dx, dy, dz), name in boxes:
-        ident = 0 if name == "air" else reg.id(name)
-        for p in np.ndindex(dx, dy, dz):
-            q = (x + p[0], y + p[1], z + p[2])
-            if 0 <= q[0] < 32 and 0 <= q[1] < 32 and 0 <= q[2] < 16:
-                built.set_block(*q, ident)
     world = World(reg)
     light = Light(world)
     for i in range(0, len(order), batch):
@@ -344,14 +351,8 @@ def test_chunks_lit_by_jobs_solved_elsewhere_equal_the_reference_and_a_stale_ans
     # inputs and the answer pickled across), a later frame writes the answer, unless an edit
     # changed a chunk the job read meanwhile: then nothing is written and the group is lit
     # again.
-    built = loaded_world(LOAD_ORDER_KEYS)
+    built = built_world(boxes)
     reg = built.registry
-    for (x, y, z), (dx, dy, dz), name in boxes:
-        ident = 0 if name == "air" else reg.id(name)
-        for p in np.ndindex(dx, dy, dz):
-            q = (x + p[0], y + p[1], z + p[2])
-            if 0 <= q[0] < 32 and 0 <= q[1] < 32 and 0 <= q[2] < 16:
-                built.set_block(*q, ident)
     world = World(reg)
     light = Light(world)
 
