@@ -167,11 +167,12 @@ def _reference_ms() -> float:
     return (time.perf_counter() - began) * 1000.0
 
 
-def child_measure(view_distance: int) -> dict[str, Any]:
-    """In-process measurements at a view distance (run in a child process)."""
-    from ursina import Entity, color
-
-    from game.engine import freeze_startup_heap, gl_finisher, grab_frame, start
+def _settled_game(view_distance: int) -> tuple[Any, Any, Any, Any, int]:
+    """A headless creative game at a view distance, its start's chunk work done: the app, the
+    GL finisher, the game, the turn (``turn(i)`` faces the i-th of `FRAMES` directions) and
+    the frames the chunk work took (the chunks loaded around the view, lit in the frames after
+    the first: 2 ms a frame for about 200 frames at view distance 8)."""
+    from game.engine import freeze_startup_heap, gl_finisher, start
     from game.options import Options
     from game.play import Game
 
@@ -179,17 +180,25 @@ def child_measure(view_distance: int) -> dict[str, Any]:
     finish = gl_finisher()
     game = Game(Options(creative=True, view_distance=view_distance))
     freeze_startup_heap()  # as the game's runner does
-    tasks = [t for t in app.taskMgr.getAllTasks() if t.name not in _NOT_PYTHON]
 
     def turn(i: int) -> None:
         game.player.look(i * 360.0 / FRAMES, 12.0)
 
-    # The start's own chunk work first (the chunks loaded around the view, lit in the frames
-    # after the first: 2 ms a frame for about 200 frames at view distance 8), then the turn.
     settle_frames = 0
     while not game.chunks.idle and settle_frames < SETTLE_FRAMES:
         _frames(app, finish, turn, 1)
         settle_frames += 1
+    return app, finish, game, turn, settle_frames
+
+
+def child_measure(view_distance: int) -> dict[str, Any]:
+    """In-process measurements at a view distance (run in a child process)."""
+    from ursina import Entity, color
+
+    from game.engine import grab_frame
+
+    app, finish, game, turn, settle_frames = _settled_game(view_distance)
+    tasks = [t for t in app.taskMgr.getAllTasks() if t.name not in _NOT_PYTHON]
     keys = list(game.chunks.entities)
     vertices = sum(game.chunks.vertex_count(key) for key in keys)
     _frames(app, finish, turn, WARMUP)
@@ -300,22 +309,7 @@ def child_turn(view_distance: int) -> dict[str, Any]:
     """Turning alone at a view distance (run in a child process): the start's chunk work
     first, then `TURN_ROUNDS` full turns, every frame timed (issue 39's figures, quiet and
     with a busy core: `turnings`)."""
-    from game.engine import freeze_startup_heap, gl_finisher, start
-    from game.options import Options
-    from game.play import Game
-
-    app = start(headless=True, size=SIZE)
-    finish = gl_finisher()
-    game = Game(Options(creative=True, view_distance=view_distance))
-    freeze_startup_heap()
-
-    def turn(i: int) -> None:
-        game.player.look(i * 360.0 / FRAMES, 12.0)
-
-    settle_frames = 0
-    while not game.chunks.idle and settle_frames < SETTLE_FRAMES:
-        _frames(app, finish, turn, 1)
-        settle_frames += 1
+    app, finish, game, turn, settle_frames = _settled_game(view_distance)
     vertices = sum(game.chunks.vertex_count(key) for key in game.chunks.entities)
     _frames(app, finish, turn, WARMUP)
     frame_s, round_s, reference_ms = [], [], []
