@@ -528,8 +528,8 @@ class ChunkView:
     def _mesh_lit(self, started: float, budget_s: float) -> int:
         """Mesh the chunks waiting for their light that have it, or waited long enough (drawn
         in daylight, remeshed once lit), while the worker has room; the meshes sent."""
-        if not self._unlit or self.lights is None:
-            return 0
+        if not self._unlit or self.lights is None or self._deferred is not None:
+            return 0  # (`load_all` meshes what it streams itself; these wait for a frame)
         lit, now, done = self.lights.lit, time.perf_counter(), 0
         loader = self.streamer.loader
         for key, deadline in list(self._unlit.items()):
@@ -599,8 +599,9 @@ class ChunkView:
         )
 
     def _show(self, key: ChunkKey, mesh: PackedMesh) -> None:
-        """Put a chunk's fresh mesh on screen (or drop its node when it has no face)."""
-        if mesh.vertex_count == 0:
+        """Put a chunk's fresh mesh on screen (or drop its node when it has no face, or when the
+        streaming no longer shows the chunk: a mesh made for a chunk let go meanwhile)."""
+        if mesh.vertex_count == 0 or key not in self.streamer.meshed:
             self._drop(key)
             return
         root = self.entities.get(key)

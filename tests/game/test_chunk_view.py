@@ -382,3 +382,24 @@ def test_a_streamed_chunk_waits_for_its_light_and_is_meshed_once_lit_or_in_dayli
     game.player.teleport((600.5, 70.0, 8.0))
     settle(idle=False)
     assert meshed and not any(lit for _, lit in meshed)
+
+
+def test_a_mesh_for_a_chunk_the_streaming_let_go_meanwhile_is_not_drawn(
+    make_game: Callable[..., Any],
+) -> None:
+    # A far teleport lets the old place's chunks go while meshes for them may still come
+    # (from the worker, or a chunk that waited for its light): none may leave a node behind.
+    game = make_game(view_distance=2)
+    view = game.chunks
+    key = next(k for k in view.entities if view.vertex_count(k) > 0)
+    mesh = drawn_mesh(game.world.registry, _inputs(game, key))
+    view.streamer._unmesh(key)  # let go, as a column leaving the view is
+    assert key not in view.entities
+    view._show(key, mesh)
+    assert key not in view.entities and not view.shown(key)
+
+
+def _inputs(game: Any, key: tuple[int, int, int]) -> Any:
+    from world.mesh.mesher import mesh_inputs
+
+    return mesh_inputs(game.world, *key, game.light.padded(key))
