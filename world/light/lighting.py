@@ -209,11 +209,9 @@ class Light:
             groups.setdefault(group, []).append(key)
         changed: set[ChunkKey] = set()
         for members in groups.values():
-            ks = np.array(members, dtype=np.int64) * _S
-            lo, hi = ks.min(axis=0), ks.max(axis=0) + _S
-            box = (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
-            down = any(self._shades_below(key) for key in members)
-            changed |= self._relight_box(box, down=down)
+            box = self._group_box(members)
+            if box is not None:
+                changed |= self._solve(box)
         return changed
 
     def begin_chunks(self, keys: Iterable[ChunkKey]) -> LightJob | None:
@@ -231,17 +229,11 @@ class Light:
             return None
         for key in todo:  # loaded now: its column's cached floors (the runs through it) change
             self._forget_top(key)
-        ks = np.array(todo, dtype=np.int64) * _S
-        lo, hi = ks.min(axis=0), ks.max(axis=0) + _S
-        core = (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
-        down = any(self._shades_below(key) for key in todo)
-        box = self._clip_loaded(self._relight_region(core, down=down))
+        box = self._group_box(todo)
         assert box is not None  # the chunks themselves are loaded
         self._stamp += 1
         self._out += 1
-        x0, y0, z0, x1, y1, z1 = box
-        shell = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
-        watched = frozenset(key for key, _, _ in _pieces(shell))
+        watched = frozenset(key for key, _, _ in _pieces(_shell(box)))
         return LightJob(tuple(todo), self._inputs(box), self._stamp, watched)
 
     def finish_chunks(self, job: LightJob, answer: LightAnswer) -> set[ChunkKey] | None:
@@ -303,9 +295,14 @@ class Light:
                 relit |= self._solve(clipped, pts)
         return relit
 
-    def _relight_box(self, core: _Box, *, down: bool = True) -> set[ChunkKey]:
-        clipped = self._clip_loaded(self._relight_region(core, down=down))
-        return set() if clipped is None else self._solve(clipped)
+    def _group_box(self, keys: list[ChunkKey]) -> _Box | None:
+        """The box lighting newly loaded chunks relights: their bounding box, 15 voxels around
+        it and down the open sky below when they can shade it, within the loaded chunks."""
+        ks = np.array(keys, dtype=np.int64) * _S
+        lo, hi = ks.min(axis=0), ks.max(axis=0) + _S
+        core = (int(lo[0]), int(lo[1]), int(lo[2]), int(hi[0]), int(hi[1]), int(hi[2]))
+        down = any(self._shades_below(key) for key in keys)
+        return self._clip_loaded(self._relight_region(core, down=down))
 
     def _relight_region(self, core: _Box, *, down: bool = True) -> _Box:
         """The box whose light a change in ``core`` can change: 15 voxels around it, and down
@@ -526,41 +523,36 @@ class Light:
             inputs = self._inputs(box)
             return self._write(inputs.pieces, solve_light(inputs))
         assert edits is not None
-        x0, y0, z0, x1, y1, z1 = box
-        pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
+        inputs = self._inputs(box, edits)
+        sky, blk = inputs.sky, inputs.blk
+        before = sky[_INNER].copy(), blk[_INNER].copy()  # to tell what changed
+        sources = (inputs.sky_src, inputs.blk_src)
+        relight_edits(box[:3], edits, (sky, blk), sources, inputs.loss)
+        return self._write(
+            inputs.pieces, _changed_pieces(inputs.pieces, frozenset(), before, (sky, blk))
+        )
+
+    def _inputs(self, box: _Box, edits: NDArray[np.int64] | None = None) -> LightInputs:
+        """What relighting ``box`` needs, read from the world and the light now: its sources
+        from scratch (`solve_light`), or with ``edits``, those of a lit box after them."""
         ids, loaded = self._blocks(box)
         # int8 throughout, and views rather than copies (levels are 0..15): each array op on
         # a 46³ box costs about 0.1 ms, the larger part of lighting one chunk.
-        sky = self._gather(self.sky, pad).view(np.int8)
-        blk = self._gather(self.block, pad).view(np.int8)
-        sky_src = self._edited_sky_sources(box, edits, sky[_INNER], loaded)
+        sky = self._gather(self.sky, _shell(box)).view(np.int8)
+        blk = self._gather(self.block, _shell(box)).view(np.int8)
         # (``take`` gathers twice as fast as ``table[ids]``; where not loaded, ids are air)
-        blk_src = self._emit.take(ids)
         loss = self._loss.take(ids)
         if not loaded.all():
             loss[~loaded] = _OPAQUE_LOSS
-        before = sky[_INNER].copy(), blk[_INNER].copy()  # to tell what changed
-        relight_edits(box[:3], edits, (sky, blk), (sky_src, blk_src), loss)
-        pieces = self._loaded_pieces(box)
-        return self._write(pieces, _changed_pieces(pieces, frozenset(), before, (sky, blk)))
-
-    def _loaded_pieces(self, box: _Box) -> Pieces:
-        return tuple(piece for piece in _pieces(box) if self._is_loaded(piece[0]))
-
-    def _inputs(self, box: _Box) -> LightInputs:
-        """What relighting ``box`` from its sources needs (`solve_light`), read from the world
-        and the light now."""
-        x0, y0, z0, x1, y1, z1 = box
-        pad = (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
-        ids, loaded = self._blocks(box)
-        loss = self._loss.take(ids)
-        if not loaded.all():
-            loss[~loaded] = _OPAQUE_LOSS
-        pieces = self._loaded_pieces(box)
+        pieces = tuple(piece for piece in _pieces(box) if self._is_loaded(piece[0]))
         return LightInputs(
-            sky=self._gather(self.sky, pad).view(np.int8),
-            blk=self._gather(self.block, pad).view(np.int8),
-            sky_src=self._sky_sources(box, loaded),
+            sky=sky,
+            blk=blk,
+            sky_src=(
+                self._sky_sources(box, loaded)
+                if edits is None
+                else self._edited_sky_sources(box, edits, sky[_INNER], loaded)
+            ),
             blk_src=self._emit.take(ids),
             loss=loss,
             pieces=pieces,
@@ -583,6 +575,12 @@ class Light:
                     arr = store[key] = np.zeros(CHUNK_VOLUME, dtype=np.uint8)
                 arr.reshape(_S, _S, _S)[sl_chunk] = piece
         return changed
+
+
+def _shell(box: _Box) -> _Box:
+    """The box with its one-voxel shell."""
+    x0, y0, z0, x1, y1, z1 = box
+    return (x0 - 1, y0 - 1, z0 - 1, x1 + 1, y1 + 1, z1 + 1)
 
 
 def solve_light(inputs: LightInputs) -> LightAnswer:
