@@ -258,6 +258,28 @@ def paint_water(rng: Rng) -> Tile:
     return _rgba(_colour((48, 92, 204), light), 184.0)
 
 
+def paint_lava(rng: Rng) -> Tile:
+    """Molten rock: orange with bright yellow swirls and dark red crust, opaque."""
+    heat = _smooth_noise(rng, 4) + 0.5 * _smooth_noise(rng, 8)
+    light = 1.0 + 0.1 * heat
+    rgb = _colour((214, 92, 22), light * _grain(rng, 0.04))
+    hot = heat > 0.35
+    rgb[hot] = _colour((255, 196, 60), light[hot])
+    crust = heat < -0.45
+    rgb[crust] = _colour((150, 40, 12), light[crust])
+    return _rgba(rgb)
+
+
+def paint_obsidian(rng: Rng) -> Tile:
+    """Near-black glass rock with faint purple streaks (lava met by water)."""
+    light = 0.22 + 0.05 * _smooth_noise(rng, 4)
+    light *= _grain(rng, 0.1)
+    rgb = _colour((80, 60, 110), light)
+    ys, xs = _speckle(rng, 14)
+    rgb[ys, xs] = _colour((110, 80, 160), np.full(len(ys), 0.6))
+    return _rgba(rgb)
+
+
 def paint_bedrock(rng: Rng) -> Tile:
     """Dark, hard rock: high-contrast blotches of black and grey."""
     blotch = np.array([0.28, 0.42, 0.6, 0.85])[rng.integers(0, 4, (N // 2, N // 2))]
@@ -483,6 +505,8 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
     "base:sapling": paint_sapling,
     "base:torch": paint_torch,
     "base:door": paint_door,
+    "base:lava": paint_lava,
+    "base:obsidian": paint_obsidian,
 } | {name: _crack(stage) for stage, name in enumerate(CRACK_TILES)}
 
 

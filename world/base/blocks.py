@@ -28,6 +28,7 @@ from world.base.placement import (
 )
 from world.blocks import shapes
 from world.blocks.block_type import BlockType, PropValue
+from world.blocks.liquid import Liquid, Meeting
 from world.blocks.shapes import Box
 from world.items.inventory import Drop
 from world.mods.context import UP
@@ -145,6 +146,24 @@ def door_destruct(world: ModWorld, pos: Int3, state: int, actor: Actor | None) -
         world.set_block(*other, "air")
 
 
+# Minecraft's water and lava (the overworld's): water steps every 5 game ticks and runs 7 blocks,
+# lava every 30 and 3; lava touching water from above or the side hardens (a source to obsidian,
+# flowing lava to cobblestone), and lava falling into water turns that water to stone.
+WATER = Liquid(tick_delay=5, drop_off=1, slope_distance=4, renewable=True, washes="drop")
+LAVA = Liquid(
+    tick_delay=30,
+    drop_off=2,
+    slope_distance=2,
+    renewable=False,
+    washes="destroy",
+    meets=(
+        Meeting(
+            "base:water", source="base:obsidian", flowing="base:cobblestone", below="base:stone"
+        ),
+    ),
+    push=0.93,  # Minecraft's 0.0023 a tick in the overworld
+)
+
 BASE_BLOCKS: tuple[BlockType, ...] = (
     # Groups a tool digs faster (`world.items.item.Item.digs`), as Luanti's: a pickaxe ``cracky``
     # (stone), a shovel ``crumbly`` (earth), an axe ``choppy`` (wood).
@@ -192,7 +211,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         transparent=True,
         hardness=math.inf,
         tiles=("base:water",),
-        groups=("liquid",),
+        liquid=WATER,
     ),
     BlockType("base:bedrock", hardness=math.inf, tiles=("base:bedrock",)),
     BlockType(
@@ -267,5 +286,23 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         can_break=door_can_break,
         on_construct=door_construct,
         on_destruct=door_destruct,
+    ),
+    BlockType(
+        "base:lava",
+        solid=False,
+        pointable=False,
+        replaceable=True,
+        transparent=True,  # seen through at its sloped top; drawn opaque (its tile)
+        hardness=math.inf,
+        light=15,  # Minecraft's lava
+        tiles=("base:lava",),
+        liquid=LAVA,
+    ),
+    BlockType(
+        "base:obsidian",
+        hardness=50.0,  # Minecraft's: a diamond pickaxe's 9.4 s; here any pickaxe, slowly
+        needs_tool=True,
+        tiles=("base:obsidian",),
+        groups=("cracky",),
     ),
 )

@@ -80,6 +80,8 @@ ATLAS_TILES: tuple[str, ...] = (
     "base:sapling",
     "base:torch",
     "base:door",
+    "base:lava",
+    "base:obsidian",
 )
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from world.blocks.labels import Label
+from world.blocks.liquid import LIQUID_PROPERTIES, Liquid
 from world.blocks.shapes import COLLISION_TOP, FULL, Shape, check_shape
 from world.items.inventory import Drop
 from world.tiles import NAME_PATTERN, check_tiles
@@ -156,6 +157,15 @@ class BlockType:
         chest's ``"inventory"``). When the block goes by any means (broken, replaced by a mod,
         a bulk write), their stacks drop into the world as items (``builtin:item`` entities,
         Minecraft's rule), never lost with the data.
+    liquid : world.blocks.liquid.Liquid or None
+        Makes the block a liquid that flows (`world.blocks.liquid`: water, lava, a mod's honey):
+        it gets the properties ``level`` (8 the source, its default, down to 1) and ``falling``,
+        is drawn as a liquid and is in the ``"liquid"`` group; it must not be `solid`.
+    floodable : bool or None
+        A liquid flowing into the voxel replaces it (washed away with its drops, or burnt:
+        `world.blocks.liquid.Liquid.washes`). ``None`` (default): Minecraft's rule, a block
+        without collision that is not a liquid, holds no inventory and no label (torches, plants
+        wash away; signs and chests hold the water back).
     """
 
     name: str
@@ -192,6 +202,8 @@ class BlockType:
     get_drops: Callable[..., Any] | None = None
     label: Label | None = None
     containers: tuple[str, ...] = ()
+    liquid: Liquid | None = None
+    floodable: bool | None = None
 
     def __post_init__(self) -> None:
         if self.name != "air" and not NAME_PATTERN.match(self.name):
@@ -223,6 +235,12 @@ class BlockType:
             raise ValueError(
                 f"draw of {self.name!r} must be 'auto' or one of {', '.join(DRAW_KINDS)}, "
                 f"got {self.draw!r}"
+            )
+        if self.liquid is not None:
+            self._check_liquid()
+        if self.floodable is not None and not isinstance(self.floodable, bool):
+            raise ValueError(
+                f"floodable of {self.name!r} must be a bool or None, got {self.floodable!r}"
             )
         properties = _check_properties(self.name, self.properties)
         object.__setattr__(self, "properties", properties)
@@ -260,6 +278,22 @@ class BlockType:
                 raise ValueError(f"{hook} of {self.name!r} must be callable or None, got {value!r}")
         if not self.description:
             object.__setattr__(self, "description", self.name.split(":")[-1].replace("_", " "))
+
+    def _check_liquid(self) -> None:
+        if not isinstance(self.liquid, Liquid):
+            raise ValueError(
+                f"liquid of {self.name!r} must be a Liquid or None, got {self.liquid!r}"
+            )
+        if self.solid:
+            raise ValueError(f"liquid {self.name!r} must not be solid (pass solid=False)")
+        if self.properties not in ((), {}, LIQUID_PROPERTIES):
+            raise ValueError(
+                f"liquid {self.name!r} declares properties: a liquid's are its own "
+                "('level' and 'falling'), leave them out"
+            )
+        object.__setattr__(self, "properties", LIQUID_PROPERTIES)
+        if "liquid" not in self.groups:
+            object.__setattr__(self, "groups", (*self.groups, "liquid"))
 
     @property
     def breakable(self) -> bool:

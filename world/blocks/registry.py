@@ -34,6 +34,7 @@ from world.blocks.block_type import (
     DRAW_CUBE,
     DRAW_KINDS,
     DRAW_LIQUID,
+    DRAW_NONE,
     DRAW_PLANT,
     MAX_BLOCKS,
     BlockType,
@@ -45,6 +46,7 @@ from world.blocks.block_type import (
     value_text,
 )
 from world.blocks.entity_type import BUILTIN_ENTITIES, EntityType
+from world.blocks.liquid import SOURCE, LiquidKind, LiquidTables
 from world.blocks.ores import Ore
 from world.blocks.shapes import COLLISION_TOP, FULL, Shape, check_shape
 from world.items.item import Item
@@ -83,7 +85,9 @@ class BlockRegistry:
     """Names <-> state ids, each block's `BlockType`, and per-state numpy lookup arrays.
 
     The arrays (``solid`` (has a collision box), ``pointable``, ``replaceable``,
-    ``transparent``, ``hardness``, ``light``, ``liquid`` (in the ``"liquid"`` group), ``plant``
+    ``transparent``, ``hardness``, ``light``, ``liquid`` (in the ``"liquid"`` group: a flowing
+    liquid's block, `world.blocks.liquid`, is in it), ``liquids`` (the flowing liquids' tables,
+    `world.blocks.liquid.LiquidTables`), ``plant``
     (drawn as crossed quads), ``draw`` (a ``DRAW_*`` kind), ``full_cube`` (its selection shape
     is the unit cube), ``collision_full`` (its collision shape is the unit cube), ``random_ticks``
     (its block has ``on_random_tick``), ``face_tiles``, ``block_index`` (the number of the
@@ -107,6 +111,7 @@ class BlockRegistry:
     hardness: NDArray[np.float64]
     light: NDArray[np.uint8]
     liquid: NDArray[np.bool_]
+    liquids: LiquidTables
     plant: NDArray[np.bool_]
     draw: NDArray[np.uint8]
     full_cube: NDArray[np.bool_]
@@ -269,6 +274,7 @@ class BlockRegistry:
         self.hardness = table([float(t.hardness) for t in types], np.float64)
         self.light = table([s.light for s in states], np.uint8)
         self.liquid = table(["liquid" in t.groups for t in types], np.bool_)
+        self.liquids = self._liquid_tables(types)
         self.draw = table([s.draw for s in states], np.uint8)
         self.plant = _frozen(self.draw == DRAW_PLANT)
         self.full_cube = table([s.selection == FULL for s in states], np.bool_)
@@ -294,6 +300,45 @@ class BlockRegistry:
         self.collision_reach = (low[0], low[1], low[2], high[0], high[1], high[2])
         n = max(1, *(len(s.selection) for s in states))
         self.box_table = table([[*s.selection, *[(0.0,) * 6] * n][:n] for s in states], float)
+
+    def _liquid_tables(self, types: list[BlockType]) -> LiquidTables:
+        """Each state's liquid (`world.blocks.liquid.LiquidTables`)."""
+        kinds: list[LiquidKind] = []
+        kind = np.full(len(self._states), -1, dtype=np.int16)
+        level = np.zeros(len(self._states), dtype=np.uint8)
+        falling = np.zeros(len(self._states), dtype=np.bool_)
+        for block in self._types:
+            if block.liquid is None:
+                continue
+            first = self._first[block.name]
+            states = np.zeros((SOURCE + 1, 2), dtype=np.uint16)
+            for offset in range(block.state_count):
+                props = self._states[first + offset].props
+                amount, fell = int(props["level"]), bool(props["falling"])
+                states[amount, int(fell)] = first + offset
+                kind[first + offset] = len(kinds)
+                level[first + offset] = amount
+                falling[first + offset] = fell
+            kinds.append(LiquidKind(block.name, block.liquid, _frozen(states)))
+        floodable = [
+            t.floodable
+            if t.floodable is not None
+            else (
+                not s.collision
+                and s.draw != DRAW_NONE
+                and "liquid" not in t.groups
+                and not t.containers
+                and t.label is None
+            )
+            for t, s in zip(types, self._states, strict=True)
+        ]
+        return LiquidTables(
+            tuple(kinds),
+            _frozen(kind),
+            _frozen(level),
+            _frozen(falling),
+            _frozen(np.array(floodable, dtype=np.bool_)),
+        )
 
     def id(self, name: str) -> int:
         """The default state id of a block name, or the id of a state key

@@ -38,6 +38,7 @@ def test_default_registry_order_and_properties():
     assert reg.names[: len(expected)] == expected
     later = {"base:cobblestone", "base:sapling", "base:stone_slab", "base:planks_slab"}
     later |= {"base:stone_stairs", "base:planks_stairs", "base:fence", "base:torch", "base:door"}
+    later |= {"base:lava", "base:obsidian"}
     assert set(reg.names[len(expected) :]) == later
     water, bedrock, tall = reg.id("base:water"), reg.id("base:bedrock"), reg.id("base:tall_grass")
     assert not reg.pointable[water] and reg.replaceable[water] and not reg.solid[water]
@@ -114,7 +115,10 @@ def test_light_and_groups_are_checked():
 
 def test_liquid_and_plant_tables_follow_the_definitions():
     reg = default_registry()
-    assert np.flatnonzero(reg.liquid).tolist() == [reg.id("base:water")]
+    water = reg.block_index == reg.block_index[reg.id("base:water")]
+    lava = reg.block_index == reg.block_index[reg.id("base:lava")]
+    assert np.array_equal(reg.liquid, water | lava)  # every state of both: 8 levels, falling or not
+    assert water.sum() == lava.sum() == 16
     assert np.flatnonzero(reg.plant).tolist() == [reg.id("base:tall_grass"), reg.id("base:sapling")]
     reg.register(BlockType("mymod:fern", solid=False, transparent=True))
     assert reg.plant[reg.id("mymod:fern")]

@@ -52,11 +52,12 @@ def test_callers_arrays_are_never_changed():
 def test_block_ids_of_hits_and_chunks_read_only_when_reached():
     generated: list = []
     w = floor_world(generated)
-    w.set_block(2, 4, 2, 13)  # a lamp on the floor
+    lamp = w.registry.id("base:lamp")
+    w.set_block(2, 4, 2, lamp)  # a lamp on the floor
     origins = np.array([[2.5, 8.5, 2.5], [6.5, 8.5, 6.5]])
     batch = raycast_many(w, origins, [(0, -1, 0), (0, -1, 0)], 10.0)
     assert batch.block.tolist() == [[2, 4, 2], [6, 3, 6]]
-    assert batch.block_id.tolist() == [13, STONE]
+    assert batch.block_id.tolist() == [lamp, STONE]
     assert set(generated) <= {(0, 0, 0)}  # only the chunk the rays walked through
 
 
