@@ -87,6 +87,7 @@ from world.mods.text_prompt import PROMPT_ARGUMENTS, TextPrompt
 from world.ray import Hit
 from world.ticks.block_ticks import BLOCK_TICK_BUDGET, BlockTicks
 from world.ticks.entity_ticks import EntityTicks
+from world.ticks.liquids import LiquidFlow
 from world.ticks.random_ticks import RANDOM_TICK_SPEED, SIMULATION_DISTANCE
 from world.validate import integer, number
 from world.voxels.changes import Changes
@@ -202,6 +203,7 @@ class Rules:
         self._drops = random.Random(drop_seed)
         self._relit: set[ChunkKey] = set()  # chunks relit since `pop_relit`
         self._entities = EntityTicks(world)
+        self._liquids = LiquidFlow(world, clock=clock, seed=drop_seed)
         # Survival drops go into the breaker's inventory (the rest lying in the world) instead
         # of lying in the world as Minecraft's do: a setting (`world.actions.objects.give`).
         self.drops_to_inventory = False
@@ -589,6 +591,7 @@ class Rules:
         if (
             self._mods is None
             and not data.timers
+            and not len(data.liquids)
             and not self._world.registry.random_ticks.any()
             and not len(self._world.entities)
         ):
@@ -597,8 +600,10 @@ class Rules:
             if self._mods is not None:
                 tx.call("on_tick", {"world": tx.view, "dt": seconds}, isolate=True)
             self._ticks.run(tx, ticks)
+            self._liquids.run(tx)
             self._entities.run(tx, seconds)
             tx.notify_neighbors(TICK_NEIGHBOR_BUDGET, isolate=True)
+            self._liquids.touched(tx, tx.changes.all().arrays()[0])
             changes = tx.changes.all()
         self._relight(changes)
         return changes
@@ -667,6 +672,7 @@ class Rules:
             return Outcome(False, str(error), pos=pos, denied_by=error.mod)
         if tx.queue is not None:
             self._pending.merge(tx.queue)
+        self._liquids.touched(tx, tx.changes.all().arrays()[0])
         changes = tx.changes.all()
         self._relight(changes)
         return Outcome(True, pos=pos, changes=changes, break_time=break_time, used=used)

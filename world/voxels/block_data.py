@@ -50,6 +50,7 @@ from world.blocks.labels import shown_text
 from world.geometry import Int3
 from world.voxels.journal import Entry, Journal
 from world.voxels.layout import ChunkKey, chunk_index, voxel_at
+from world.voxels.liquid_ticks import LiquidTicks
 
 __all__ = [
     "INFOTEXT",
@@ -141,6 +142,8 @@ class BlockData:
         self._heap: list[tuple[float, int, ChunkKey, int, Timer]] = []
         self._pushed = 0
         self._running = 0  # timers held, for compacting the heap
+        # The scheduled liquid ticks, saved in the same rows (`world.voxels.liquid_ticks`).
+        self.liquids = LiquidTicks(self.journal)
 
     # -- reading and writing one voxel ----------------------------------------------------------
 
@@ -322,15 +325,19 @@ class BlockData:
         """A chunk's data and timers as JSON-ready values, or None when it holds none."""
         data = self.chunks.get(key)
         timers = self.timers.get(key)
-        if not data and not timers:
+        liquids = self.liquids.chunk_rows(key)
+        if not data and not timers and liquids is None:
             return None
-        return {
+        rows: dict[str, Any] = {
             "data": {
                 str(i): {k: _encode(v) for k, v in entries.items()}
                 for i, entries in (data or {}).items()
             },
             "timers": {str(i): [t.start, t.seconds] for i, t in (timers or {}).items()},
         }
+        if liquids is not None:
+            rows["liquids"] = liquids
+        return rows
 
     def restore_chunk(self, key: ChunkKey, rows: object) -> None:
         """Load a chunk's data and timers from `chunk_rows` output, replacing what is held.
@@ -343,8 +350,8 @@ class BlockData:
             float or bytes, a voxel over `MAX_DATA_BYTES`, a timer that is not
             ``[start >= 0, seconds in (0, MAX_TIMER_SECONDS]]``. Nothing is loaded then.
         """
-        if not isinstance(rows, dict) or not set(rows) <= {"data", "timers"}:
-            raise ValueError('block data must be an object with "data" and "timers"')
+        if not isinstance(rows, dict) or not set(rows) <= {"data", "timers", "liquids"}:
+            raise ValueError('block data must be an object with "data", "timers" and "liquids"')
         raw_data, raw_timers = rows.get("data", {}), rows.get("timers", {})
         if not isinstance(raw_data, dict) or not isinstance(raw_timers, dict):
             raise ValueError('block data\'s "data" and "timers" must be objects')
@@ -373,7 +380,8 @@ class BlockData:
             if start < 0:
                 raise ValueError(f"timer of voxel {index}: start must be >= 0, got {start!r}")
             timers[index] = Timer(start, timer_seconds(pair[1], f"timer of voxel {index}"))
-        self.forget_chunk(key)
+        self.liquids.restore_chunk(key, rows.get("liquids"))  # checked whole before any change
+        self.forget_chunk(key, liquids=False)
         if data:
             self.chunks[key] = data
         if timers:
@@ -382,8 +390,10 @@ class BlockData:
             for index, timer in timers.items():
                 self._push(key, index, timer)
 
-    def forget_chunk(self, key: ChunkKey) -> None:
+    def forget_chunk(self, key: ChunkKey, *, liquids: bool = True) -> None:
         """A chunk was unloaded (it holds no unsaved change): drop its data from memory."""
+        if liquids:
+            self.liquids.forget_chunk(key)
         self.chunks.pop(key, None)
         self._running -= len(self.timers.pop(key, {}))
 

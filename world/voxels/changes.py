@@ -110,6 +110,35 @@ class Changes(Sequence[Change]):
     def __bool__(self) -> bool:
         return self._length > 0
 
+    def arrays(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """The changes as arrays, in order: positions (N, 3), ids before (N,) and after (N,),
+        without a tuple per voxel of a bulk write."""
+        pos: list[NDArray[np.int64]] = []
+        old: list[NDArray[np.int64]] = []
+        new: list[NDArray[np.int64]] = []
+        singles: list[Change] = []
+
+        def flush() -> None:
+            if singles:
+                pos.append(np.array([c.pos for c in singles], dtype=np.int64).reshape(-1, 3))
+                old.append(np.array([c.old for c in singles], dtype=np.int64))
+                new.append(np.array([c.new for c in singles], dtype=np.int64))
+                singles.clear()
+
+        for part in self._parts:
+            if isinstance(part, _Batch):
+                flush()
+                pos.append(part.pos)
+                old.append(part.old)
+                new.append(part.new)
+            else:
+                singles.append(part)
+        flush()
+        if not pos:
+            empty = np.zeros(0, dtype=np.int64)
+            return np.zeros((0, 3), dtype=np.int64), empty, empty.copy()
+        return np.concatenate(pos), np.concatenate(old), np.concatenate(new)
+
     def __repr__(self) -> str:
         if self._length > 8:
             return f"Changes({self._length} changes)"
