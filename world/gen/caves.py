@@ -56,8 +56,8 @@ TUNNEL_RADIUS = 0.045  # in the fields' units: tunnels 3 to 6 blocks across
 CAVERN_PERIOD = 96.0
 CAVERN_SQUASH = 1.5
 CAVERN_AT = 0.16  # caverns where the cavern field exceeds this ...
-CAVERN_TOP = 24  # ... below this wy, the threshold rising CAVERN_RISE per block above it
-CAVERN_RISE = 0.015
+CAVERN_TOP = 16  # ... below this wy, the threshold rising CAVERN_RISE per block above it
+CAVERN_RISE = 0.02
 CAVE_OCTAVES = 2
 # Field units per block near each kind's edge (the noise's typical slope), so the two join
 # smoothly where they meet: the tunnels' r² - a² - b² and the caverns' c - threshold.
@@ -108,7 +108,8 @@ def cave_lattice(seed: int, wx0: int, wz0: int, sx: int, sz: int, top: int) -> C
 def _axis(w0: int, size: int, l0: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Each voxel's lower lattice index and its weight (a multiple of 1/4) toward the next."""
     w = np.arange(w0, w0 + size, dtype=np.int64)
-    return (w - l0) // CAVE_CELL, (w % CAVE_CELL) * (1.0 / CAVE_CELL)
+    weight: NDArray[np.float64] = (w % CAVE_CELL).astype(np.float64) * (1.0 / CAVE_CELL)
+    return (w - l0) // CAVE_CELL, weight
 
 
 def carved(

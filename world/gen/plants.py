@@ -123,7 +123,8 @@ def cactus_stalks(seed: int, wx0: int, wz0: int, wx1: int, wz1: int) -> NDArray[
     """The cacti standing in the world columns ``wx0 <= wx < wx1``, ``wz0 <= wz < wz1``.
 
     A cactus stands on the dry sand of a desert, one candidate per `CACTUS_CELL`² cell of the
-    world grid, no two side by side (Minecraft's cactus breaks beside a block).
+    world grid, no two side by side and never beside higher ground (Minecraft's cactus breaks
+    beside a block).
 
     Returns
     -------
@@ -216,7 +217,11 @@ def cacti_in(
     keep = (wx >= wx0) & (wx < wx1) & (wz >= wz0) & (wz < wz1) & (chance < CACTUS_CHANCE)
     wx, wz, h = wx[keep], wz[keep], h[keep]
     ground, biome, _ = around.at(wx, wz)
-    dry_sand = (biome == DESERT) & (ground >= SEA_LEVEL)
+    # Nothing beside it either: no neighbouring ground rises past the sand it stands on.
+    level = np.ones(len(wx), dtype=bool)
+    for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        level &= around.at(wx + dx, wz + dz)[0] <= ground
+    dry_sand = (biome == DESERT) & (ground >= SEA_LEVEL) & level
     wx, wz, ground, h = wx[dry_sand], wz[dry_sand], ground[dry_sand], h[dry_sand]
     height = 1 + ((h >> _U32(16)) % _U32(CACTUS_MAX)).astype(np.int64)
     stalks = np.stack([wx, ground + 1, wz, height], axis=1)
@@ -268,6 +273,6 @@ def cactus_voxels(stalks: NDArray[np.int64]) -> NDArray[np.int64]:
     wx, wy, wz, height = stalks.T
     steps = np.arange(CACTUS_MAX)
     grows = steps[np.newaxis] < height[:, np.newaxis]
-    return np.stack(np.broadcast_arrays(wx[:, None], wy[:, None] + steps, wz[:, None]), axis=-1)[
-        grows
-    ]
+    blocks = np.stack(np.broadcast_arrays(wx[:, None], wy[:, None] + steps, wz[:, None]), axis=-1)
+    voxels: NDArray[np.int64] = blocks[grows]
+    return voxels
