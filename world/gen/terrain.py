@@ -101,7 +101,7 @@ DEAD_BUSH_CHANCE = 0.015
 SEA_ROOF = 4  # below the sea, caves keep this much rock under every nearby sea floor
 KEEP_UNDER = 4  # nor do they come nearer than this under a tree or a cactus
 COLUMN_CACHE_SIZE = (
-    2048  # chunk columns (x, z) whose land, plants and caves are kept (~16 KiB each)
+    2048  # chunk columns (x, z) whose land, plants and caves are kept (~12 KiB each)
 )
 
 # Material codes used while filling, mapped to the registry's ids at the end (by these names;
