@@ -403,6 +403,91 @@ def paint_sapling(rng: Rng) -> Tile:
     return _rgba(rgb, alpha)
 
 
+def paint_sandstone(rng: Rng) -> Tile:
+    """Pressed sand: the sand's grain in pale horizontal layers, a darker line between them."""
+    light = 1.0 + 0.03 * _smooth_noise(rng, 8)
+    light *= _grain(rng, 0.035)
+    rows = np.arange(N)
+    bands = np.array([0.0, 5.0, 10.0]) + rng.integers(0, 2, 3)
+    for row in bands.astype(np.int64).tolist():
+        light[row] *= 0.86
+        light[(row + 1) % N] *= 1.04
+    light[rows >= N - 3] *= 0.95
+    return _rgba(_colour((216, 200, 150), light))
+
+
+def _cactus_green(rng: Rng) -> NDArray[np.float64]:
+    light = 1.0 + 0.06 * _smooth_noise(rng, 4)
+    light *= _grain(rng, 0.06)
+    return _colour((72, 128, 46), light)
+
+
+def paint_cactus_side(rng: Rng) -> Tile:
+    """Green ribs running up, darker furrows between them, pale spines in pairs."""
+    rgb = _cactus_green(rng)
+    x = np.arange(N)
+    rgb[:, x % 4 == 1] *= 0.72  # the furrows
+    rgb[:, x % 4 == 3] *= 1.12  # the ribs' crests
+    for column in range(3, N, 4):
+        for row in rng.choice(N, 4, replace=False).tolist():
+            rgb[row, column] = np.array([214.0, 220.0, 170.0])
+    return _rgba(rgb)
+
+
+def paint_cactus_top(rng: Rng) -> Tile:
+    """Seen from above: a ring of ribs round a paler middle."""
+    rgb = _cactus_green(rng)
+    y, x = np.mgrid[0:N, 0:N] + 0.5
+    edge = np.minimum(np.minimum(y, x), np.minimum(N - y, N - x))
+    ring = (edge >= 1.0) & (edge < 3.0)
+    rgb[ring] *= 0.8
+    rgb[edge >= 5.0] *= 1.12
+    return _rgba(rgb)
+
+
+def paint_dead_bush(rng: Rng) -> Tile:
+    """Dry brown twigs branching up from the ground on a clear background."""
+    rgb = np.zeros((N, N, 3))
+    alpha = np.zeros((N, N))
+    brown = np.array([124.0, 86.0, 44.0])
+    for _ in range(5):
+        y, x = N - 1, 7 + int(rng.integers(0, 3))
+        drift = int(rng.integers(-1, 2)) or 1
+        for step in range(int(rng.integers(6, 13))):
+            rgb[y, x] = brown * (0.8 + 0.3 * rng.random())
+            alpha[y, x] = 255.0
+            y -= 1
+            if step % 2 == 1:
+                x = int(np.clip(x + drift, 1, N - 2))
+    return _rgba(rgb, alpha)
+
+
+def paint_snow(rng: Rng) -> Tile:
+    """Fresh snow: nearly white, with faint blue-grey grain and a few bright sparkles."""
+    light = 1.0 + 0.02 * _smooth_noise(rng, 8)
+    light *= _grain(rng, 0.025)
+    y, x = _speckle(rng, 10)
+    light[y, x] *= 0.94
+    rgb = _colour((238, 244, 250), light)
+    y, x = _speckle(rng, 6)
+    rgb[y, x] = 255.0
+    return _rgba(rgb)
+
+
+def paint_ice(rng: Rng) -> Tile:
+    """Translucent pale blue ice with a few white streaks of cracks."""
+    light = 1.0 + 0.05 * _smooth_noise(rng, 4)
+    rgb = _colour((150, 190, 240), light)
+    alpha = np.full((N, N), 200.0)
+    for _ in range(3):
+        row, column = (int(v) for v in rng.integers(0, N, 2))
+        for step in range(int(rng.integers(3, 7))):
+            at = (row - step) % N, (column + step) % N
+            rgb[at] = np.array([226.0, 240.0, 255.0])
+            alpha[at] = 230.0
+    return _rgba(rgb, alpha)
+
+
 def _lamp(rng: Rng, lit: bool) -> Tile:
     """A lamp in a dark frame: a warm glowing core when lit, dull glass when off."""
     y, x = np.mgrid[0:N, 0:N]
@@ -507,6 +592,12 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
     "base:door": paint_door,
     "base:lava": paint_lava,
     "base:obsidian": paint_obsidian,
+    "base:sandstone": paint_sandstone,
+    "base:cactus_side": paint_cactus_side,
+    "base:cactus_top": paint_cactus_top,
+    "base:dead_bush": paint_dead_bush,
+    "base:snow": paint_snow,
+    "base:ice": paint_ice,
 } | {name: _crack(stage) for stage, name in enumerate(CRACK_TILES)}
 
 

@@ -402,6 +402,7 @@ def test_the_guide_shows_how_to_test_light_generation_saving_and_commands():
         "test_sapling",
         "test_light",
         "test_generation",
+        "test_biomes",
         "test_saving",
         "test_commands",
     ]

@@ -305,4 +305,49 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         tiles=("base:obsidian",),
         groups=("cracky",),
     ),
+    # The biomes' blocks (`world.gen.biomes`): a desert's sandstone, cacti and dead bushes, the
+    # snowy land's snow layer and its frozen sea.
+    BlockType(
+        "base:sandstone",
+        hardness=0.8,
+        needs_tool=True,
+        tiles=("base:sandstone",),
+        groups=("cracky",),
+    ),
+    BlockType(
+        "base:cactus",
+        hardness=0.4,
+        transparent=True,  # inset: the faces of its neighbours show around it
+        tiles=("base:cactus_top", "base:cactus_top", "base:cactus_side"),
+        selection=(Box(1 / 16, 0.0, 1 / 16, 15 / 16, 1.0, 15 / 16),),  # Minecraft's 1/16 inset
+    ),
+    BlockType(
+        "base:dead_bush",
+        description="dead bush",
+        solid=False,
+        replaceable=True,
+        transparent=True,
+        hardness=0.0,
+        tiles=("base:dead_bush",),
+        drops=(),  # Minecraft's gives sticks, which this game has not
+    ),
+    BlockType(
+        "base:snow",
+        description="snow layer",
+        solid=False,  # one layer: Minecraft's has no collision either
+        replaceable=True,
+        transparent=True,
+        hardness=0.1,
+        tiles=("base:snow",),
+        selection=shapes.carpet(2 / 16),
+        groups=("crumbly",),
+    ),
+    BlockType(
+        "base:ice",
+        hardness=0.5,
+        transparent=True,
+        tiles=("base:ice",),
+        drops=(),  # Minecraft's: nothing without silk touch
+        groups=("cracky",),
+    ),
 )

@@ -82,6 +82,12 @@ ATLAS_TILES: tuple[str, ...] = (
     "base:door",
     "base:lava",
     "base:obsidian",
+    "base:sandstone",
+    "base:cactus_side",
+    "base:cactus_top",
+    "base:dead_bush",
+    "base:snow",
+    "base:ice",
 )
 
 

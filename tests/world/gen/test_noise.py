@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.gen.noise import fractal_noise, hash2, stream_salt, unit
+from world.gen.noise import fractal_noise, fractal_noise3, hash2, stream_salt, unit
 
 
 def grid(n: int = 64, scale: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
@@ -48,3 +48,37 @@ def test_hashes_cover_negative_lattice_points_uniformly():
     counts, _ = np.histogram(values, bins=10, range=(0.0, 1.0))
     assert counts.min() > 0.9 * len(values) / 10
     assert not np.array_equal(hash2(ix, iz, 99), hash2(ix, iz, 100))
+
+
+def box(n: int = 24, scale: float = 0.07) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    coords = (np.arange(n, dtype=np.float64) - n / 2) * scale
+    return coords[:, None, None], coords[None, :, None], coords[None, None, :]
+
+
+def test_3d_noise_is_deterministic_bounded_and_varies():
+    x, y, z = box()
+    a = fractal_noise3(x, y, z, stream_salt(3, 20), 2)
+    assert a.shape == (24, 24, 24) and np.array_equal(
+        a, fractal_noise3(x, y, z, stream_salt(3, 20), 2)
+    )
+    assert np.abs(a).max() < 1.0 and a.std() > 0.02
+    assert abs(np.corrcoef(a.ravel(), fractal_noise3(x, y, z, 99, 2).ravel())[0, 1]) < 0.5
+
+
+def test_3d_noise_is_continuous_and_a_point_gives_the_same_value_in_any_sample():
+    x, y, z = box(scale=0.002)
+    field = fractal_noise3(x, y, z, 777, 2)
+    for axis in range(3):
+        assert np.abs(np.diff(field, axis=axis)).max() < 0.02
+    alone = fractal_noise3(x[5:6], y[:, 7:8], z, 777, 2)
+    assert np.array_equal(alone[0, 0], field[5, 7])
+
+
+def test_several_salts_give_the_fields_each_salt_gives_alone():
+    x, y, z = box(12)
+    scales = np.array([1.0, 2.0]).reshape(2, 1, 1, 1)
+    both = fractal_noise3(x[None] * scales, y[None] * scales, z[None] * scales, [5, 6], 2)
+    assert np.array_equal(both[0], fractal_noise3(x, y, z, 5, 2))
+    assert np.array_equal(both[1], fractal_noise3(x * 2.0, y * 2.0, z * 2.0, 6, 2))
+    flat = fractal_noise(x[None, :, :, 0], z[None, :, 0, :], [5, 6], 3)
+    assert np.array_equal(flat[1], fractal_noise(x[:, :, 0], z[:, 0, :], 6, 3))

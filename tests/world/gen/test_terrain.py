@@ -12,26 +12,30 @@ from hypothesis import strategies as st
 
 from world import World
 from world.base import default_registry
+from world.blocks.registry import BlockRegistry
+from world.gen.biomes import SEA_LEVEL, biome_map
+from world.gen.caves import LAVA_LEVEL
 from world.gen.generators import (
     FlatGenerator,
     TerrainGenerator,
 )
+from world.gen.plants import TREE_LINE, tree_trunks
 from world.gen.terrain import (
     DIRT_DEPTH,
-    SEA_LEVEL,
-    TREE_LINE,
+    SANDSTONE_DEPTH,
+    SEA_ROOF,
     clear_cache,
     generate_chunk,
     generate_region,
     surface_height,
-    tree_trunks,
 )
 from world.voxels.layout import CHUNK_VOLUME
 
 REG = default_registry()
 ID = {name.split(":")[-1]: REG.id(name) for name in REG.names if name != "air"}
 AIR = 0
-GROUND = {ID[n] for n in ("stone", "dirt", "grass", "sand", "gravel", "bedrock")}
+GROUND = {ID[n] for n in ("stone", "dirt", "grass", "sand", "gravel", "bedrock", "sandstone")}
+CAVE = {AIR, *([ID["lava"]] if "lava" in ID else [])}  # what a cave holds
 SEED = 20240601
 
 
@@ -162,8 +166,9 @@ def test_air_above_the_hills(region):
     assert generate_chunk(SEED, 0, 8, 0, REG) is None
 
 
-def test_columns_are_grass_over_dirt_over_stone_or_sand_by_the_sea(region):
+def test_columns_are_grass_over_dirt_over_stone_or_sand_by_the_sea_where_no_cave_cuts_them(region):
     kinds = set()
+    biomes = biome_map(SEED, np.arange(-64, 64)[:, None], np.arange(-64, 64)[None, :])
     for x, z in itertools.product(range(0, 128, 3), repeat=2):
         height = surface_height(SEED, x - 64, z - 64)
         column = region[x, :, z]
@@ -174,10 +179,15 @@ def test_columns_are_grass_over_dirt_over_stone_or_sand_by_the_sea(region):
             kind, expected_top, expected_sub = "beach", {ID["sand"]}, ID["sand"]
         else:
             kind, expected_top, expected_sub = "sea", {ID["sand"], ID["gravel"]}, ID["dirt"]
+        assert biomes[x, z] == (0 if kind == "sea" else biomes[x, z])  # the deep sea is ocean
         kinds.add(kind)
-        assert top in expected_top  # dirt on land only under a tree trunk
-        assert np.all(column[height - 1 - DIRT_DEPTH : height - 1] == expected_sub)
-        assert np.all(column[1 : height - 1 - DIRT_DEPTH] == ID["stone"])
+        cave = np.isin(column, list(CAVE))
+        # dirt on land only under a tree trunk; a cave's mouth may have taken the top block
+        assert top in expected_top or cave[height - 1]
+        sub = slice(height - 1 - DIRT_DEPTH, height - 1)
+        assert np.all((column[sub] == expected_sub) | cave[sub])
+        deep = slice(1, height - 1 - DIRT_DEPTH)
+        assert np.all((column[deep] == ID["stone"]) | cave[deep])
         above = column[height:]
         if height < SEA_LEVEL:
             assert np.all(above[: SEA_LEVEL - height] == ID["water"])
@@ -244,3 +254,98 @@ def test_spawn_point_is_on_dry_ground_with_room_to_stand():
 def test_bad_arguments_are_value_errors_naming_them(call, argument):
     with pytest.raises(ValueError, match=argument):
         call()
+
+
+# -- caves -----------------------------------------------------------------------------------------
+
+
+def test_caves_hollow_the_ground_and_open_at_the_surface_in_places(region):
+    xs = np.arange(-64, 64)
+    ground = np.array([[surface_height(SEED, x, z) - 1 for z in xs] for x in xs])
+    wy = np.arange(region.shape[1])[None, :, None]
+    underground = (wy >= 2) & (wy < ground[:, None, :] - DIRT_DEPTH)
+    hollow = np.isin(region, list(CAVE)) & underground
+    assert 0.03 < hollow.sum() / underground.sum() < 0.3  # a few percent of the rock is cave
+    assert (hollow.any(axis=1)).mean() > 0.2  # in many columns
+    top = region[np.arange(128)[:, None], ground, np.arange(128)[None, :]]
+    land = ground >= SEA_LEVEL
+    mouths = (top == AIR) & land
+    assert 0 < mouths.sum() < 0.1 * land.sum()  # some mouths, most ground whole
+
+
+def ocean_region() -> tuple[tuple[int, int, int], np.ndarray]:
+    """A box of mostly deep sea, found on the biome map."""
+    xs = np.arange(-2048, 2048, 64)
+    ocean = biome_map(SEED, xs[:, None], xs[None, :]) == 0
+    i, j = np.argwhere(ocean)[0]
+    origin = (int(xs[i]) - 48, 0, int(xs[j]) - 48)
+    return origin, generate_region(SEED, origin, (96, SEA_LEVEL + 4, 96), REG)
+
+
+def test_no_cave_opens_into_the_sea():
+    _, box = ocean_region()
+    water = box == ID["water"]
+    assert water.sum() > 20_000
+    hollow = np.isin(box, list(CAVE))
+    for axis in range(3):
+        for step in (1, -1):
+            beside = np.roll(water, step, axis=axis)
+            edge = [slice(None)] * 3
+            edge[axis] = 0 if step == 1 else -1
+            beside[tuple(edge)] = False
+            touching = hollow & beside
+            # Only the open air over the sea's surface touches water.
+            assert not touching[:, :SEA_LEVEL, :].any(), (axis, step)
+
+
+def test_caves_under_the_sea_keep_a_roof_of_rock():
+    origin, box = ocean_region()
+    xs = np.arange(origin[0], origin[0] + 96)
+    zs = np.arange(origin[2], origin[2] + 96)
+    ground = np.array([[surface_height(SEED, x, z) - 1 for z in zs] for x in xs])
+    wy = np.arange(box.shape[1])[None, :, None]
+    near_floor = (wy > ground[:, None, :] - SEA_ROOF) & (wy <= ground[:, None, :])
+    sea = ground[:, None, :] < SEA_LEVEL - 1
+    assert not (np.isin(box, list(CAVE)) & near_floor & sea).any()
+
+
+def test_lava_lies_only_low_down_in_caves(region):
+    lava = region == ID["lava"]
+    assert lava.any()  # lava lakes
+    assert not lava[:, LAVA_LEVEL + 1 :, :].any()
+    below = region[:, :-1, :][lava[:, 1:, :]]
+    assert np.isin(below, [ID["lava"], ID["stone"], ID["sandstone"], ID["bedrock"]]).all()
+    assert REG.id("base:lava") == REG.id("base:lava")  # the source state: lava lakes stay still
+    assert REG.props(REG.id("base:lava"))["level"] == 8
+
+
+def test_a_registry_without_lava_leaves_the_deep_caves_empty():
+    plain = BlockRegistry()
+    for block in REG.blocks:
+        if block.name not in ("air", "base:lava"):
+            plain.register(block)
+    box = generate_region(SEED, (-64, 0, -64), (128, LAVA_LEVEL + 1, 128), plain)
+    with_lava = generate_region(SEED, (-64, 0, -64), (128, LAVA_LEVEL + 1, 128), REG)
+    lava = with_lava == ID["lava"]
+    assert lava.any() and np.all(box[lava] == 0)
+
+
+# -- desert sandstone ------------------------------------------------------------------------------
+
+
+def test_desert_sand_lies_on_sandstone():
+    xs = np.arange(-4096, 4096, 32)
+    desert = np.argwhere(biome_map(SEED, xs[:, None], xs[None, :]) == 3)
+    found = 0
+    for i, j in desert[:: max(1, len(desert) // 40)]:
+        x, z = int(xs[i]), int(xs[j])
+        height = surface_height(SEED, x, z)
+        if height - 1 <= SEA_LEVEL:
+            continue
+        column = generate_region(SEED, (x, 0, z), (1, height + 1, 1), REG)[0, :, 0]
+        layers = column[height - 1 - DIRT_DEPTH - SANDSTONE_DEPTH : height]
+        cave = np.isin(layers, list(CAVE))
+        expected = [ID["sandstone"]] * SANDSTONE_DEPTH + [ID["sand"]] * (DIRT_DEPTH + 1)
+        assert np.all((layers == expected) | cave)
+        found += 1
+    assert found > 10
