@@ -71,7 +71,7 @@ from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
 from world.voxels.chunks import World
 from world.voxels.entities import drop_item
-from world.voxels.layout import CHUNK, CHUNK_SHIFT, ChunkKey
+from world.voxels.layout import CHUNK, CHUNK_SHIFT
 from world.voxels.liquid_ticks import game_tick
 
 __all__ = ["LIQUID_BUDGET", "RETRY_TICKS", "STEP_LIMIT", "LiquidFlow"]
@@ -294,7 +294,7 @@ class LiquidFlow:
         tables = self.tables()
         if not tables.kinds:
             return
-        around = np.unique((cells[:, None, :] + _AROUND).reshape(-1, 3), axis=0)
+        around = _unique_cells((cells[:, None, :] + _AROUND).reshape(-1, 3))
         ids = _read_loaded(self.world, around)
         liquid = tables.kind[ids] >= 0
         if not liquid.any():
@@ -302,8 +302,8 @@ class LiquidFlow:
         if tables.meeting:
             met = self._meet(tx, tables, around[liquid], ids[liquid])
             if len(met):
-                around = np.unique(
-                    np.concatenate([around, (met[:, None, :] + _AROUND).reshape(-1, 3)]), axis=0
+                around = _unique_cells(
+                    np.concatenate([around, (met[:, None, :] + _AROUND).reshape(-1, 3)])
                 )
                 ids = _read_loaded(self.world, around)
                 liquid = tables.kind[ids] >= 0
@@ -480,9 +480,7 @@ def _slices(
 def _by_chunk(cells: NDArray[np.int64], due: NDArray[np.int64]) -> list[NDArray[np.intp]]:
     """The rows of N cells grouped by chunk, the groups in the order of their earliest tick (so
     a group left for the next frame is not overtaken by newer ticks)."""
-    keys = cells >> CHUNK_SHIFT
-    _, inverse = np.unique(keys, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    _, inverse = np.unique(_packed(cells >> CHUNK_SHIFT), return_inverse=True)
     order = np.argsort(inverse, kind="stable")
     bounds = np.searchsorted(inverse[order], np.arange(inverse.max() + 2))
     groups = [order[bounds[g] : bounds[g + 1]] for g in range(len(bounds) - 1)]
@@ -528,9 +526,8 @@ def _read_loaded(world: World, cells: NDArray[np.int64]) -> NDArray[np.int64]:
     keys = cells >> CHUNK_SHIFT
     local = cells - keys * _SIDE
     index = (local[:, 0] * _SIDE + local[:, 1]) * _SIDE + local[:, 2]
-    unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    for g, row in enumerate(unique.tolist()):
+    _, first, inverse = np.unique(_packed(keys), return_index=True, return_inverse=True)
+    for g, row in enumerate(keys[first].tolist()):
         chunk = world.chunks.get((row[0], row[1], row[2]))
         if chunk is not None:
             sel = inverse == g
@@ -538,5 +535,24 @@ def _read_loaded(world: World, cells: NDArray[np.int64]) -> NDArray[np.int64]:
     return out
 
 
-def _key(row: list[int]) -> ChunkKey:
-    return (row[0], row[1], row[2])
+_OFFSET = 1 << 20  # packs a coordinate of ±2^20 chunks or ±2^20 blocks' neighbourhood sums
+_BITS = 21
+
+
+def _packed(cells: NDArray[np.int64]) -> NDArray[np.int64]:
+    """One int64 per row of (N, 3) integers within ±2^20 (chunk keys), ordered as the rows."""
+    shifted = cells + _OFFSET
+    packed: NDArray[np.int64] = (
+        (shifted[:, 0] << (2 * _BITS)) | (shifted[:, 1] << _BITS) | shifted[:, 2]
+    )
+    return packed
+
+
+def _unique_cells(cells: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The distinct rows of (N, 3) world cells (the world limit is 2^25: cells are not packed)."""
+    order = np.lexsort((cells[:, 2], cells[:, 1], cells[:, 0]))
+    ordered = cells[order]
+    keep = np.ones(len(ordered), dtype=np.bool_)
+    keep[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
+    unique: NDArray[np.int64] = ordered[keep]
+    return unique
