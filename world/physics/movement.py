@@ -64,6 +64,7 @@ from world.physics.swimming import (
     WATER_SINK_SPEED,
     WATER_SPEED,
     climbs_out,
+    current,
     liquid_depth,
 )
 from world.validate import WORLD_LIMIT, vec3
@@ -289,6 +290,10 @@ def step(world: World, body: Body, controls: Controls, dt: float = TICK) -> Body
         vy = max(vy - GRAVITY * dt, -TERMINAL_SPEED)
     vx = _approach(vx, wish_x * speed, rate, dt)
     vz = _approach(vz, wish_z * speed, rate, dt)
+    if depth > 0.0:  # the current carries a swimmer along the flow
+        push_x, push_z = current(world, lo, hi).push
+        vx += push_x * dt
+        vz += push_z * dt
 
     new_lo, blocked, on_ground = move_stepping(
         world,

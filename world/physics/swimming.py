@@ -27,15 +27,24 @@ speed of Minecraft's discrete ticks exponentially at Minecraft's drag rate:
   voxel, so the hop is a full jump (``JUMP_SPEED``): it lifts the body onto a ledge one block
   above the water's surface.
 
+The current (`current`): a body or a stack in flowing liquid is pushed along the flow, each
+liquid voxel it touches giving Minecraft's flow direction (``FlowingFluid.getFlow``: the drop of
+the surface toward each side, a side of air counting only where the same liquid lies below it, a
+fall), their sum made a unit and scaled by the liquid's `world.blocks.liquid.Liquid.push` (water
+5.6 blocks/s²: Minecraft's 0.014 blocks/tick²; against the water's drag it drifts a body at
+about 1.3 blocks/s). A still lake has no current. The fall's own downward pull is not modelled.
+
 Pure: no engine, no clock; `world.physics.movement` applies these in its step.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
+from world.blocks.liquid import SOURCE, LiquidTables
 from world.geometry import Vec3
 from world.physics.collision import Region, block_ids, move_aabb
 from world.voxels.chunks import World
@@ -48,7 +57,9 @@ __all__ = [
     "WATER_EXIT_ROOM",
     "WATER_SINK_SPEED",
     "WATER_SPEED",
+    "Current",
     "climbs_out",
+    "current",
     "liquid_depth",
 ]
 
@@ -114,3 +125,73 @@ def climbs_out(world: World, new_lo: Vec3, size: Vec3, region: Region | None = N
         return False
     raised_hi = (raised_lo[0] + size[0], raised_lo[1] + size[1], raised_lo[2] + size[2])
     return liquid_depth(world, raised_lo, raised_hi, region) == 0.0
+
+
+_SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_FULL = SOURCE / 9.0  # a source's surface (Minecraft's 8/9 of the block)
+
+
+@dataclass(frozen=True)
+class Current:
+    """What the liquids a box touches do to it: ``push``, the current along the flow (blocks/s²
+    on x and z), and ``burns``: one of them burns what falls in (a liquid that washes blocks
+    away to nothing, `world.blocks.liquid.Liquid.washes` ``"destroy"``: lava)."""
+
+    push: tuple[float, float] = (0.0, 0.0)
+    burns: bool = False
+    wet: bool = False
+
+
+def current(world: World, lo: Vec3, hi: Vec3) -> Current:
+    """The current on a box (its corners ``lo`` and ``hi``; module notes)."""
+    tables = world.registry.liquids
+    kinds = tables.kind
+    total_x = total_z = strength = 0.0
+    burns = wet = False
+    for x in range(math.floor(lo[0] + _SKIN), math.floor(hi[0] - _SKIN) + 1):
+        for y in range(math.floor(lo[1] + _SKIN), math.floor(hi[1] - _SKIN) + 1):
+            for z in range(math.floor(lo[2] + _SKIN), math.floor(hi[2] - _SKIN) + 1):
+                state = world.get_block(x, y, z)
+                kind = int(kinds[state])
+                if kind < 0:
+                    continue
+                wet = True
+                liquid = tables.kinds[kind].liquid
+                burns |= liquid.washes == "destroy"
+                fx, fz = _flow(world, x, y, z, state)
+                length = math.hypot(fx, fz)
+                if length:
+                    total_x += fx / length
+                    total_z += fz / length
+                    strength = max(strength, liquid.push)
+    length = math.hypot(total_x, total_z)
+    if not length:
+        return Current(burns=burns, wet=wet)
+    return Current((total_x / length * strength, total_z / length * strength), burns, wet)
+
+
+def _flow(world: World, x: int, y: int, z: int, state: int) -> tuple[float, float]:
+    """Minecraft's flow of one liquid voxel, horizontal: toward where its surface drops."""
+    tables = world.registry.liquids
+    kind = tables.kind[state]
+    height = _surface(tables, state)
+    fx = fz = 0.0
+    for dx, dz in _SIDES:
+        beside = world.get_block(x + dx, y, z + dz)
+        if tables.kind[beside] == kind:
+            drop = height - _surface(tables, beside)
+        elif tables.kind[beside] < 0 and not world.registry.solid[beside]:
+            under = world.get_block(x + dx, y - 1, z + dz)
+            if tables.kind[under] != kind:
+                continue  # air with no fall beside: no pull that way (Minecraft's)
+            drop = height - (_surface(tables, under) - _FULL)
+        else:
+            continue
+        fx += dx * drop
+        fz += dz * drop
+    return fx, fz
+
+
+def _surface(tables: LiquidTables, state: int) -> float:
+    """A liquid state's own surface height (Minecraft's ``getOwnHeight``: level / 9)."""
+    return (SOURCE if tables.falling[state] else int(tables.level[state])) / 9.0

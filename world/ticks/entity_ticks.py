@@ -9,7 +9,8 @@ chunk, in id order:
 1. goes when its kind's ``max_age`` has passed (a stack after 5 minutes);
 2. moves (a physical kind: gravity, drag, collision, `world.entities.motion`), unless it rests,
    and unless the chunks around it are not loaded (it waits at the edge of the loaded world,
-   and goes on when they load);
+   and goes on when they load); a stack in water floats up and drifts with the current, a stack
+   in lava burns (`world.physics.swimming.current`);
 3. does its kind's own work: a stack merges and is picked up (`world.entities.items`), a falling
    block lands (`land`), a mod's kind runs its ``on_activate`` once, then ``on_step(entity, dt,
    world)``.
@@ -41,9 +42,10 @@ from world.actions.transaction import Transaction
 from world.blocks.block_type import AIR
 from world.blocks.entity_type import FALLING_BLOCK, ITEM_ENTITY, STEP_SECONDS, EntityType
 from world.entities.items import MERGE_EVERY, merge, pick_up
-from world.entities.motion import REST_SPEED, speed, step_motion
+from world.entities.motion import REST_SPEED, box_of, speed, step_motion
 from world.geometry import Int3
 from world.items.inventory import ItemStack
+from world.physics.swimming import current
 from world.voxels.chunks import World
 from world.voxels.entities import Entity, chunk_of, drop_item
 from world.voxels.layout import ChunkKey
@@ -54,6 +56,10 @@ MAX_STEPS = 4  # entity steps one frame runs at most
 # Seconds one entity step may take before the entities not reached wait for the next (500
 # stacks and 50 creatures take about 2 ms: `bench.entities`).
 ENTITY_STEP_BUDGET = 0.004
+# A stack in water rises (Minecraft's 5e-4 blocks/tick² up, to 0.06 blocks/tick) and drifts with
+# the current (`world.physics.swimming.current`); in lava it burns.
+ITEM_FLOAT = 0.2  # blocks/s², on top of cancelling its gravity
+ITEM_FLOAT_SPEED = 1.2  # blocks/s
 RECHECK_EVERY = 20  # steps between a resting entity's looks at its age (1 s)
 # Blocks from a player's middle within which stacks are looked at for pickup: the pickup box
 # (the player's grown by `world.entities.items.PICKUP_REACH`) lies within it.
@@ -186,9 +192,18 @@ class EntityTicks:
             return True  # until a change near it wakes it (`wake`) or it is moved
         if not _around_loaded(world, entity, kind, self._ready):
             return False
-        pos, velocity, on_ground = step_motion(
-            world, entity.pos, entity.velocity, kind, STEP_SECONDS
-        )
+        velocity = entity.velocity
+        if kind is ITEM_ENTITY:
+            liquid = current(world, *box_of(entity.pos, kind))
+            if liquid.burns:  # a stack fallen into lava burns up (Minecraft's)
+                world.entities.remove(entity)
+                return False
+            if liquid.wet:  # it floats and drifts with the current
+                vx, vy, vz = velocity
+                dt = STEP_SECONDS
+                vy = min(vy + (kind.gravity + ITEM_FLOAT) * dt, ITEM_FLOAT_SPEED)
+                velocity = (vx + liquid.push[0] * dt, vy, vz + liquid.push[1] * dt)
+        pos, velocity, on_ground = step_motion(world, entity.pos, velocity, kind, STEP_SECONDS)
         world.entities.step(entity, pos, velocity, on_ground)
         entity.resting = on_ground and speed(velocity) < REST_SPEED
         return True

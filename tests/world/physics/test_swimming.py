@@ -29,6 +29,7 @@ from world.physics.swimming import (
     WATER_SINK_SPEED,
     WATER_SPEED,
     climbs_out,
+    current,
     liquid_depth,
 )
 
@@ -190,3 +191,42 @@ def test_the_hop_out_needs_room_free_of_water_and_blocks() -> None:
     assert climbs_out(world, (2.4, SURFACE - 0.3, 0.2), size)
     world.set_block(2, SURFACE + 2, 0, STONE)
     assert not climbs_out(world, (2.4, SURFACE - 0.3, 0.2), size)  # a block above the head
+
+
+def stream() -> World:
+    """A channel along +x, one block deep, whose water runs east from a source at x = 0 to level 1
+    at x = 7 (each level one less, as the liquids leave it): a current."""
+    world = World(REGISTRY)
+    fill(world, (-2, -1, -2), (12, -1, 2), STONE)
+    fill(world, (-2, 0, -2), (12, 1, -2), STONE)
+    fill(world, (-2, 0, 2), (12, 1, 2), STONE)
+    fill(world, (-1, 0, -1), (-1, 1, 1), STONE)
+    for x in range(8):
+        state = REGISTRY.state_id("base:water", level=8 - x) if x else WATER
+        fill(world, (x, 0, -1), (x, 0, 1), state)
+    return world
+
+
+def test_flowing_water_carries_a_swimmer_along_its_flow_and_a_still_lake_does_not() -> None:
+    bodies = run(stream(), Body(pos=(2.5, 0.0, 0.5)), Controls(), 1.5)
+    assert bodies[-1].pos[0] > 2.5 + 1.0  # carried east, downstream, about 1.3 blocks/s
+    assert abs(bodies[-1].pos[2] - 0.5) < 0.05  # straight down the channel
+    assert all(b.vel[0] >= 0.0 for b in bodies)
+    still = run(lake(), Body(pos=(0.5, -2.0, 0.5)), Controls(), 1.5)
+    assert still[-1].pos[0] == pytest.approx(0.5) and still[-1].pos[2] == pytest.approx(0.5)
+
+
+def test_the_current_points_down_the_slope_of_the_surface_and_toward_a_fall() -> None:
+    world = stream()
+    push = current(world, (3.1, 0.1, 0.1), (3.4, 0.9, 0.4)).push
+    assert push[0] == pytest.approx(5.6) and push[1] == pytest.approx(0.0)
+    # A lake of sources is still, even at its edge over air; a fall beside the edge pulls.
+    edge = lake()
+    assert current(edge, (12.1, 0.1, 0.1), (12.4, 0.9, 0.4)).push == (0.0, 0.0)
+    edge.set_block(13, -1, 0, REGISTRY.state_id("base:water", level=8, falling=True))
+    pull = current(edge, (12.1, 0.1, 0.1), (12.4, 0.9, 0.4)).push
+    assert pull[0] == pytest.approx(5.6) and pull[1] == pytest.approx(0.0)
+    lava = REGISTRY.id("base:lava")
+    world.set_block(5, 0, 1, lava)
+    assert current(world, (5.1, 0.1, 1.1), (5.4, 0.4, 1.4)).burns
+    assert not current(world, (5.1, 0.1, 0.1), (5.4, 0.4, 0.4)).burns

@@ -15,11 +15,13 @@ from world.blocks.block_type import BlockType
 from world.blocks.liquid import Liquid, Meeting
 from world.gen.generators import make_generator
 from world.geometry import Int3
+from world.items.inventory import ItemStack
 from world.mods.outcome import Actor
 from world.ray import Hit
 from world.rules import Rules
 from world.save.storage import WorldStore
 from world.ticks.liquids import RETRY_TICKS
+from world.voxels.entities import drop_item
 
 UP = Int3(0, 1, 0)
 TICK = 0.05  # one game tick of world time
@@ -405,3 +407,20 @@ def test_a_liquid_definition_names_what_is_wrong() -> None:
     honey = BlockType("mymod:honey", solid=False, liquid=Liquid(tick_delay=20, drop_off=3))
     assert dict(honey.properties)["level"][0] == 8 and "liquid" in honey.groups
     assert Liquid(drop_off=3).reach == 2 and Liquid().reach == 7 and Liquid(drop_off=2).reach == 3
+
+
+def test_a_stack_in_flowing_water_drifts_downstream_and_one_in_lava_burns(rules: Rules) -> None:
+    world = rules.world
+    walls(world, [(x, Y, z) for x in range(-1, 10) for z in (-1, 1)] + [(-1, Y, 0)])
+    pour(rules, (0, Y, 0))
+    run(rules)
+    stack = drop_item(world.entities, Int3(2, Y, 0), ItemStack("base:dirt", 1))
+    for _ in range(40):
+        rules.tick(TICK)
+    assert stack.pos[0] > 3.0  # carried east, down the flow, two seconds
+    pour(rules, (0, Y, 6), "base:lava")
+    run(rules, 1000)
+    burning = drop_item(world.entities, Int3(1, Y, 6), ItemStack("base:dirt", 1))
+    for _ in range(10):
+        rules.tick(TICK)
+    assert burning.removed and not stack.removed
