@@ -365,6 +365,7 @@ def docs_mods(folder: Path) -> list[str]:
 GUIDE_MODS = [
     "no_glass_theft",
     "quill",
+    "honey",
     "farm",
     "homes",
     "kits",
@@ -424,6 +425,23 @@ def test_the_guide_s_test_files_pass(name, tmp_path, monkeypatch):
         asks = inspect.signature(test).parameters
         (tmp_path / key).mkdir()
         test(**({"tmp_path": tmp_path / key} if "tmp_path" in asks else {}))
+
+
+def test_guide_honey_runs_two_blocks_a_step_a_second(guide):
+    mods, world = guide
+    fill(world, (-6, 0, -6), (6, 0, 6), "base:stone")
+    rules = Rules(world, mods)
+    placed = rules.place_block(hit_at(world, (0, 0, 0)), "honey:honey", player(creative=True))
+    assert placed.done
+    levels = []
+    for _ in range(3):  # a second of game time each: 20 game ticks, one step of honey
+        for _ in range(20):
+            rules.tick(0.05)
+        props = [world.registry.props(world.get_block(x, 1, 0)) for x in (1, 2, 3)]
+        levels.append([p.get("level") for p in props])
+    # One block a second, losing 3 levels a block: 8, 5, 2, and nothing three out.
+    assert levels == [[5, None, None], [5, 2, None], [5, 2, None]]
+    assert not len(world.block_data.liquids)
 
 
 def test_guide_first_mod_keeps_glass_in_survival(guide):

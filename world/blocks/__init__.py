@@ -9,7 +9,8 @@ and every mod register theirs through `world.mods.registrar.BlockRegistrar`.
 Modules: ``block_type`` (BlockType and its state properties), ``registry`` (BlockRegistry),
 ``shapes`` (Box, shapes and their checks), ``labels`` (text drawn on a face from a voxel's data),
 ``atlas`` (the base atlas's fixed tile cells), ``abm`` (a mod's random-tick action), ``ores``
-(an ore's definition and its per-chunk random stream), ``drops`` (what breaking a block gives).
+(an ore's definition and its per-chunk random stream), ``drops`` (what breaking a block gives),
+``liquid`` (a liquid block's flow: `Liquid`, `Meeting`, the registry's liquid tables).
 Imports the leaves and `world.items`.
 """
 
