@@ -1,7 +1,8 @@
 """Liquids flowing: a broken dam, what its flood costs a game tick.
 
 The scene: a lake of water sources 32 × 32 blocks and 4 deep on a stone plateau 5 blocks above
-the plain around it, walled in; then the whole east wall (32 × 4 blocks) is broken, block by block
+the plain around it, walled in, lit (the world keeps its light as the game's does: every tick
+relights what the flood changed, `world.rules.Rules`' relight, and that is timed with it); then the whole east wall (32 × 4 blocks) is broken, block by block
 through `world.rules.Rules.break_block` (a creative player), as a player with a pickaxe would.
 The water pours over the edge as a 32-block waterfall and floods the plain (the lake's sources
 stay, as Minecraft's do: a lake of sources does not run dry). The bench then runs game ticks
@@ -29,6 +30,7 @@ from bench.bulk_write import busy
 from bench.common import print_table
 from world import World
 from world.geometry import Int3
+from world.light.lighting import Light
 from world.mods.outcome import Actor
 from world.ray import Hit
 from world.rules import Rules
@@ -56,6 +58,9 @@ def dam() -> Rules:
     world.set_blocks(_box(-1, LAKE + 1, GROUND, TOP, -1, LAKE + 1), stone)  # the plateau
     world.set_blocks(_box(-1, LAKE + 1, TOP, TOP + DEPTH, -1, LAKE + 1), stone)  # the walls
     world.set_blocks(_box(0, LAKE, TOP, TOP + DEPTH, 0, LAKE), water)  # the lake, still
+    light = Light(world)  # the game keeps the world's light: each tick relights what it changed
+    light.add_chunks(list(world.chunks))
+    world.light = light
     return Rules(world, drop_seed=1)
 
 
