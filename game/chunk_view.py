@@ -61,8 +61,9 @@ in-front-of-the-camera first, one chunk per job, under a per-frame time budget; 
 lose their nodes, and beyond ``view_distance + 1.5`` the world forgets them, handing chunks with
 unsaved edits to ``on_save`` first. Time spent on chunks in a frame (recentring, remeshing, jobs)
 is measured both by the wall clock and as the main thread's CPU time (`work_cpu_s`, what the Python
-side spent, whatever else the machine runs). Dirty chunks (`World.pop_dirty`) are remeshed at once,
-budget or not, so an edit shows in the frame drawn right after it.
+side spent, whatever else the machine runs). Chunks an action changed (`World.pop_dirty`) are
+remeshed at once, budget or not, so an edit shows in the frame drawn right after it; chunks the
+ticks changed (flowing liquids) go to the worker process as it has room, a frame or two later.
 """
 
 from __future__ import annotations
@@ -166,6 +167,10 @@ class ChunkView:
         self._meshed_light: dict[ChunkKey, int | None] = {}
         self._relit: set[ChunkKey] = set()  # drawn chunks whose light may have changed
         self._relit_now: set[ChunkKey] = set()  # the same, after an edit: remeshed at once
+        self._changed: set[ChunkKey] = set()  # changed by a tick, waiting for the worker's room
+        # Drawn in daylight, waiting for their light: remeshed once lit, whether or not lighting
+        # them changed any light the scheduler reports (a dark cave's stays 0).
+        self._daylight: set[ChunkKey] = set()
         self._deferred: list[ChunkKey] | None = None  # meshes `load_all` holds until it lit
         # Every chunk node hangs under one node holding the shader and its day light.
         self.node = world_root().attachNewNode("chunks")  # in world axes (`game.scene`)
@@ -258,6 +263,10 @@ class ChunkView:
         )
         meshed = self.streamer.meshed
         loader = self.streamer.loader
+        if self._daylight:
+            now_lit = self._daylight & self.lights.lit
+            self._daylight -= now_lit
+            self._relit |= now_lit
         # A remesh for light waits while the worker is full: the chunk is drawn meanwhile.
         while self._relit and time.perf_counter() - started < budget_s and not loader.meshes_full:
             key = self._relit.pop()
@@ -309,7 +318,7 @@ class ChunkView:
         self._sync_fog()
         self.streamer.update((x, y, z), facing)
         self._light_keeps_up = self.lights is not None and self.lights.backlog <= LIGHT_BACKLOG
-        done = self.remesh_dirty()
+        done = self.remesh_dirty(now=False)
         done += self._take_meshes(started, budget_s)
         # Letting go of columns that left is bounded by its own count, not by the budget: the
         # budget is for what comes into view.
@@ -409,7 +418,7 @@ class ChunkView:
     def idle(self) -> bool:
         """Whether no chunk waits to be loaded, meshed or lit, nor to be remeshed for light."""
         waiting = self.lights is not None and self.lights.waiting
-        return not self.pending and not waiting and not self._relit
+        return not self.pending and not waiting and not self._relit and not self._changed
 
     def face_camera(self, pos: tuple[float, float, float]) -> None:
         """Show only the faces that can face a camera at ``pos``: the direction groups that
@@ -480,10 +489,17 @@ class ChunkView:
             if not part.show(groups, band, build=build):
                 self._unfitted.add(key)
 
-    def remesh_dirty(self) -> int:
-        """Remesh every shown chunk whose blocks changed; returns how many."""
+    def remesh_dirty(self, *, now: bool = True) -> int:
+        """Remesh every shown chunk whose blocks changed; returns how many.
+
+        ``now`` (after an action: it shows in the next frame) meshes them all here. Without it
+        (the frame's own pass, after the ticks: liquids flowing, a mod's timer) they go to the
+        worker process while it has room and wait for a later frame when it has none, so a
+        flood changing chunks every tick costs the main thread no meshing."""
         meshed = self.streamer.meshed
         dirty = {key for key in self.world.pop_dirty() if key in meshed}
+        dirty |= {key for key in self._changed if key in meshed}
+        self._changed.clear()
         relit, self._relit_now = self._relit_now, set()
         if self.light is not None:
             dirty |= {
@@ -491,9 +507,14 @@ class ChunkView:
                 for key in relit - dirty
                 if key in meshed and self._meshed_light.get(key) != self._light_hash(key)
             }
+        done = 0
         for key in dirty:
-            self._mesh(key, now=True)
-        return len(dirty)
+            if not now and self.streamer.loader.meshes_full:
+                self._changed.add(key)  # first in the next frame's pass
+                continue
+            self._mesh(key, now=now)
+            done += 1
+        return done
 
     def vertex_count(self, key: ChunkKey) -> int:
         """Vertices in the chunk's vertex buffer as Panda3D holds it (0 when not drawn)."""
@@ -561,6 +582,10 @@ class ChunkView:
             if key in self.lights.lit:
                 lit = self.lights.light.padded(key)
             self._meshed_light[key] = None if lit is None else _hash_light(lit)
+            if lit is None:
+                self._daylight.add(key)
+            else:
+                self._daylight.discard(key)
         self._in_worker.pop(key, None)  # a mesh on its way from the worker is stale now
         self._unlit.pop(key, None)
         job = mesh_inputs(self.world, *key, lit)  # copies: the chunk now, for the worker or here
@@ -624,6 +649,7 @@ class ChunkView:
         self._parts.pop(key, None)
         self._unfitted.discard(key)
         self._meshed_light.pop(key, None)
+        self._daylight.discard(key)
         self._relit.discard(key)
         if self._on_dropped is not None:
             self._on_dropped(key)

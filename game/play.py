@@ -264,7 +264,7 @@ class Game:
         if not self.paused:
             self.frame_input.hold(dt)
             self.rules.tick(dt, self.player.body.pos)
-            self.chunks.relight(self.rules.pop_relit(), now=True)  # what the tick relit
+            self.chunks.relight(self.rules.pop_relit())  # what the tick relit, as there is room
         if self.hands.refresh_inventory() and self.inventory_screen.shown:  # a pickup, a mod
             self.inventory_screen.refresh()
         player = self.player

@@ -131,6 +131,33 @@ def test_chunk_nodes_hang_in_a_node_a_cube_of_chunks_placed_at_its_corner_gone_w
     assert view.node.getNumChildren() == 0
 
 
+def test_a_chunk_a_tick_changed_is_meshed_by_the_worker_and_an_actions_at_once(
+    make_game: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A flood changes chunks every tick: the frame's pass sends them to the worker (none is
+    meshed on the main thread), waiting while it is full; an action's redraw meshes at once."""
+    game = make_game(view_distance=2)
+    view = game.chunks
+    loader = view.streamer.loader
+    sent: list[int] = []
+    monkeypatch.setattr(loader, "send_mesh", lambda job_id, job: sent.append(job_id) or True)
+    here: list[tuple[int, int, int]] = []
+    real_show = view._show
+    monkeypatch.setattr(view, "_show", lambda key, mesh: (here.append(key), real_show(key, mesh)))
+    key = next(k for k in view.entities if view.vertex_count(k) > 0)
+    x, y, z = (c * 16 + 8 for c in key)
+    game.world.set_block(x, y, z, game.world.registry.id("base:glass"))  # as a tick writes
+    monkeypatch.setattr(type(loader), "meshes_full", property(lambda self: True))
+    view.update(game.player.eye, 1.0)
+    assert not sent and key not in here and not view.idle  # the worker is full: it waits
+    monkeypatch.setattr(type(loader), "meshes_full", property(lambda self: False))
+    view.update(game.player.eye, 1.0)
+    assert sent and key in {view._jobs.get(job) for job in sent} and key not in here
+    game.world.set_block(x, y, z, 0)  # an action's change: the hands redraw at once
+    view.remesh_dirty()
+    assert here == [key]
+
+
 def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(
     make_game: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -158,11 +185,13 @@ def test_meshes_made_by_the_worker_are_drawn_unless_the_chunk_changed_since(
     assert jobs, "nothing was sent to the worker"
     assert not any(view.shown(key) for key in jobs)  # not drawn before the answer
     edited, lost, *rest = sorted(jobs, key=lambda k: -mesh_chunk(game.world, *k).vertex_count)
-    # An edit while its mesh is in the worker: drawn in the next update, from the world now.
+    # An edit while its mesh is in the worker: drawn at once (as the hands redraw after an
+    # action), from the world now.
     x, y, z = (c * 16 for c in edited)
     voxels = [(x + i, y + j, z + k) for i in range(16) for j in range(16) for k in range(16)]
     solid = next(v for v in voxels if game.world.get_block(*v) != 0)
     game.world.set_block(*solid, 0)
+    view.remesh_dirty()
     view.update(eye, 1.0)
     expected = _drawn_vertices(game, edited)
     assert view.shown(edited) and view.vertex_count(edited) == expected
