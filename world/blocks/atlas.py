@@ -82,6 +82,9 @@ ATLAS_TILES: tuple[str, ...] = (
     "base:door",
     "base:lava",
     "base:obsidian",
+    "base:bucket",  # the base game's items' icons (`world.base.items`)
+    "base:water_bucket",
+    "base:lava_bucket",
 )
 
 
