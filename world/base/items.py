@@ -111,9 +111,8 @@ class Pour:
         registry = world.registry
         if self.liquid not in registry or registry[self.liquid].liquid is None:
             raise ValueError(f"{item.name} pours {self.liquid!r}, which is no registered liquid")
-        if not _holds(player, item):
+        if player is None or not _holds(player, item):
             return None
-        assert player is not None
         target = _pour_target(world, hit)
         if target is None:
             return None
@@ -145,9 +144,8 @@ def fill_bucket(
     """An empty bucket's ``on_use`` (module notes): a liquid's source at ``pos`` becomes air and
     the bucket its full bucket; anything else is not handled (None)."""
     registry = world.registry
-    if registry.liquids.level[state] != SOURCE or not _holds(player, item):
+    if registry.liquids.level[state] != SOURCE or player is None or not _holds(player, item):
         return None
-    assert player is not None
     filled = _bucket_of(registry, block.name, item.name)
     if filled is None:
         return None
@@ -159,9 +157,9 @@ def fill_bucket(
     return True
 
 
-def _holds(player: PlayerRef | None, item: Item) -> bool:
-    """Whether a player holds ``item`` (an actor who is no player of the world has no bucket)."""
-    held = None if player is None else player.held
+def _holds(player: PlayerRef, item: Item) -> bool:
+    """Whether the player holds ``item`` (an actor who is no player of the world holds none)."""
+    held = player.held
     return held is not None and held.item == item.name
 
 
