@@ -1,7 +1,7 @@
 """The creative picker's items and pages: every block and item, each mod's under its heading.
 
-Pure layout (no engine): the catalog (`catalog`: base game first, then each mod's blocks in
-load order, then the items that are not blocks), what the search line selects (`matching`), and
+Pure layout (no engine): the catalog (`catalog`: base game first, then each mod in load order,
+its blocks then its items that are not blocks), what the search line selects (`matching`), and
 `pages`: the items in lines, a heading line naming each mod before its items (again at the top
 of a page its items go on to), nine items to a row, as many lines as one page's height holds.
 `game.inventory_screen` draws a page and numbers its items in reading order.
@@ -56,8 +56,8 @@ class Line:
 
 
 def catalog(registry: BlockRegistry) -> list[CatalogItem]:
-    """Every block a player can hold, grouped by mod in registration order (base first), then
-    the items that are not blocks (`world.items.item`), in registration order.
+    """Every block a player can hold and every item that is not a block (`world.items.item`),
+    grouped by mod in registration order (base first): each mod's blocks, then its items.
 
     Air, liquids and placeholders of missing mods are left out (Minecraft's creative inventory
     has no water block either).
@@ -71,7 +71,10 @@ def catalog(registry: BlockRegistry) -> list[CatalogItem]:
     for thing in registry.items.values():
         tile = registry.tile_id(thing.image)
         items.append(CatalogItem(thing.name, -1, thing.mod, thing.description, tile))
-    return items
+    order: dict[str, int] = {}
+    for item in items:
+        order.setdefault(item.mod, len(order))
+    return sorted(items, key=lambda item: order[item.mod])  # stable: blocks before items
 
 
 def matching(items: list[CatalogItem], query: str) -> list[CatalogItem]:

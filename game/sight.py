@@ -2,7 +2,10 @@
 
 The view's ray (every frame, and again before a click acts) picks the nearer of a block and an
 entity (`world.entities.picking.pick`; an entity standing in front of a block hides it, as in
-Minecraft): `Sight.target`, the block, or `Sight.entity`, the entity, never both. The outline
+Minecraft): `Sight.target`, the block, or `Sight.entity`, the entity, never both. The held item
+says which blocks the ray stops at (`world.items.item.Item.points_at`, read through
+`world.blocks.registry.BlockRegistry.pointable_for`): an empty bucket's stops at liquid sources,
+which every other hand looks through. The outline
 goes round the block's selection boxes or the entity's box; the block's ``infotext``
 (`world.voxels.block_data.INFOTEXT`; none over a menu or a screen), the crack of the block being
 broken, and F4's frozen ray with the voxels it crosses.
@@ -52,10 +55,13 @@ class Sight:
         self.entity: EntityHit | None = None  # or the entity
 
     def aim(self) -> None:
-        """Pick the block or the entity the view aims at and move the outline; show the
-        block's info text unless a menu or a screen covers the view."""
-        world, player = self.rules.world, self.player
-        hit = pick(world, player.eye, player.direction, self._actor().reach)
+        """Pick the block or the entity the view aims at (the held item's ray) and move the
+        outline; show the block's info text unless a menu or a screen covers the view."""
+        world, player, actor = self.rules.world, self.player, self._actor()
+        pointed = world.registry.pointable_for(actor.item)
+        plain = pointed is world.registry.pointable  # the raycast's own table: its fast path
+        hits = None if plain else lambda block_id: bool(pointed[block_id])
+        hit = pick(world, player.eye, player.direction, actor.reach, hits=hits)
         self.entity = hit if isinstance(hit, EntityHit) else None
         self.target = target = hit if isinstance(hit, Hit) else None
         entity = None if self.entity is None else world.entities.get(self.entity.entity_id)

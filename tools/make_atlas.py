@@ -362,6 +362,48 @@ def paint_hoe(rng: Rng) -> Tile:
     return _rgba(rgb, alpha)
 
 
+def _bucket(rng: Rng, contents: tuple[int, int, int] | None) -> Tile:
+    """A bucket (an item, drawn flat): an iron pail seen a little from above, lit from the left,
+    its round opening dark inside, or filled with ``contents``' colour."""
+    ys, xs = np.mgrid[0:N, 0:N] + 0.5
+    dx = xs - 8.0
+    half = 6.5 - (ys - 5.0) * (2.0 / 9.5)  # the pail narrows from 13 pixels wide to 9
+    body = (ys >= 5.0) & (ys <= 14.5) & (np.abs(dx) <= half)
+    rim = dx * dx * (1 / 6.8**2) + (ys - 5.0) * (ys - 5.0) * (1 / 3.2**2) <= 1.0
+    opening = dx * dx * (1 / 5.2**2) + (ys - 5.0) * (ys - 5.0) * (1 / 1.9**2) <= 1.0
+    shape = body | rim
+    light = (1.18 - 0.4 * (xs - 2.0) * (1 / 12.0)) * _grain(rng, 0.05)
+    rgb = _colour((170, 172, 178), light)
+    edge = np.zeros((N, N), dtype=bool)  # a shape pixel beside an empty one (or the tile's edge)
+    padded = np.pad(shape, 1)
+    for oy, ox in ((0, 1), (2, 1), (1, 0), (1, 2)):
+        edge |= shape & ~padded[oy : oy + N, ox : ox + N]
+    rgb[edge] = (58.0, 58.0, 64.0)
+    band = body & ~rim & ((np.floor(ys) == 9.0) | (np.floor(ys) == 10.0)) & ~edge
+    rgb[band] *= 0.82  # a hoop round the pail
+    if contents is None:
+        rgb[opening] = _colour((62, 62, 68), 1.0 + 0.3 * (ys[opening] - 5.0) * (1 / 1.9))
+    else:
+        glow = _grain(rng, 0.08)[opening] * (1.1 - 0.15 * (ys[opening] - 3.4))
+        rgb[opening] = _colour(contents, glow)
+    return _rgba(rgb, np.where(shape, 255.0, 0.0))
+
+
+def paint_bucket(rng: Rng) -> Tile:
+    """The empty bucket: dark inside."""
+    return _bucket(rng, None)
+
+
+def paint_water_bucket(rng: Rng) -> Tile:
+    """A bucket of water: blue at its brim."""
+    return _bucket(rng, (56, 104, 220))
+
+
+def paint_lava_bucket(rng: Rng) -> Tile:
+    """A bucket of lava: orange at its brim."""
+    return _bucket(rng, (236, 120, 30))
+
+
 def paint_torch(rng: Rng) -> Tile:
     """A torch's stick: wood in the middle two columns, a glowing tip at the top (the mesher
     draws each face's part of the tile, so the thin torch shows the middle)."""
@@ -598,6 +640,9 @@ PAINTERS: dict[str, Callable[[Rng], Tile]] = {
     "base:dead_bush": paint_dead_bush,
     "base:snow": paint_snow,
     "base:ice": paint_ice,
+    "base:bucket": paint_bucket,
+    "base:water_bucket": paint_water_bucket,
+    "base:lava_bucket": paint_lava_bucket,
 } | {name: _crack(stage) for stage, name in enumerate(CRACK_TILES)}
 
 

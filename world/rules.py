@@ -338,7 +338,9 @@ class Rules:
 
         Unless the actor sneaks with a block selected (then it places, as in Minecraft), every
         ``can_use`` is asked, then the block's own ``on_use``, then the mods' ``on_use`` until
-        one returns ``True``: that is the action (``outcome.used``). Otherwise the actor's
+        one returns ``True``, then the held item's ``on_use``: that is the action
+        (``outcome.used``; an item's denied `Outcome`, a bucket's refused pour, is the answer,
+        its changes undone: `world.actions.pipeline.use`). Otherwise the actor's
         selected block is placed as by `place_block` (denied with a reason when nothing is
         selected). A denied use is not turned into a place. A survival actor's place
         ``spent`` one item of the selected block (a use spends nothing).
@@ -365,7 +367,11 @@ class Rules:
                 used = pipeline.use(tx, hit, actor)
                 if used is not None:
                     if tx.error is None and not used.used:
-                        return used  # a can_use denial
+                        if not tx.changes:
+                            return used  # a can_use denial, or the held item's
+                        # A mod's on_use that did not handle the click changed blocks: kept.
+                        kept = self._finish(tx, pos)
+                        return replace(used, changes=kept.changes) if kept.done else kept
                     return self._finish(tx, pos, used=True)
             if selected is None:
                 block = registry[block_id]

@@ -47,6 +47,7 @@ def test_the_picker_lists_base_and_mod_blocks_grouped_by_mod(screen: Any, regist
     assert "base:water" not in items and "air" not in items
     mods = [item.partition(":")[0] for item in items]
     assert mods == sorted(mods, key=lambda m: m != "base")  # base first, then each mod together
+    assert items.index("base:bucket") < items.index("gems:ruby")  # base's items with its blocks
 
 
 def test_searching_and_clicking_puts_a_stack_in_the_selected_hotbar_slot(

@@ -58,3 +58,40 @@ def test_an_entity_in_front_of_a_block_is_aimed_at_and_one_behind_it_is_not(
     replay(game, "wait 1")
     assert game.sight.entity is None and game.target is not None
     assert tuple(game.target.block) == (0, 4, 1)
+
+
+def test_an_empty_bucket_aims_at_water_a_right_click_takes_it_and_the_full_one_pours_it_back(
+    make_game: Make, replay: Replay
+) -> None:
+    """The held item decides what the ray stops at (`world.items.item.Item.points_at`): the
+    empty bucket's at a water source, any other hand's (the full bucket's too) through it."""
+    from world.items.inventory import INVENTORY_SLOTS, ItemStack
+
+    game = make_game(flat=True, creative=False)
+    inventory = game.hotbar.inventory
+    inventory.slots[:] = [None] * INVENTORY_SLOTS
+    inventory.put(0, ItemStack("base:bucket", 1))
+    inventory.put(1, ItemStack("base:dirt", 1))
+    replay(game, "select 2\nlook 0 50\nwait 2")
+    ground = game.target
+    assert ground is not None and game.world.registry.name(ground.block_id) == "base:grass"
+    pool = tuple(ground.block)
+    water = game.world.registry.id("base:water")
+    game.world.set_block(*pool, water)  # a source where the grass was
+    game.chunks.remesh_dirty()
+    replay(game, "wait 1")
+    assert game.target is not None
+    behind = tuple(game.target.block)
+    assert behind != pool and game.target.block_id != water  # dirt in hand: looked through
+    replay(game, "select 1\nwait 1")
+    assert game.target is not None and tuple(game.target.block) == pool  # the bucket sees it
+    assert game.outline.entity.enabled
+    replay(game, "place\nwait 1")  # the right click, through the controls and the rules
+    assert game.last_outcome.done and game.last_outcome.used
+    assert game.world.get_block(*pool) == 0
+    assert inventory.slots[0] == ItemStack("base:water_bucket", 1)
+    assert inventory.slots[1] == ItemStack("base:dirt", 1)  # nothing else made or lost
+    assert game.target is not None and tuple(game.target.block) == behind  # a full bucket's ray
+    replay(game, "place\nwait 1")  # pours against the block behind, into the pool
+    assert game.world.get_block(*pool) == water
+    assert inventory.slots[0] == ItemStack("base:bucket", 1)

@@ -466,6 +466,21 @@ def test_guide_quill_writes_the_note_the_player_types_on_the_block(guide):
     assert world.registry.items["quill:quill"].stack_max == 1
 
 
+def test_guide_honey_is_picked_up_by_the_base_bucket_and_poured_from_its_own(guide):
+    mods, world = guide
+    rules = Rules(world, mods)
+    honey = world.registry.id("honey:honey")  # a source: the liquid's default state
+    world.set_block(0, 0, 0, world.registry.id("base:stone"))
+    world.set_block(0, 1, 0, honey)
+    slots = world.players.join("steve", (500.5, 100.0, 500.5)).inventory.slots
+    slots[0] = ItemStack("base:bucket", 1)
+    assert world.registry.pointable_for("base:bucket")[honey]  # the empty bucket's ray sees it
+    assert rules.use_block(hit_at(world, (0, 1, 0)), player(item="base:bucket")).used
+    assert world.get_block(0, 1, 0) == 0 and slots[0] == ItemStack("honey:bucket", 1)
+    assert rules.use_block(hit_at(world, (0, 0, 0)), player(item="honey:bucket")).used
+    assert world.get_block(0, 1, 0) == honey and slots[0] == ItemStack("base:bucket", 1)
+
+
 def test_guide_homes_commands_remember_each_player_s_home(guide):
     mods, world = guide
     commands = make_commands(mods)

@@ -5,7 +5,8 @@ of the rules' public API.
   water); breaking takes the block's hardness in seconds by hand, nothing in creative.
 - A block is placed into ``hit.block`` itself when that block is replaceable (tall grass), else
   into ``hit.block + hit.face`` (`world.actions.pipeline` chooses, with the block's merging); never
-  air, never an unbreakable block in survival (bedrock: creative may), never into a block that is
+  air, never an unbreakable block in survival (bedrock: creative may; but a liquid, which no one
+  breaks, as a bucket pours it: `world.base.items`), never into a block that is
   not replaceable, nor the same state again, nor outside the world's ``build_height``
   (``low <= wy < high``), nor where the state's collision boxes cut into the actor's body.
 
@@ -131,7 +132,8 @@ def place_refusal(
     tx: Transaction, pos: Int3, block_id: int, actor: Actor, *, merge: bool = False
 ) -> Outcome | None:
     """The built-in rules' denial of putting ``block_id`` at ``pos`` itself, or None: air, the
-    build height, an unbreakable block in survival, the same state already there, a block in
+    build height, an unbreakable block in survival (not a liquid: buckets pour them), the same
+    state already there, a block in
     the way (unless ``merge``: the placed block merges into the same block there)."""
     world = tx.world
     registry = world.registry
@@ -147,7 +149,7 @@ def place_refusal(
         return denied(f"there is already {current.description} here", pos)
     if not current.replaceable and not (merge and current is block):
         return denied(f"{current.description} is in the way", pos)
-    if not block.breakable and not actor.creative:
+    if not block.breakable and block.liquid is None and not actor.creative:
         return denied(f"{block.description} can only be placed in creative mode", pos)
     return None
 

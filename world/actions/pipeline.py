@@ -296,7 +296,8 @@ def use(tx: Transaction, hit: Hit, actor: Actor) -> Outcome | None:
     """The right click's use of ``hit.block``: None when nothing used it (the caller places), or
     the outcome (``used``, a ``can_use`` denial, or a failure). ``can_use`` vetoes first, then
     the block's own ``on_use``, then the mods' ``on_use`` until one handles it, then the held
-    item's ``on_use`` (`world.items.item.Item`)."""
+    item's ``on_use`` (`world.items.item.Item`), whose denied `Outcome` (a nested place refused)
+    undoes what it changed and is the answer."""
     pos = hit.block
     state = tx.read(pos)
     registry = tx.world.registry
@@ -332,11 +333,15 @@ def use(tx: Transaction, hit: Hit, actor: Actor) -> Outcome | None:
         called = tx.call("on_use", kwargs)
         item = registry.items.get(actor.item) if actor.item else None
         if called.error is None and not called.answer and item is not None and item.on_use:
+            mark = tx.mark()
             result, error = tx.block_call(item, "on_use", {**offered, "item": item})
             if error is None:
                 tx.settle()
             if tx.error is not None:
                 return _failed(tx, pos)
+            if isinstance(result, Outcome) and not result.done:
+                tx.rollback(mark)  # refused by a check it asked (a bucket's place): nothing kept
+                return result
             return Outcome(True, pos=pos, used=True) if result is True else None
     finally:
         tx.actor = outer

@@ -1,7 +1,8 @@
 """The base game: Blockpick's own blocks, recipes and placement rules, as content.
 
 The engine (every other part of `world`) knows nothing of it: its blocks (`world.base.blocks`),
-recipes (`world.base.recipes`) and placement rules (`world.base.placement`) are registered by
+items (`world.base.items`: the buckets), recipes (`world.base.recipes`) and placement rules
+(`world.base.placement`) are registered by
 the plugin `BaseGame`, named `BASE`, through the same registrar every mod gets
 (`world.mods.registrar.BlockRegistrar`), as Luanti's ``default`` mod is a mod of its game and
 Minecraft's vanilla blocks are registered into registries that know nothing of them.
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Final
 
 from world.base.blocks import BASE_BLOCKS
+from world.base.items import BASE_ITEMS
 from world.base.recipes import BASE_RECIPES
 from world.blocks.registry import BlockRegistry
 from world.mods.hooks import hookimpl
@@ -29,14 +31,17 @@ BASE: Final = "base"
 
 
 class BaseGame:
-    """Blockpick's own blocks (stone, dirt, grass, ...) and recipes, registered like any mod's."""
+    """Blockpick's own blocks (stone, dirt, grass, ...), items (buckets) and recipes, registered
+    like any mod's."""
 
-    description = "the base game's blocks"
+    description = "the base game's blocks and items"
 
     @hookimpl
     def register_blocks(self, registry: BlockRegistrar) -> None:
         for block in BASE_BLOCKS:  # stone first: ``base:stone`` is id 1
             registry.register(block)
+        for item in BASE_ITEMS:
+            registry.register_item(item)
         for recipe in BASE_RECIPES:
             registry.register_craft(recipe)
 

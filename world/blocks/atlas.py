@@ -88,6 +88,9 @@ ATLAS_TILES: tuple[str, ...] = (
     "base:dead_bush",
     "base:snow",
     "base:ice",
+    "base:bucket",  # the base game's items' icons (`world.base.items`)
+    "base:water_bucket",
+    "base:lava_bucket",
 )
 
 

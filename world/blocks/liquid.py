@@ -1,9 +1,10 @@
 """`Liquid`: how a liquid block flows, declared on its `world.blocks.block_type.BlockType`.
 
 A block with a ``liquid`` is a liquid of Minecraft's kind (its ``FlowingFluid``): the block has
-the properties ``level`` (8 is the *source*, 7..1 flowing, each block out losing `Liquid.drop_off`
-levels) and ``falling`` (liquid falling down a column, drawn and pushed as full), added by the
-block type itself. The engine (`world.ticks.liquids`) moves every liquid by the same rules, read
+the properties ``level`` (8 and not falling is the *source*, 7..1 flowing, each block out losing
+`Liquid.drop_off` levels) and ``falling`` (liquid falling down a column: level 8 and falling, a
+flowing voxel that counts as full, as Minecraft's falling fluid), added by the block type itself.
+The engine (`world.ticks.liquids`) moves every liquid by the same rules, read
 from these numbers; the base game's water and lava are two `Liquid` values
 (`world.base.blocks`), and a mod declares its own the same way (Luanti's ``liquidtype``,
 ``liquid_range``, ``liquid_viscosity``, ``liquid_renewable``: here `drop_off`, `tick_delay`,
@@ -35,7 +36,7 @@ __all__ = [
     "Meeting",
 ]
 
-SOURCE: Final = 8  # the level of a source (Minecraft's fluid amount 8)
+SOURCE: Final = 8  # the level of a source, not falling (Minecraft's fluid amount 8)
 LEVELS: Final = (8, 7, 6, 5, 4, 3, 2, 1)  # the first is the default state: a still source
 LIQUID_PROPERTIES: Final = (("level", LEVELS), ("falling", (False, True)))
 WASHES: Final = ("drop", "destroy")
@@ -148,11 +149,17 @@ class LiquidKind:
 @dataclass(frozen=True)
 class LiquidTables:
     """Each state's liquid, indexed by state id: ``kind`` (index into ``kinds``, -1 for none),
-    ``level`` (0 none, 1..8, 8 a source), ``falling``; and ``floodable`` (a liquid flowing into
-    the voxel replaces it: `world.blocks.block_type.BlockType.floodable`)."""
+    ``level`` (0 none, 1..8), ``falling``, ``source`` (level 8, not falling); and ``floodable``
+    (a liquid flowing into the voxel replaces it: `world.blocks.block_type.BlockType.floodable`)."""
 
     kinds: tuple[LiquidKind, ...]
     kind: NDArray[np.int16]
     level: NDArray[np.uint8]
     falling: NDArray[np.bool_]
     floodable: NDArray[np.bool_]
+
+    @property
+    def source(self) -> NDArray[np.bool_]:
+        """Which states are a liquid's source: level 8, not falling."""
+        source: NDArray[np.bool_] = (self.level == SOURCE) & ~self.falling
+        return source

@@ -101,7 +101,8 @@ class BlockRegistry:
     ``(x0, y0, z0, x1, y1, z1)``: the least of every box's lower bounds and the most of its
     upper ones, taken with the unit cube's (``(0, 0, 0, 1, 1, 1)`` while no shape sticks out of
     its voxel; a fence makes ``y1`` 1.5): the voxels whose boxes may meet a region are those
-    within it.
+    within it. `pointable_for` is ``pointable`` as a held item's ray sees it (an empty bucket's
+    stops at liquid sources too).
     """
 
     solid: NDArray[np.bool_]
@@ -120,6 +121,7 @@ class BlockRegistry:
     face_tiles: NDArray[np.int32]
     block_index: NDArray[np.int32]
     pointable_list: tuple[bool, ...]
+    _pointed: dict[str, NDArray[np.bool_]]
     selection_boxes: tuple[Shape | None, ...]
     collision_boxes: tuple[Shape, ...]
     collision_reach: tuple[float, float, float, float, float, float]
@@ -292,6 +294,12 @@ class BlockRegistry:
         tiles = [[self._tile_ids[tile] for tile in s.tiles] for s in states]
         self.face_tiles = table(tiles, np.int32)
         self.pointable_list = tuple(bool(p) for p in self.pointable)
+        liquid_states = self.liquids.kind >= 0
+        self._pointed = {
+            "blocks": self.pointable,
+            "liquid_sources": _frozen(self.pointable | (liquid_states & self.liquids.source)),
+            "liquids": _frozen(self.pointable | liquid_states),
+        }
         self.selection_boxes = tuple(None if s.selection == FULL else s.selection for s in states)
         self.collision_boxes = tuple(s.collision for s in states)
         boxes = [(0.0, 0.0, 0.0, 1.0, 1.0, 1.0), *(box for s in states for box in s.collision)]
@@ -300,6 +308,23 @@ class BlockRegistry:
         self.collision_reach = (low[0], low[1], low[2], high[0], high[1], high[2])
         n = max(1, *(len(s.selection) for s in states))
         self.box_table = table([[*s.selection, *[(0.0,) * 6] * n][:n] for s in states], float)
+
+    def pointable_for(self, item: str | None) -> NDArray[np.bool_]:
+        """Which states the ray of a player holding ``item`` stops at, by state id (read-only):
+        ``pointable``, widened by a held `world.items.item.Item`'s ``points_at`` to liquid
+        sources (level `world.blocks.liquid.SOURCE`, not falling) or to every liquid voxel.
+        A block's name, an unknown name or None (an empty hand) gives ``pointable``; for
+        `world.ray.raycast`'s ``hits``.
+
+        Raises
+        ------
+        ValueError
+            When ``item`` is neither a str nor None.
+        """
+        if item is not None and not isinstance(item, str):
+            raise ValueError(f"item must be an item's name or None, got {item!r}")
+        held = None if item is None else self.items.get(item)
+        return self._pointed["blocks" if held is None else held.points_at]
 
     def _liquid_tables(self, types: list[BlockType]) -> LiquidTables:
         """Each state's liquid (`world.blocks.liquid.LiquidTables`)."""

@@ -56,7 +56,7 @@ every one of the chunks round the eye (all of them again in a frame after an ent
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from weakref import WeakKeyDictionary
@@ -195,11 +195,13 @@ def pick(
     reach: float,
     *,
     exclude: Iterable[int] = (),
+    hits: Callable[[int], bool] | None = None,
 ) -> Hit | EntityHit | None:
     """What the ray points at: the block (`world.ray.raycast`) or the entity, whichever is nearer.
 
     An entity exactly as near as the block is the answer (it stands in front). Arguments, and
-    what they refuse, as `pick_entity`'s.
+    what they refuse, as `pick_entity`'s; ``hits`` is the block raycast's (which states it stops
+    at: a held bucket's, `world.blocks.registry.BlockRegistry.pointable_for`).
 
     Returns
     -------
@@ -207,7 +209,7 @@ def pick(
     """
     o, d, norm, reach, excluded = _checked(world, origin, direction, reach, exclude)
     found = _nearest(world, o, d, norm, reach, excluded)
-    block = raycast(world, o, d, reach)
+    block = raycast(world, o, d, reach, hits=hits)
     if found is None:
         return block
     entity = _entity_hit(found, o, d, norm, reach)

@@ -14,8 +14,16 @@ Contract
   own ``on_use`` and the mods' ``on_use`` hooks come first, as Minecraft's ``useOn`` comes after
   the block's use). It asks for any of `ITEM_CALLBACK_ARGUMENTS` by name, like a block's
   callback, and runs through the same watchdog and rollback; ``True`` means it handled the
-  click (nothing is placed, nothing is taken from the stack). A held item that is not a block
-  never places anything.
+  click (nothing is placed, nothing is taken from the stack). It may instead return the denied
+  `world.mods.outcome.Outcome` of a check or a nested action it asked for (``world.place(...)``
+  refused by a mod's ``can_place``, protection): the click is then refused with that reason and
+  whatever the ``on_use`` changed is undone, the inventory included. A held item that is not a
+  block never places anything.
+- ``points_at``: what the game's ray stops at while the item is held (`POINTS_AT`, Minecraft's
+  ``ClipContext.Fluid``): ``"blocks"`` (the default: pointable blocks; liquids are looked
+  through), ``"liquid_sources"`` (also a liquid's source, level 8: an empty bucket) or
+  ``"liquids"`` (any liquid voxel). The hit is given to ``on_use`` as ``hit`` and ``pos``
+  (`world.blocks.registry.BlockRegistry.pointable_for`).
 - ``digs``: a tool's digging speeds by block group (Luanti's tool capabilities): ``{"cracky":
   4.0}`` breaks blocks of group ``cracky`` (stone) in a quarter of their hardness while the tool
   is held, in survival; the fastest of the block's groups counts; other blocks take their
@@ -42,7 +50,11 @@ from world.items.inventory import MAX_WEAR, STACK_MAX
 from world.tiles import MISSING_TILE, check_tiles
 from world.validate import mod_name
 
-__all__ = ["ITEM_CALLBACK_ARGUMENTS", "Item"]
+__all__ = ["ITEM_CALLBACK_ARGUMENTS", "POINTS_AT", "Item"]
+
+POINTS_AT = ("blocks", "liquid_sources", "liquids")
+"""What a held item's ray may stop at (`Item.points_at`): pointable blocks only, those and liquid
+sources, those and every liquid voxel."""
 
 ITEM_CALLBACK_ARGUMENTS = (
     "world",
@@ -81,6 +93,8 @@ class Item:
     durability : int
         Uses it lasts, 0..`world.items.inventory.MAX_WEAR` (module notes); 0: it never wears.
         Only with ``stack_max`` 1.
+    points_at : str
+        One of `POINTS_AT`: what the ray stops at while it is held (module notes).
     """
 
     name: str
@@ -90,6 +104,7 @@ class Item:
     on_use: Callable[..., Any] | None = None
     digs: Any = ()
     durability: int = 0
+    points_at: str = "blocks"
 
     def digs_any(self, groups: tuple[str, ...]) -> bool:
         """Whether it is a tool for a block of these groups (it digs one of them)."""
@@ -140,4 +155,9 @@ class Item:
         if uses and top != 1:
             raise ValueError(
                 f"durability of {name!r}: only an item with stack_max=1 wears, got stack_max={top}"
+            )
+        if not isinstance(self.points_at, str) or self.points_at not in POINTS_AT:
+            raise ValueError(
+                f"points_at of {name!r} must be one of {', '.join(POINTS_AT)}, "
+                f"got {self.points_at!r}"
             )

@@ -103,6 +103,8 @@ def test_the_block_s_own_use_comes_before_the_item_s() -> None:
         ({"name": "tools:wand", "image": ""}, "image"),
         ({"name": "tools:wand", "image": "other_wand.png"}, "tile file"),
         ({"name": "tools:wand", "on_use": "zap"}, "on_use"),
+        ({"name": "tools:wand", "points_at": "fluids"}, "points_at"),
+        ({"name": "tools:wand", "points_at": None}, "points_at"),
     ],
 )
 def test_a_bad_item_is_refused_naming_what_is_wrong(kwargs: dict[str, object], named: str) -> None:
@@ -177,3 +179,18 @@ def test_an_actor_without_a_screen_is_not_asked() -> None:
     assert not holding(None).ask_text(prompt)
     assert replace(holding(None), prompter=asked.append).ask_text(prompt)
     assert asked == [prompt]
+
+
+def test_an_item_points_at_blocks_unless_it_says_liquids_too() -> None:
+    registry = World().registry
+    source, flowing = registry.id("base:water"), registry.state_id("base:water", level=2)
+    assert Item("tools:wand").points_at == "blocks"
+    for points_at, sees in (
+        ("blocks", (False, False)),
+        ("liquid_sources", (True, False)),
+        ("liquids", (True, True)),
+    ):
+        registry.register_item(Item(f"tools:{points_at}", points_at=points_at))
+        table = registry.pointable_for(f"tools:{points_at}")
+        assert (bool(table[source]), bool(table[flowing])) == sees
+        assert (table | registry.liquid == registry.pointable | registry.liquid).all()
