@@ -162,6 +162,7 @@ LAVA = Liquid(
         ),
     ),
     push=0.93,  # Minecraft's 0.0023 a tick in the overworld
+    opaque=True,  # its tile has no see-through texel: drawn with the solid faces
 )
 
 BASE_BLOCKS: tuple[BlockType, ...] = (
@@ -292,7 +293,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         solid=False,
         pointable=False,
         replaceable=True,
-        transparent=True,  # seen through at its sloped top; drawn opaque (its tile)
+        transparent=True,  # its neighbours' faces show under its sloped top; drawn opaque
         hardness=math.inf,
         light=15,  # Minecraft's lava
         tiles=("base:lava",),

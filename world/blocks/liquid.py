@@ -101,6 +101,10 @@ class Liquid:
     push : float
         How hard the current pushes a body or a stack in it, in blocks per second gained per
         second along the flow (Minecraft's 0.014 a tick for water is 5.6; lava 0.0023 a tick).
+    opaque : bool
+        Drawn as a solid surface, with the opaque faces, rather than blended over what lies
+        behind it (`world.mesh.pack`): for a liquid whose tiles have no see-through texel
+        (lava; Minecraft draws it in its solid layer, water in the translucent one).
     """
 
     tick_delay: int = 5
@@ -110,6 +114,7 @@ class Liquid:
     washes: str = "drop"
     meets: tuple[Meeting, ...] = ()
     push: float = 5.6
+    opaque: bool = False
 
     def __post_init__(self) -> None:
         for field, low, high in (
@@ -120,8 +125,9 @@ class Liquid:
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise ValueError(f"{field} must be an integer {low}..{high}, got {value!r}")
-        if not isinstance(self.renewable, bool):
-            raise ValueError(f"renewable must be a bool, got {self.renewable!r}")
+        for flag in ("renewable", "opaque"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag} must be a bool, got {getattr(self, flag)!r}")
         if self.washes not in WASHES:
             raise ValueError(f"washes must be one of {', '.join(WASHES)}, got {self.washes!r}")
         if not isinstance(self.meets, tuple) or not all(isinstance(m, Meeting) for m in self.meets):

@@ -68,6 +68,7 @@ __all__ = [
 
 _FACE_SHADE = np.array(FACE_SHADE, dtype=np.float32)
 _DOWN = FACE_NORMALS.index((0, -1, 0))
+_UP = FACE_NORMALS.index((0, 1, 0))
 _SIZE = 16
 
 
@@ -139,11 +140,13 @@ def cull_tables(registry: BlockRegistry) -> CullTables:
         side ``d`` whatever the cube (opaque and whole there), bit ``6 + d`` when it hides it
         only for the same block (transparent and whole there);
         ``corners`` (rows, 12): quad corners in a voxel, rows from `CORNER_CUBE` the cube
-        faces, `CORNER_REVERSED` the same seen from behind, `CORNER_PLANT` the plant quads,
-        `CORNER_BOX` the box faces of ``faces``; ``uvs`` (rows, 4, 2): rows ``6 * id + d``
-        the state's cube face ``d``, ``6 * S`` further the same reversed, ``box_uv + f`` the
-        box faces; ``box_shade`` (F, 4): the box faces' shade; ``tiles``: per uv row, its
-        tile and texture coordinates (`world.mesh.merge.TileTables`).
+        faces, `CORNER_REVERSED` the same seen from behind, `CORNER_SURFACE` the top and its
+        back again (a liquid's flat surface), `CORNER_SLOPED` the cube faces and their backs
+        again (a liquid's sloped quads, their vertices moved by the mesher), `CORNER_PLANT`
+        the plant quads, `CORNER_BOX` the box faces of ``faces``; ``uvs`` (rows, 4, 2): rows
+        ``6 * id + d`` the state's cube face ``d``, ``6 * S`` further the same reversed,
+        ``box_uv + f`` the box faces; ``box_shade`` (F, 4): the box faces' shade; ``tiles``:
+        per uv row, its tile and texture coordinates (`world.mesh.merge.TileTables`).
     """
     return _cull_tables(
         registry.selection_boxes,
@@ -199,6 +202,10 @@ def _cull_tables(
         side_bits.astype(np.uint16),
         corners=np.concatenate(
             [
+                FACE_CORNERS.reshape(6, 12),
+                FACE_CORNERS[:, ::-1].reshape(6, 12),
+                FACE_CORNERS[_UP].reshape(1, 12),
+                FACE_CORNERS[_UP, ::-1].reshape(1, 12),
                 FACE_CORNERS.reshape(6, 12),
                 FACE_CORNERS[:, ::-1].reshape(6, 12),
                 PLANT_CORNERS.reshape(4, 12),

@@ -13,6 +13,9 @@ from numpy.typing import NDArray
 from world.mesh.shapes import (
     CORNER_AB,
     CORNER_CUBE,
+    CORNER_PLANT,
+    CORNER_SLOPED,
+    CORNER_SURFACE,
     FRONT_OFFSETS,
     PADDED_INDEX,
     RIGHTS,
@@ -29,6 +32,11 @@ _SIDE_R = (2 * CORNER_AB[None, :, 0] - 1) * (RIGHTS @ _STRIDES)[:, None]
 _SIDE_U = (2 * CORNER_AB[None, :, 1] - 1) * (UPS @ _STRIDES)[:, None]
 _TWELFTHS = np.array([0, 12, 6, 4, 3], dtype=np.uint16)  # twelfths per unit, by weight
 AO_OFFSETS_12 = np.stack([_SIDE_R, _SIDE_U, _SIDE_R + _SIDE_U], axis=-1).reshape(6, 12)
+# The corner rows lit from the voxel in front (a cube face, a liquid's top or side wherever its
+# vertices stand); the others (plants, box faces, a liquid's faces from inside) by their own.
+_FRONT_LIT = np.zeros(CORNER_PLANT + 1, np.bool_)
+_FRONT_LIT[[*range(CORNER_CUBE, CORNER_CUBE + 6), CORNER_SURFACE]] = True
+_FRONT_LIT[CORNER_SLOPED : CORNER_SLOPED + 6] = True
 
 
 def smooth_light(
@@ -36,6 +44,7 @@ def smooth_light(
     corner: NDArray[Any],
     normal: NDArray[Any],
     light: tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.int8]],
+    own_lit: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.float32], NDArray[np.uint16]]:
     """(Q, 4, 2) sky and block light per vertex (the module notes' smooth lighting), and the
     same exactly as whole twelfths, sky << 8 | block (Q, 4) (an average of one to four levels
@@ -44,8 +53,10 @@ def smooth_light(
     A cube face's vertex averages the voxel in front of the face with the three around the
     vertex in that layer (the two sides and the diagonal, as ambient occlusion reads them) that
     are not opaque; the diagonal is left out when both sides are opaque (light cannot reach the
-    corner past them). Other quads (box faces, plants, a liquid's underside) take their own
-    voxel's light at every vertex.
+    corner past them); a liquid's top and sides too, wherever their vertices stand (a sloped top
+    as the flat top it replaces). Other quads (box faces, plants, a liquid's faces seen from
+    inside it) take their own voxel's light at every vertex, and so do the quads ``own_lit``
+    says (a glowing liquid's faces: lava shines with its own light, Minecraft's).
     """
     sky, block, occludes = (array.reshape(-1) for array in light)
     # Both channels in one integer (sky << 8 | block): a sum of up to four of them keeps the
@@ -54,7 +65,10 @@ def smooth_light(
     own = PADDED_INDEX[voxel]
     total = np.repeat(both[own], 4).reshape(-1, 4)
     weight = np.ones((len(voxel), 4), np.float32)
-    cube = np.flatnonzero((corner >= CORNER_CUBE) & (corner < CORNER_CUBE + 6))
+    front_lit = _FRONT_LIT[np.minimum(corner, CORNER_PLANT)]
+    if own_lit is not None:
+        front_lit &= ~own_lit
+    cube = np.flatnonzero(front_lit)
     if len(cube):
         face = normal[cube]
         front = own[cube] + FRONT_OFFSETS[face]

@@ -48,18 +48,29 @@ __all__ = [
 ]
 
 _UP = 2  # FACE_NORMALS index of +y
-KINDS = 7
-"""Quad kinds that merge: the six cube faces (FACE_NORMALS order), then an up face reversed
-(a liquid's surface seen from below)."""
+KINDS = 14
+"""Quad kinds that merge: the six cube faces (FACE_NORMALS order), the same six reversed (a
+liquid's faces seen from inside it), then an up face and an up face reversed again (a liquid's
+flat surface below the top of its voxel: never joined to a full-height top). A kind is the row
+of the same number of `world.mesh.boxes.CullTables.corners`."""
 NOT_MERGED = KINDS
-"""The kind of every other quad (box faces, plants): tables give it no stretch."""
+"""The kind of every other quad (box faces, plants, a liquid's sloped quads): tables give it no
+stretch."""
 
-# Per kind: the corners of its unit quad (vertex order), its axis and the two in-plane axes.
-_CORNERS = np.concatenate([FACE_CORNERS, FACE_CORNERS[_UP][::-1][None], np.zeros((1, 4, 3))])
-_CORNERS = _CORNERS.astype(np.int64)
-_NORMAL_AXIS = np.array([0, 0, 1, 1, 2, 2, 1, 0])
-_AXIS_A = np.array([1, 1, 0, 0, 0, 0, 0, 0])
-_AXIS_B = np.array([2, 2, 2, 2, 1, 1, 2, 0])
+# Per kind: the corners of its unit quad (vertex order), its axis and the two in-plane axes (a
+# surface's corners as the top's: only its a and b matter here, its height is the mesher's).
+_CORNERS = np.concatenate(
+    [
+        FACE_CORNERS,
+        FACE_CORNERS[:, ::-1],
+        FACE_CORNERS[_UP][None],
+        FACE_CORNERS[_UP][::-1][None],
+        np.zeros((1, 4, 3)),
+    ]
+).astype(np.int64)
+_NORMAL_AXIS = np.array([0, 0, 1, 1, 2, 2] * 2 + [1, 1, 0])
+_AXIS_A = np.array([1, 1, 0, 0, 0, 0] * 2 + [0, 0, 0])
+_AXIS_B = np.array([2, 2, 2, 2, 1, 1] * 2 + [2, 2, 0])
 # Each vertex's corner in its kind's (a, b) frame, 0 or 1 per axis.
 _OFF_A = np.take_along_axis(_CORNERS, _AXIS_A[:, None, None], axis=2)[..., 0]
 _OFF_B = np.take_along_axis(_CORNERS, _AXIS_B[:, None, None], axis=2)[..., 0]
@@ -119,7 +130,8 @@ class TileTables(NamedTuple):
 
 def tile_tables(uvs: NDArray[np.float32], cube_rows: int) -> TileTables:
     """The `TileTables` of a uv table (``uvs`` (rows, 4, 2) inset atlas uvs; ``cube_rows`` rows
-    of cube faces, row ``6 * state + direction``, as many reversed, then box faces)."""
+    of cube faces, row ``6 * state + direction``, as many reversed, then box faces). A surface
+    kind's quads take their top's rows (the same frame: u and v follow x and z)."""
     grid = _GRID.astype(np.float64)
     # The atlas grid cell each uv lies in (uv rectangles are inset, so even a tile's far edge
     # lies inside its own cell), and the uv in tile units from its corner, inset taken out
@@ -129,8 +141,7 @@ def tile_tables(uvs: NDArray[np.float32], cube_rows: int) -> TileTables:
     units = np.where(np.abs(inside - np.rint(inside)) < 1e-4, np.rint(inside), inside)
     kind = np.full(len(uvs), NOT_MERGED, np.int64)
     kind[:cube_rows] = np.arange(cube_rows) % 6
-    reversed_up = np.arange(cube_rows, 2 * cube_rows)
-    kind[reversed_up[reversed_up % 6 == _UP]] = KINDS - 1
+    kind[cube_rows : 2 * cube_rows] = 6 + np.arange(cube_rows) % 6
     # How u and v change per block along the kind's a and b axes (a unit step on one of them),
     # then along x, y, z: each of u, v follows one axis.
     ordered = np.take_along_axis(units, _PERM[kind][..., None], axis=1)
@@ -271,7 +282,9 @@ def share_vertices(
     more, never a wrong one).
     """
     total = 4 * len(kind)
-    place = (vertices.reshape(-1, 3) @ _VERTEX_WEIGHTS).astype(np.int64)  # exact: < 2**24
+    # Exact, < 2**24: a kind's vertices lie at whole positions, or all of them a fixed share of
+    # a block below (a liquid's surface), which the floor takes away.
+    place = (np.floor(vertices).reshape(-1, 3) @ _VERTEX_WEIGHTS).astype(np.int64)
     place += np.repeat(kind * _VERTEX_SLOTS, 4)
     identity = identity.reshape(-1)
     number = np.arange(total, dtype=np.int64)

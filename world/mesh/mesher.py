@@ -15,10 +15,11 @@ voxel or per face.
 
 Which faces
 -----------
-Each state is drawn as its ``registry.draw`` kind: cubes (``DRAW_CUBE``) and liquids
-(``DRAW_LIQUID``) as unit cubes, shaped states (``DRAW_BOXES``: slabs, stairs, fences, torches,
-doors) as their selection boxes (`world.mesh.boxes`), plants (``DRAW_PLANT``) as crossed
-quads, and ``DRAW_NONE`` (air) not at all.
+Each state is drawn as its ``registry.draw`` kind: cubes (``DRAW_CUBE``) as unit cubes, liquids
+(``DRAW_LIQUID``) as unit cubes whose tops and sides reach up to the heights of their top corners
+(`world.mesh.liquids`), shaped states (``DRAW_BOXES``: slabs, stairs, fences, torches, doors)
+as their selection boxes (`world.mesh.boxes`), plants (``DRAW_PLANT``) as crossed quads, and
+``DRAW_NONE`` (air) not at all.
 
 A face is hidden only by a neighbour face that covers it whole. A cube face is emitted unless
 its neighbour shows a whole face on the shared side and is opaque, or transparent and the SAME
@@ -35,8 +36,16 @@ lowest layer (``wy == world.build_height[0]``, the bedrock) are never emitted, s
 stand below the build height to see them.
 
 Plants (tall grass) are drawn as two crossed, double-sided quads (4 quads per plant, as
-Minecraft's). A liquid's top face, where drawn (under air, glass, a plant...), is drawn twice:
-once facing up and once reversed, facing down, so the surface is seen from under water.
+Minecraft's).
+
+Liquids, as Minecraft's ``LiquidBlockRenderer``: a liquid's faces are culled as a cube's (its
+top hidden under an opaque block or the same liquid, its sides against opaque blocks and the
+same liquid, whose surface always meets it at the same height: no step between them). Its top
+stands at the four corner heights `world.mesh.liquids` computes (1 under the same liquid, a
+source's 8/9 on a still lake, sloping down from a source as the liquid flows), each side's upper
+edge at the two corners at its ends; the bottom stays on the floor. Every top and side is drawn
+twice, once facing out and once reversed, facing into the liquid, so its surface is seen from
+inside it too (Minecraft draws fluid faces double-sided; the bottom faces only out).
 
 Winding, uvs, shade
 -------------------
@@ -59,20 +68,31 @@ a fixed shade per face direction whatever the light (`FACE_SHADE`: top 1, bottom
 light too, times ambient occlusion (`AO_LEVELS`) from the three voxels touching the vertex in the
 layer in front of the face (two sides and the diagonal; opaque voxels occlude). Light-emitting
 blocks (``registry.light > 0``) have no occlusion (Minecraft draws them flat-lit) but keep their
-direction's shade (a lamp as Minecraft's glowstone). Each quad is split along the diagonal that
-keeps a corner's shadow in its corner (the brighter diagonal), so occlusion does not streak.
+direction's shade (a lamp as Minecraft's glowstone); a glowing liquid (lava) loses that too: full
+brightness on every face, as Minecraft draws lava without shade. A liquid's face seen from inside
+it takes its front's shade (vertex for vertex) and its own voxel's light. Each quad is split along
+the diagonal that keeps a corner's shadow in its corner (the brighter diagonal), so occlusion does
+not streak (a liquid's face seen from inside along the same diagonal: the same surface).
 
 Box faces have no ambient occlusion: each takes `FACE_SHADE` of its direction. Plants' crossed
 quads are not shaded (`PLANT_SHADE`: Minecraft's cross model has "shade" false). Faces of
 transparent blocks come after all opaque faces in ``indices``, so a renderer that draws in index
 order blends water over the ground already drawn: opaque cubes, opaque box faces, transparent
-cubes, the liquid surfaces seen from below, transparent box faces, then plants.
+cubes, the liquids' faces seen from inside, transparent box faces, then plants.
+
+Merging (``merge=True``) joins cube faces, their reversed copies, and a liquid's flat source
+surface (all four corners at 8/9) with the surfaces of its plane only; a liquid's sloped quads
+(any other top below 1, a side whose upper corners are not at 1) are never merged, and their
+normal is their own (a sloped top's faces along its slope: `world.mesh.pack` leaves it to no
+direction group). A still lake meshes as before, its surface 1/9 lower.
 
 Cost: per-registry tables (`world.mesh.boxes.cull_tables`) turn every quad into rows of a
 corner table and a uv table, so the output arrays are each one gather; see ``bench.terrain``.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -93,11 +113,12 @@ from world.mesh.boxes import (
 )
 from world.mesh.data import MeshData
 from world.mesh.light import AO_OFFSETS_12, smooth_light
+from world.mesh.liquids import liquid_quads, liquid_states
 from world.mesh.merge import KINDS, NOT_MERGED, merge_faces, share_vertices, stretch
 from world.mesh.shapes import (
     CORNER_CUBE,
     CORNER_PLANT,
-    CORNER_REVERSED,
+    CORNER_SLOPED,
     FACE_SHADE,
     FRONT_OFFSETS,
     NORMALS,
@@ -152,17 +173,15 @@ _QUAD_NORMALS = np.repeat(
 _QUAD_TRIANGLES = np.stack([TRIANGLES, _TRIANGLES_FLIPPED])
 
 _DOWN = FACE_NORMALS.index((0, -1, 0))
-# The merging kind of each corner-table row (`world.mesh.merge`): cube faces, a liquid's
-# surface seen from below, and any other row (plants, box faces) as the last, not merged.
+# The merging kind of each corner-table row (`world.mesh.merge`): the rows before
+# `CORNER_SLOPED` are the kinds of the same numbers (cube faces, reversed, a liquid's flat
+# surface), any other row (sloped liquid quads, plants, box faces) the last, not merged.
 _KIND_OF_CORNER = np.full(CORNER_PLANT + 1, NOT_MERGED, np.int64)
-_KIND_OF_CORNER[CORNER_CUBE : CORNER_CUBE + 6] = np.arange(6)
-_KIND_OF_CORNER[CORNER_REVERSED + FACE_NORMALS.index((0, 1, 0))] = KINDS - 1
+_KIND_OF_CORNER[:KINDS] = np.arange(KINDS)
 # Per face direction, each voxel's neighbour across that face in the padded array, and the
 # side of the neighbour that faces back.
 _FRONT_INDEX = (PADDED_INDEX[None, :] + FRONT_OFFSETS[:, None]).astype(np.intp)
 _OPPOSITE = (np.arange(6) ^ 1)[:, None].astype(np.uint16)
-_UP = FACE_NORMALS.index((0, 1, 0))
-_REVERSED = np.array([3, 2, 1, 0])
 
 
 def padded_blocks(world: World, cx: int, cy: int, cz: int) -> NDArray[np.uint16]:
@@ -290,48 +309,58 @@ def mesh_padded(
     near = occludes[np.take(AO_OFFSETS_12, face, axis=0) + front_index[:, None]].reshape(-1, 4, 3)
     side_r, side_u, diagonal = near[..., 0], near[..., 1], near[..., 2]
     level = np.where(side_r & side_u, 0, 3 - side_r - side_u - diagonal)
-    level[registry.light[block] > 0] = 3  # light sources: no occlusion, still their direction
+    glows = registry.light[block] > 0
+    level[glows] = 3  # light sources: no occlusion, still their direction
     shade = _FACE_SHADE[face][:, None] * _AO_LEVELS[level]
     flip = level[:, 0] + level[:, 2] < level[:, 1] + level[:, 3]
     cubes = QuadArrays(voxel, face + CORNER_CUBE, uv, shade, flip, face)
     opaque_cubes = int(np.count_nonzero(~transparent[block]))
 
-    # A liquid's surface is seen from below too (from under water): the same quad reversed.
-    surface = np.flatnonzero((face == _UP) & (registry.draw[block] == DRAW_LIQUID))
-    below = (
-        _take(cubes, slice(0, 0))
-        if not len(surface)
-        else QuadArrays(
-            voxel[surface],
-            np.full(len(surface), CORNER_REVERSED + _UP),
-            uv[surface] + 6 * len(registry),
-            shade[surface][:, _REVERSED],
-            np.zeros(len(surface), np.bool_),
-            np.full(len(surface), _DOWN),
+    # A liquid's tops and sides stand at its corners' heights, and are seen from inside it too.
+    liquid = np.flatnonzero(registry.draw[block] == DRAW_LIQUID)
+    drop: NDArray[np.float32] | None = None
+    glowing: NDArray[np.bool_] | None = None
+    backs, back_drop = _take(cubes, slice(0, 0)), None
+    if len(liquid):
+        # A glowing liquid (lava): no shade at all, and lit by its own light (15), not by the
+        # voxel in front (14).
+        glowing = np.zeros(len(face), np.bool_)
+        glowing[liquid[glows[liquid]]] = True
+        shade[glowing] = 1.0
+        moved = liquid_quads(
+            liquid_states(registry), padded, _take(cubes, liquid), 6 * len(registry)
         )
-    )
+        cubes.corner[liquid] = moved.front_corner
+        drop = np.zeros((len(face), 4), np.float32)
+        drop[liquid] = moved.front_drop
+        backs, back_drop = moved.back, moved.back_drop
 
-    # The parts in drawing order (module notes).
+    # The parts in drawing order (module notes), and how far their vertices drop.
     opaque, see_through_cubes = (
         _take(cubes, slice(0, opaque_cubes)),
         _take(cubes, slice(opaque_cubes, None)),
     )
+    drops: list[NDArray[np.float32] | None]
+    drops = [None, None] if drop is None else [drop[:opaque_cubes], drop[opaque_cubes:]]
+    drops.append(back_drop)
+    own_lit: list[NDArray[np.bool_] | None]
+    own_lit = [None, None] if glowing is None else [glowing[:opaque_cubes], glowing[opaque_cubes:]]
+    own_lit.append(None)
+    parts = [opaque, see_through_cubes, backs]
     if any_shaped:
         shaped, opaque_shaped = mesh_boxes(registry, tables, padded, floor_ly)
-        parts = [
-            opaque,
-            _take(shaped, slice(0, opaque_shaped)),
-            see_through_cubes,
-            below,
-            _take(shaped, slice(opaque_shaped, None)),
-        ]
-    else:
-        parts = [opaque, see_through_cubes, below]
+        parts.insert(1, _take(shaped, slice(0, opaque_shaped)))
+        parts.append(_take(shaped, slice(opaque_shaped, None)))
+        for extra in (drops, own_lit):
+            extra.insert(1, None)
+            extra.append(None)
     is_plant = centre_cull == CULL_PLANT
     if is_plant.any():
         parts.append(_plants(centre, is_plant, both_sides=not merge))
+        drops.append(None)
+        own_lit.append(None)
     lit = None if light is None else (*light, occludes)
-    return _assemble(tables, parts, lit, merge=merge)
+    return _assemble(tables, parts, lit, merge=merge, drops=drops, own_lit=own_lit)
 
 
 def _assemble(
@@ -340,24 +369,45 @@ def _assemble(
     light: tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.int8]] | None,
     *,
     merge: bool = False,
+    drops: list[NDArray[np.float32] | None] | None = None,
+    own_lit: list[NDArray[np.bool_] | None] | None = None,
 ) -> MeshData:
     """One mesh of the parts' quads, in order: each output array made by one table gather.
 
     ``light`` is the (sky, block) light of the padded 18³ neighbourhood and which of its voxels
-    are opaque (flat), or None (daylight). With ``merge``, cube faces (and a liquid's surface
-    seen from below) are joined into larger quads within their part, where that draws the same
-    picture (`world.mesh.merge`); the parts keep their order.
+    are opaque (flat), or None (daylight). With ``merge``, cube faces (and a liquid's faces seen
+    from inside it) are joined into larger quads within their part, where that draws the same
+    picture (`world.mesh.merge`); the parts keep their order. ``drops``, per part (None: 0),
+    lowers each quad's vertices (Q, 4) below its corner row's (a liquid's, to its corners'
+    heights: `world.mesh.liquids`); a sloped quad then takes its own normal. ``own_lit``, per
+    part (None: none), marks quads lit by their own voxel (`world.mesh.light.smooth_light`).
     """
     voxel, corner, uv, flip, normal = (
         np.concatenate([part[i] for part in parts]) for i in (0, 1, 2, 4, 5)
     )
     shade = np.concatenate([part.shade for part in parts]).astype(np.float32, copy=False)
+    drop = None
+    if drops is not None and any(d is not None for d in drops):
+        drop = np.concatenate(
+            [
+                np.zeros((len(part.voxel), 4), np.float32) if d is None else d
+                for part, d in zip(parts, drops, strict=True)
+            ]
+        )
     if light is None:
         vertex_light = np.empty((len(voxel), 4, 2), np.float32)
         vertex_light[..., 0], vertex_light[..., 1] = MAX_LIGHT, 0
         twelfths = np.full((len(voxel), 4), MAX_LIGHT * 12 << 8, np.uint16)
     else:
-        vertex_light, twelfths = smooth_light(voxel, corner, normal, light)
+        own = None
+        if own_lit is not None and any(o is not None for o in own_lit):
+            own = np.concatenate(
+                [
+                    np.zeros(len(part.voxel), np.bool_) if o is None else o
+                    for part, o in zip(parts, own_lit, strict=True)
+                ]
+            )
+        vertex_light, twelfths = smooth_light(voxel, corner, normal, light, own)
     merged = None
     if merge:  # the cube faces merged into rectangles, each part in its place
         part = np.repeat(np.arange(len(parts)), [len(part.voxel) for part in parts])
@@ -365,10 +415,13 @@ def _assemble(
         keep, kind, length_a, length_b, identity = merged
         voxel, corner, uv, flip = voxel[keep], corner[keep], uv[keep], flip[keep]
         normal, shade, vertex_light = normal[keep], shade[keep], vertex_light[keep]
+        drop = None if drop is None else drop[keep]
     # Corner positions: the voxel's origin plus the table's corners, as two gathers of 12-float
     # rows (broadcasting (Q, 1, 3) against (Q, 4, 3) runs numpy's inner loop three wide).
     vertices = gather_rows(VOXEL_CORNERS, voxel).reshape(-1, 4, 3)
     vertices += gather_rows(tables.corners, corner).reshape(-1, 4, 3)
+    if drop is not None:
+        vertices[..., 1] -= drop
     uvs = gather_rows(tables.uvs, uv).reshape(-1, 4, 2)
     tile_origin = gather_rows(tables.tiles.origin, uv).reshape(-1, 4, 2)
     tile_uvs = gather_rows(tables.tiles.units, uv).reshape(-1, 4, 2)
@@ -377,10 +430,16 @@ def _assemble(
     indices = gather_rows(_QUAD_TRIANGLES, flip.view(np.uint8))
     indices += (np.arange(len(flip), dtype=np.uint32) * 4)[:, None]
     indices = indices.reshape(-1)
+    quad_normals = gather_rows(_QUAD_NORMALS, normal).reshape(-1, 4, 3)
+    sloped = np.flatnonzero((corner >= CORNER_SLOPED) & (corner < CORNER_SLOPED + 12))
+    if len(sloped):  # a sloped top faces along its slope (diagonals' cross product, outward)
+        quad = vertices[sloped]
+        tilt = np.cross(quad[:, 2] - quad[:, 0], quad[:, 3] - quad[:, 1])
+        quad_normals[sloped] = (tilt / np.linalg.norm(tilt, axis=1, keepdims=True))[:, None, :]
     fields = [
         vertices,
         uvs,
-        gather_rows(_QUAD_NORMALS, normal).reshape(-1, 4, 3),
+        quad_normals,
         shade[..., None],
         vertex_light,
         tile_origin,
@@ -425,7 +484,7 @@ def _merge(
     return keep, kind[keep], length_a, length_b, identity
 
 
-def _take(quads: QuadArrays, which: slice | NDArray[np.bool_]) -> QuadArrays:
+def _take(quads: QuadArrays, which: slice | NDArray[Any]) -> QuadArrays:
     """Some of the quads."""
     return QuadArrays(*(array[which] for array in quads))
 

@@ -19,7 +19,19 @@ can do this part of the work too and the frame only copies bytes:
   distance 4, 22.5 → 21.0 and 18.6 → 17.9 ms of CPU, 14.2 → 13.9 and 11.8 → 11.6 ms; at 8,
   32.7 → 31.2 and 33.1 → 31.4 ms of CPU, 21.8 → 21.5 and 23.0 → 21.9 ms.
   `drawn_mesh` lists the liquids' faces of a group in the reverse order: blended, they should
-  go back to front.
+  go back to front. A liquid's sloped top faces no axis: it goes to `OTHER`, never hidden by
+  direction (a steep slope can face an eye below its lowest corner).
+
+Which liquids blend (`blended_liquids`): those that can be seen through (water). A liquid drawn
+``opaque`` (lava: `world.blocks.liquid.Liquid.opaque`, its tile has no see-through texel) goes
+with the solid faces. Blended faces are drawn after everything opaque without writing depth, so
+they never hide one another: only their order does, back to front within a direction group and
+a chunk, and not across groups or chunks. For water, whose faces let what is behind them show,
+that is close enough; for lava it is not: a far lava face drawn after a near one would cover it,
+and water behind a lava fall would be blended over the lava, which would look see-through. In
+the solid faces lava writes depth and hides what is behind it, as Minecraft draws lava in its
+solid layer. It stays ``transparent`` (`world.blocks.block_type.BlockType.transparent`) all the
+same: under its sloped top the faces of its neighbours must still be drawn.
 
 No engine types here: the game checks once that its vertex format has this layout.
 """
@@ -37,7 +49,7 @@ from world.geometry import FACE_NORMALS
 from world.mesh.data import MeshData
 from world.mesh.mesher import MeshInputs, mesh_padded
 
-__all__ = ["OTHER", "VERTEX_ROW", "PackedMesh", "drawn_mesh", "pack"]
+__all__ = ["OTHER", "VERTEX_ROW", "PackedMesh", "blended_liquids", "drawn_mesh", "pack"]
 
 VERTEX_ROW = np.dtype([("pos", "<f4", 3), ("rgba", "u1", 4), ("uv", "<f4", 2), ("tile", "<f4", 2)])
 OTHER = len(FACE_NORMALS)  # the group of faces with no axis direction (plants)
@@ -64,8 +76,9 @@ def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
     `world.mesh.mesher.mesh_inputs`: what the worker process answers, and what the game makes itself
     when it meshes in the frame.
 
-    Faces drawn with a liquid's tile go to ``liquid`` (the game blends them), each group's in
-    the reverse order: back to front, as blending wants. Done here rather than in the frame
+    Faces drawn with a blended liquid's tile (`blended_liquids`: water, not lava) go to
+    ``liquid`` (the game blends them), each group's in the reverse order: back to front, as
+    blending wants. Done here rather than in the frame
     (`game.chunk_parts`), the split is the worker's work: building a streamed chunk's nodes
     took the frame 0.71 ms at view distance 8 with the split, 0.12 ms without it (the split
     itself a table lookup now, not ``np.isin``).
@@ -87,17 +100,22 @@ def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
     them, three runs: 20.7 → 19.2, 19.0 → 18.6 and 20.0 → 19.7 ms (median), same triangles.
     """
     packed = pack(mesh_padded(registry, *inputs, merge=True))
-    liquid_tile = np.zeros(TILE_CAPACITY, dtype=np.bool_)
-    tiles = registry.face_tiles[registry.liquid].reshape(-1)
-    liquid_tile[tiles[tiles < TILE_CAPACITY]] = True  # a tile past the atlas draws nowhere
+    liquid_tile = _tiles_of(registry, blended_liquids(registry))
+    plant_tile = _tiles_of(registry, registry.plant)
     solid, liquid = [], []
     for indices in packed.groups:
         faces = indices.reshape(-1, 3)
         blended = liquid_tile[tile_cells(packed.rows["tile"][faces[:, 0]])]
         solid.append(faces[~blended].reshape(-1))
         liquid.append(faces[blended][::-1].reshape(-1))
-    plants = _alike(packed.rows, solid[OTHER])
-    solid[OTHER] = np.concatenate([plants, plants.reshape(-1, 3)[:, ::-1].reshape(-1)])
+    # Plants both ways round; the other faces on no axis (an opaque liquid's sloped top) as
+    # they are.
+    other = solid[OTHER].reshape(-1, 3)
+    is_plant = plant_tile[tile_cells(packed.rows["tile"][other[:, 0]])]
+    plants = _alike(packed.rows, other[is_plant].reshape(-1))
+    solid[OTHER] = np.concatenate(
+        [plants, plants.reshape(-1, 3)[:, ::-1].reshape(-1), other[~is_plant].reshape(-1)]
+    )
     # Each group's vertices one run of rows, in the order its triangles first use them.
     used = np.concatenate([*solid, *liquid])
     _, first = np.unique(used, return_index=True)
@@ -109,6 +127,23 @@ def drawn_mesh(registry: BlockRegistry, inputs: MeshInputs) -> PackedMesh:
         tuple(renumber[indices] for indices in solid),
         tuple(renumber[indices] for indices in liquid),
     )
+
+
+def blended_liquids(registry: BlockRegistry) -> NDArray[np.bool_]:
+    """Per state, whether it is a liquid drawn blended (module notes): every liquid but those
+    whose `world.blocks.liquid.Liquid` is ``opaque`` (lava)."""
+    tables = registry.liquids
+    opaque = np.array([kind.liquid.opaque for kind in tables.kinds] + [False], dtype=np.bool_)
+    blended: NDArray[np.bool_] = registry.liquid & ~opaque[tables.kind]  # kind -1: the last
+    return blended
+
+
+def _tiles_of(registry: BlockRegistry, states: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Per atlas cell, whether one of these states draws a face with its tile."""
+    cells = np.zeros(TILE_CAPACITY, dtype=np.bool_)
+    tiles = registry.face_tiles[states].reshape(-1)
+    cells[tiles[tiles < TILE_CAPACITY]] = True  # a tile past the atlas draws nowhere
+    return cells
 
 
 def _alike(rows: NDArray[np.void], indices: NDArray[np.uint32]) -> NDArray[np.uint32]:
@@ -133,7 +168,9 @@ def pack(data: MeshData) -> PackedMesh:
     triangles = data.indices.reshape(-1, 3)
     normals = data.normals.reshape(-1, 3)[triangles[:, 0]]
     axis = np.abs(normals).argmax(axis=1)
-    aligned = np.abs(normals).max(axis=1) > 0.99
+    # On an axis exactly: a liquid's sloped top, however gentle, faces no axis, and is never
+    # hidden with a direction (`game.chunk_parts`).
+    aligned = np.count_nonzero(normals, axis=1) == 1
     negative = normals[np.arange(len(normals)), axis] < 0
     direction = np.where(aligned, axis * 2 + negative, OTHER)
     # In a group, the faces nearer the side they face first (module notes); plants as meshed.

@@ -32,6 +32,8 @@ __all__ = [
     "CORNER_CUBE",
     "CORNER_PLANT",
     "CORNER_REVERSED",
+    "CORNER_SLOPED",
+    "CORNER_SURFACE",
     "FACE_CORNERS",
     "FACE_SHADE",
     "FRONT_OFFSETS",
@@ -92,8 +94,14 @@ PLANT_CORNERS = (
     + CORNER_AB[None, :, :1] * PLANT_RIGHTS[:, None, :]
     + CORNER_AB[None, :, 1:] * np.array([0, 1, 0])
 )
-# First rows of `CullTables.corners`.
-CORNER_CUBE, CORNER_REVERSED, CORNER_PLANT, CORNER_BOX = 0, 6, 12, 16
+# First rows of `CullTables.corners`: the cube faces, the same seen from behind (a liquid's faces
+# from inside it), a liquid's top and its back again as rows of their own (`CORNER_SURFACE`: a
+# source's flat surface, merged apart from full-height tops), the cube faces and their backs once
+# more for a liquid's sloped quads (`CORNER_SLOPED`: never merged, their vertices moved), the
+# plant quads, then the box faces.
+CORNER_CUBE, CORNER_REVERSED, CORNER_SURFACE, CORNER_SLOPED = 0, 6, 12, 14
+CORNER_PLANT = CORNER_SLOPED + 12
+CORNER_BOX = CORNER_PLANT + 4
 # Each chunk-local voxel's origin four times over, (4096, 12), flat index lx * 256 + ly * 16 + lz.
 VOXEL_CORNERS = np.tile(np.indices((_SIZE,) * 3, dtype=np.float32).reshape(3, -1).T, (1, 4))
 # Each voxel's flat index in the padded (18³) chunk.

@@ -19,7 +19,7 @@ from world.geometry import FACE_NORMALS
 from world.light.lighting import Light
 from world.mesh.data import MeshData
 from world.mesh.mesher import mesh_chunk, mesh_inputs, mesh_padded, padded_blocks
-from world.mesh.pack import OTHER, VERTEX_ROW, PackedMesh, drawn_mesh, pack
+from world.mesh.pack import OTHER, VERTEX_ROW, PackedMesh, blended_liquids, drawn_mesh, pack
 
 ChunkKey = tuple[int, int, int]
 
@@ -246,8 +246,11 @@ def test_plants_go_to_the_other_group_and_box_faces_to_their_directions(merge: b
     _assert_packed(packed, mesh)
     assert all(len(group) for group in packed.groups)  # every direction, and plants, present
     normals = mesh.normals.reshape(-1, 3)
-    plants = normals[packed.groups[OTHER]]
-    assert (plants[:, 1] == 0).all() and (np.count_nonzero(plants, axis=1) == 2).all()
+    other = normals[packed.groups[OTHER]]
+    plants = other[other[:, 1] == 0]
+    assert len(plants) and (np.count_nonzero(plants, axis=1) == 2).all()
+    # The rest of them the water's sloped tops (a row of four beside air) and their backs.
+    assert (np.abs(other[other[:, 1] != 0, 1]) > 0.5).all()
     # Box faces (a bottom slab's top at half height) are in their direction's group.
     up = packed.groups[FACE_NORMALS.index((0, 1, 0))]
     assert (mesh.vertices.reshape(-1, 3)[up][:, 1] == 3.5).any()
@@ -331,6 +334,27 @@ def test_the_drawn_mesh_of_a_garden_splits_off_its_water() -> None:
     assert _assert_drawn(world, (0, 0, 0)) > 0
 
 
+def test_lava_draws_with_the_solid_faces_and_water_blended() -> None:
+    """Lava's tile has no see-through texel: drawn blended (no depth written) its faces would
+    not hide one another, nor the water behind them. Its sloped top (no axis) is drawn once."""
+    world = World(REG)
+    world.set_blocks([(x, 2, z) for x in range(16) for z in range(16)], [GRASS] * 256)
+    lava, water = REG.id("base:lava"), REG.id("base:water")
+    world.set_block(4, 3, 4, lava)
+    world.set_block(5, 3, 4, REG.with_props(lava, level=4))
+    world.set_block(9, 3, 9, water)
+    assert blended_liquids(REG)[water] and not blended_liquids(REG)[lava]
+    drawn = drawn_mesh(REG, mesh_inputs(world, 0, 0, 0))
+    cells = [tile_cells(drawn.rows["tile"][g]) for g in drawn.groups]
+    lava_tile, water_tile = REG.face_tiles[lava, 0], REG.face_tiles[water, 0]
+    assert not any((c == water_tile).any() for c in cells)
+    assert all((tile_cells(drawn.rows["tile"][g]) == water_tile).all() for g in drawn.liquid)
+    sloped = drawn.groups[OTHER].reshape(-1, 3)
+    sloped = sloped[tile_cells(drawn.rows["tile"][sloped[:, 0]]) == lava_tile]
+    assert len(sloped) and len({tuple(sorted(t)) for t in sloped.tolist()}) == len(sloped)
+    _assert_drawn(world, (0, 0, 0))
+
+
 def _plant_vertices(world: World, key: ChunkKey, light: Light | None = None) -> int:
     """The vertices of the plants in the chunk's drawn mesh."""
     lit = None if light is None else light.padded(key)
@@ -369,10 +393,12 @@ def _assert_drawn(world: World, key: ChunkKey) -> int:
     drawn = drawn_mesh(REG, inputs)
     packed = pack(mesh_padded(REG, *inputs, merge=True))
     assert len(drawn.rows) <= len(packed.rows)
+    liquid_tiles = set(REG.face_tiles[blended_liquids(REG)].ravel().tolist())
+    plant_tiles = set(REG.face_tiles[REG.plant].ravel().tolist())
     # Plant corners drawn alike (the same row) are one vertex.
     plant_rows = np.unique(drawn.groups[OTHER])
+    plant_rows = plant_rows[np.isin(tile_cells(drawn.rows["tile"][plant_rows]), list(plant_tiles))]
     assert len(np.unique(drawn.rows[plant_rows])) == len(plant_rows)
-    liquid_tiles = set(REG.face_tiles[REG.liquid].ravel().tolist())
     assert len(drawn.groups) == len(drawn.liquid) == OTHER + 1
     found = 0
     for group, indices in enumerate(packed.groups):
@@ -381,7 +407,9 @@ def _assert_drawn(world: World, key: ChunkKey) -> int:
         blended = np.array([tile in liquid_tiles for tile in tiles.tolist()], dtype=bool)
         solid = faces[~blended]
         if group == OTHER:  # plants, one-sided: each triangle again, wound the other way
-            solid = np.concatenate([solid, solid[:, ::-1]])
+            plant = np.isin(tile_cells(packed.rows["tile"][solid[:, 0]]), list(plant_tiles))
+            plants = solid[plant]
+            solid = np.concatenate([plants, plants[:, ::-1], solid[~plant]])
         # The same triangles in the same order, over renumbered rows.
         assert (drawn.rows[drawn.groups[group].reshape(-1, 3)] == packed.rows[solid]).all()
         # Liquids back to front: the group's order (front to back) reversed.

@@ -5,12 +5,15 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections import Counter
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.world.mesh.test_liquids import reference_corner
 from world import World
 from world.base import default_registry
 from world.blocks.atlas import tile_uv_rects
@@ -54,9 +57,12 @@ def face_keys(mesh: MeshData, origin: tuple[int, int, int]) -> list[tuple]:
     vertices, normals, _ = quads(mesh)
     centres = vertices.astype(np.float64).mean(axis=1) + np.array(origin)
     normal = normals[:, 0].astype(np.float64)
-    axis_aligned = np.count_nonzero(np.abs(normal) > 1e-6, axis=1) == 1
+    # Plants' planes are upright and on no axis; a liquid's sloped top is on no axis either,
+    # but faces nearest up (or down, its back).
+    axis_aligned = (normal[:, 1] != 0) | (np.count_nonzero(np.abs(normal) > 1e-6, axis=1) == 1)
     direction = np.argmax(normal @ np.array(FACE_NORMALS, dtype=np.float64).T, axis=1)
-    voxel = np.floor(np.where(axis_aligned[:, None], centres - 0.5 * normal, centres))
+    facing = np.array(FACE_NORMALS, dtype=np.float64)[direction]
+    voxel = np.floor(np.where(axis_aligned[:, None], centres - 0.5 * facing, centres))
     return [
         (tuple(v), d if aligned else "plant")
         for v, d, aligned in zip(
@@ -96,7 +102,10 @@ def test_a_block_beside_glass_shows_its_face_through_the_glass():
 
 @pytest.mark.parametrize(
     ("first", "second", "faces"),
-    [(WATER, WATER, 11), (GLASS, GLASS, 10), (LEAVES, LEAVES, 10), (WATER, GLASS, 13)],
+    # Water's top and sides are drawn from inside it too: a column of two shows 8 sides and
+    # its top twice, its bottom once; under glass, 4 sides and the top twice, the bottom, and
+    # the glass's 5 faces.
+    [(WATER, WATER, 19), (GLASS, GLASS, 10), (LEAVES, LEAVES, 10), (WATER, GLASS, 17)],
 )
 def test_faces_between_transparent_blocks(first, second, faces):
     mesh = mesh_chunk(world_with((5, 5, 5, first), (5, 6, 5, second)), 0, 0, 0)
@@ -319,11 +328,12 @@ def test_corners_against_walls_are_darker():
 # -- against a brute-force reference -----------------------------------------------------------
 
 
-def reference(world: World, chunk: tuple[int, int, int]) -> list[tuple[tuple, dict[tuple, float]]]:
-    """Every face a per-voxel loop says should be drawn, with the shade of each of its corners.
+def reference(world: World, chunk: tuple[int, int, int]) -> list[tuple[object, dict[tuple, float]]]:
+    """Every face a per-voxel loop says should be drawn, with the shade of each of its corners:
+    keyed by its direction, a plant's by (voxel, "plant").
 
-    A water surface is listed twice: its reversed copy (seen from below) has the key of the
-    voxel above, facing down."""
+    Water's top and sides stand at its corners' heights (`test_liquids.reference_corner`) and
+    are listed twice: facing out, and reversed (facing into the water, the same corners)."""
     ox, oy, oz = (16 * c for c in chunk)
     box = np.stack(
         np.meshgrid(*[np.arange(o - 1, o + 17) for o in (ox, oy, oz)], indexing="ij"), -1
@@ -338,7 +348,7 @@ def reference(world: World, chunk: tuple[int, int, int]) -> list[tuple[tuple, di
     def occludes(p: tuple[int, ...]) -> int:
         return int(not transparent[block_at(p)])
 
-    faces: list[tuple[tuple, dict[tuple, float]]] = []
+    faces: list[tuple[object, dict[tuple, float]]] = []
     for voxel in itertools.product(range(ox, ox + 16), range(oy, oy + 16), range(oz, oz + 16)):
         block = block_at(voxel)
         if block == AIR:
@@ -373,10 +383,29 @@ def reference(world: World, chunk: tuple[int, int, int]) -> list[tuple[tuple, di
                 level = 0 if s1 and s2 else 3 - s1 - s2 - d
                 shade = FACE_SHADE[direction] * AO_LEVELS[3 if lights[block] else level]
                 corners[tuple(vertex)] = shade
-            faces.append(((voxel, direction), corners))
-            if block == WATER and normal == (0, 1, 0):
-                faces.append(((front, FACE_NORMALS.index((0, -1, 0))), corners))
+            if block == WATER and normal != (0, -1, 0):
+                corners = {
+                    (
+                        x,
+                        oy
+                        + _liquid_y(
+                            y - oy, reference_corner(world, voxel, x - voxel[0], z - voxel[2])
+                        ),
+                        z,
+                    )
+                    if y > voxel[1]
+                    else (x, y, z): shade
+                    for (x, y, z), shade in corners.items()
+                }
+                faces.append((direction ^ 1, corners))  # its back, seen from inside
+            faces.append((direction, corners))
     return faces
+
+
+def _liquid_y(top: int, height: Fraction) -> float:
+    """A liquid vertex's chunk-local height below a cube corner at ``top``, in the float32 steps
+    the mesher takes (so the two compare exactly)."""
+    return float(np.float32(top) - np.float32(1.0 - float(height)))
 
 
 BLOCKS = st.sampled_from([STONE, DIRT, GRASS, GLASS, WATER, LEAVES, TALL_GRASS, LAMP])
@@ -407,6 +436,11 @@ def small_worlds(draw: st.DrawFn) -> tuple[World, tuple[int, int, int]]:
     return world, chunk
 
 
+def _rounded(corners: Iterable[tuple[Sequence[float], float]]) -> tuple:
+    """A quad's corners and shades as a sorted tuple, rounded to compare floats."""
+    return tuple(sorted((tuple(round(c, 5) for c in v), round(s, 5)) for v, s in corners))
+
+
 @given(small_worlds())
 @settings(max_examples=20, deadline=None)
 def test_faces_and_shading_equal_a_brute_force_reference(case):
@@ -414,26 +448,21 @@ def test_faces_and_shading_equal_a_brute_force_reference(case):
     mesh = mesh_chunk(world, *chunk)
     origin = tuple(16 * c for c in chunk)
     expected = Counter(
-        (key, tuple(sorted((vertex, round(shade, 5)) for vertex, shade in corners.items())))
+        (key, () if isinstance(key, tuple) else _rounded(corners.items()))
         for key, corners in reference(world, chunk)
     )
     keys = face_keys(mesh, origin)
-    vertices = (mesh.vertices.reshape(-1, 4, 3) + np.array(origin, dtype=np.float32)).astype(int)
+    vertices = mesh.vertices.reshape(-1, 4, 3).astype(np.float64) + np.array(origin)
     shades = mesh.shade.reshape(-1, 4).tolist()
+    normals = mesh.normals.reshape(-1, 4, 3)[:, 0].astype(np.float64)
+    direction = np.argmax(normals @ np.array(FACE_NORMALS, dtype=np.float64).T, axis=1)
     got: Counter[tuple] = Counter()
-    for key, quad, shade in zip(keys, vertices.tolist(), shades, strict=True):
+    for key, d, quad, shade in zip(keys, direction.tolist(), vertices, shades, strict=True):
         if key[1] == "plant":
             assert np.allclose(shade, PLANT_SHADE)
             got[(key, ())] += 1
         else:
-            got[
-                (
-                    key,
-                    tuple(
-                        sorted((tuple(v), round(s, 5)) for v, s in zip(quad, shade, strict=True))
-                    ),
-                )
-            ] += 1
+            got[(d, _rounded(zip(quad.tolist(), shade, strict=True)))] += 1
     assert got == expected
 
 

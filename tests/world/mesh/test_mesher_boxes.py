@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.world.mesh.test_liquids import reference_corner
+from tests.world.mesh.test_mesher import _liquid_y
 from world import World
 from world.base import default_registry
 from world.blocks.atlas import tile_uv_rects
@@ -167,10 +170,11 @@ def test_box_faces_face_outward_with_the_cube_faces_winding():
 def test_the_water_surface_is_also_drawn_facing_down():
     mesh = mesh_chunk(world_with((5, 5, 5, WATER)), 0, 0, 0)
     faces = drawn_faces(mesh)
-    assert faces[face_at(UP, (5, 6, 5), (6, 6, 6))] == 1
-    assert faces[face_at(DOWN, (5, 6, 5), (6, 6, 6))] == 1  # the surface seen from below
+    top = round(_liquid_y(6, Fraction(20, 27)), 6)  # a lone source's corners (`test_liquids`)
+    assert faces[face_at(UP, (5, top, 5), (6, top, 6))] == 1
+    assert faces[face_at(DOWN, (5, top, 5), (6, top, 6))] == 1  # the surface seen from below
     assert faces[face_at(DOWN, (5, 5, 5), (6, 5, 6))] == 1  # the water's own bottom
-    below = [q for q in quads_facing(mesh, DOWN) if q[0, 1] == 6]
+    below = [q for q in quads_facing(mesh, DOWN) if q[0, 1] > 5]
     # Counter-clockwise seen from below in the right-handed frame: the formula cross product
     # points down, at the viewer under the surface.
     q = below[0].astype(np.float64)
@@ -241,14 +245,33 @@ def reference(world: World, chunk: tuple[int, int, int]) -> Counter[tuple]:
                     same = REG.block_of(neighbour) is REG.block_of(state)
                     hides = not REG.transparent[neighbour] or same
                     drawn = not (hides and covered((lo[i], lo[j], hi[i], hi[j]), union))
-                if drawn:
-                    rect = (
-                        tuple((voxel + face_lo).round(6).tolist()),
-                        tuple((voxel + face_hi).round(6).tolist()),
-                    )
-                    faces[(direction, *rect)] += 1
-                    if REG.draw[state] == DRAW_LIQUID and direction == UP:
-                        faces[(DOWN, *rect)] += 1  # the surface seen from below
+                if not drawn:
+                    continue
+                low, high = (voxel + face_lo).astype(float), (voxel + face_hi).astype(float)
+                liquid = REG.draw[state] == DRAW_LIQUID and direction != DOWN
+                if liquid:  # its top edge at its corners' heights (`test_liquids`)
+                    ends = [
+                        (dx, dz)
+                        for dx in (0, 1)
+                        for dz in (0, 1)
+                        if face_lo[0] <= dx <= face_hi[0] and face_lo[2] <= dz <= face_hi[2]
+                    ]
+                    floor = 16 * chunk[1]  # the mesher's heights are chunk-local
+                    ys = [
+                        floor
+                        + _liquid_y(
+                            voxel[1] - floor + 1,
+                            reference_corner(world, tuple(voxel.tolist()), *end),
+                        )
+                        for end in ends
+                    ]
+                    high[1] = max(ys)
+                    if direction == UP:
+                        low[1] = min(ys)
+                rect = (tuple(low.round(6).tolist()), tuple(high.round(6).tolist()))
+                faces[(direction, *rect)] += 1
+                if liquid:
+                    faces[(direction ^ 1, *rect)] += 1  # seen from inside the water
     return faces
 
 
