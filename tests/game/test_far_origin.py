@@ -115,7 +115,8 @@ def _frame_at(app: Any, game: Any, replay: Replay, x0: int, z0: int) -> np.ndarr
     # Set once the chunks there are loaded (the world forgets far chunks of an unsaved world).
     cells = np.array([(x0 + dx, GROUND + dy, z0 + dz) for dx, dy, dz in _PILLARS])
     game.world.set_blocks(cells, game.world.registry.id("base:stone"))
-    replay(game, "wait 3")  # remeshed, and the meshes reach the GPU
+    game.chunks.remesh_dirty()  # at once, as after an action (a tick's would go to the worker)
+    replay(game, "wait 3")  # the meshes reach the GPU
     return grab_frame(app).astype(np.int64)
 
 

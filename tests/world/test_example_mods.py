@@ -441,6 +441,10 @@ def test_guide_honey_runs_two_blocks_a_step_a_second(guide):
         levels.append([p.get("level") for p in props])
     # One block a second, losing 3 levels a block: 8, 5, 2, and nothing three out.
     assert levels == [[5, None, None], [5, 2, None], [5, 2, None]]
+    for _ in range(40):  # its last ticks (a frame's liquid budget may leave one for the next)
+        if not len(world.block_data.liquids):
+            break
+        rules.tick(0.05)
     assert not len(world.block_data.liquids)
 
 
