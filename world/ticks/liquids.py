@@ -356,12 +356,11 @@ def _flow(ids: NDArray[np.int64], due: NDArray[np.intp], kind: _Kind, tables: _T
     if not len(due):
         return
     below = due - stride_y
-    other = tables.kind[flat[below]]
-    falls_into = np.array([kind.below.get(int(k), 0) for k in other], dtype=np.int64)
+    falls_into = field.falls_into(below)
     can_down = field.open[below] | (falls_into > 0)
     source = field.source[due]
     sources_beside = field.sources_beside(due)
-    hole_below = field.open[below] | field.mine[below]
+    hole_below = field.open[below] | field.mine[below] | (falls_into > 0)
     sides = (can_down & source & (sources_beside >= 3)) | (~can_down & (source | ~hole_below))
     amount = np.where(field.falling[due], SOURCE, field.level[due]) - kind.drop
     sides &= amount > 0
@@ -406,19 +405,26 @@ class _Field:
         self.shape = shape
         self.kind = kind
         self.strides = np.array([shape[1] * shape[2], shape[2], 1], dtype=np.int64)
-        self.mine = tables.kind[flat] == kind.index
+        self.tables_kind = tables.kind[flat]  # every voxel's liquid kind, -1 none
+        self.mine = self.tables_kind == kind.index
         self.level = np.where(self.mine, tables.level[flat], 0)
         self.falling = self.mine & tables.falling[flat]
         self.source = self.mine & (self.level == SOURCE) & ~self.falling
         self.open = tables.open[flat]
         self.solid = tables.solid[flat]
+        # What this liquid makes of another it falls into (lava into water: stone), 0 none.
+        self._into = np.zeros(len(tables.kinds) + 1, dtype=np.int64)
+        for other, block in kind.below.items():
+            self._into[other] = block
         # Where the liquid may go looking for a drop (Minecraft's canPassThrough): not one of
         # its sources, and air, a floodable block or its own flowing voxel; a hole is such a
-        # voxel it could fall from.
+        # voxel it could fall from (onto air, a floodable block, itself, or a liquid it falls
+        # into: lava over water).
         self.passable = ~self.source & (self.open | self.mine)
         under = np.zeros_like(self.passable)
         stride_y = self.strides[1]
-        under[stride_y:] = (self.open | self.mine)[:-stride_y]
+        fall = self.open | self.mine | (self._into[tables.kind[flat]] > 0)
+        under[stride_y:] = fall[:-stride_y]
         self.hole = self.passable & under
         self._distance: NDArray[np.int64] | None = None
 
@@ -426,6 +432,11 @@ class _Field:
         """``values`` at the four voxels beside each of ``at``, (N, 4)."""
         beside: NDArray[np.int64] = values[at[:, None] + _HORIZONTAL @ self.strides]
         return beside
+
+    def falls_into(self, at: NDArray[np.intp]) -> NDArray[np.int64]:
+        """The block this liquid makes of each voxel's liquid by falling into it, 0 none."""
+        into: NDArray[np.int64] = self._into[self.tables_kind[at]]
+        return into
 
     def sources_beside(self, at: NDArray[np.intp]) -> NDArray[np.int64]:
         count: NDArray[np.int64] = self._beside(self.source.astype(np.int64), at).sum(axis=1)

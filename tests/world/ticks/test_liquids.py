@@ -424,3 +424,20 @@ def test_a_stack_in_flowing_water_drifts_downstream_and_one_in_lava_burns(rules:
     for _ in range(10):
         rules.tick(TICK)
     assert burning.removed and not stack.removed
+
+
+def test_lava_seeks_a_lake_below_its_ledge_as_a_drop_and_turns_the_water_it_falls_into_to_stone(
+    rules: Rules,
+) -> None:
+    world = rules.world
+    # The floor at y = Y - 1 has a pool of still water east of x = 2 (its surface one below),
+    # walled in: the lava on the floor finds the pool within its two blocks of slope finding.
+    water = world.registry.id("base:water")
+    floor(world, y=Y - 2)
+    pool = np.array([(x, Y - 1, z) for x in range(2, 8) for z in range(-3, 4)])
+    world.set_blocks(pool, water)
+    pour(rules, (0, Y, 0), "base:lava")
+    run(rules, 2000)
+    assert name(world, 2, Y - 1, 0) == "base:stone"  # lava fell into the water at the ledge
+    assert level(world, 1, Y, 0, "base:lava") == 6 and level(world, 2, Y, 0, "base:lava") > 0
+    assert name(world, -1, Y, 0) == "air"  # it ran only toward the drop
