@@ -69,6 +69,7 @@ from world.blocks.drops import block_drops
 from world.blocks.liquid import SOURCE, LiquidKind
 from world.blocks.registry import BlockRegistry
 from world.geometry import Int3
+from world.physics.collision import block_ids
 from world.voxels.chunks import World
 from world.voxels.entities import drop_item
 from world.voxels.layout import CHUNK, CHUNK_SHIFT
@@ -241,7 +242,12 @@ class LiquidFlow:
         if not self._loaded(lo, hi):
             self.world.block_data.liquids.schedule(cells, now + RETRY_TICKS)
             return
-        ids = _read_box(self.world, lo, hi)
+        # The box's ids, copied chunk by chunk (its chunks are loaded: nothing is generated).
+        corners = (
+            (float(lo[0]), float(lo[1]), float(lo[2])),
+            (float(hi[0] - 1), float(hi[1] - 1), float(hi[2] - 1)),
+        )
+        ids: NDArray[np.int64] = block_ids(self.world, *corners)[0].astype(np.int64)
         before = ids.copy()
         local = cells - lo
         flat = np.ravel_multi_index(local.T, ids.shape)
@@ -500,33 +506,6 @@ def _by_chunk(cells: NDArray[np.int64], due: NDArray[np.int64]) -> list[NDArray[
 
 
 # -- reading the world without generating it ---------------------------------------------------
-
-
-def _read_box(world: World, lo: NDArray[np.int64], hi: NDArray[np.int64]) -> NDArray[np.int64]:
-    """The block ids of the box [lo, hi) as an (X, Y, Z) int64 array (its chunks loaded)."""
-    out = np.zeros(tuple((hi - lo).tolist()), dtype=np.int64)
-    first = lo >> CHUNK_SHIFT
-    last = (hi - 1) >> CHUNK_SHIFT
-    for cx in range(int(first[0]), int(last[0]) + 1):
-        for cy in range(int(first[1]), int(last[1]) + 1):
-            for cz in range(int(first[2]), int(last[2]) + 1):
-                chunk = world.chunks.get((cx, cy, cz))
-                if chunk is None:
-                    continue
-                base = np.array([cx, cy, cz], dtype=np.int64) * _SIDE
-                a = np.maximum(lo, base)
-                b = np.minimum(hi, base + _SIDE)
-                blocks = chunk.blocks.reshape(_SIDE, _SIDE, _SIDE)
-                out[
-                    a[0] - lo[0] : b[0] - lo[0],
-                    a[1] - lo[1] : b[1] - lo[1],
-                    a[2] - lo[2] : b[2] - lo[2],
-                ] = blocks[
-                    a[0] - base[0] : b[0] - base[0],
-                    a[1] - base[1] : b[1] - base[1],
-                    a[2] - base[2] : b[2] - base[2],
-                ]
-    return out
 
 
 def _read_loaded(world: World, cells: NDArray[np.int64]) -> NDArray[np.int64]:
