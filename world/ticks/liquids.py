@@ -72,7 +72,7 @@ from world.geometry import Int3
 from world.physics.collision import block_ids
 from world.voxels.chunks import World
 from world.voxels.entities import drop_item
-from world.voxels.layout import CHUNK, CHUNK_SHIFT
+from world.voxels.layout import CHUNK, CHUNK_SHIFT, ChunkKey
 from world.voxels.liquid_ticks import game_tick
 
 __all__ = ["LIQUID_BUDGET", "RETRY_TICKS", "STEP_LIMIT", "LiquidFlow"]
@@ -300,11 +300,16 @@ class LiquidFlow:
         tables = self.tables()
         if not tables.kinds:
             return
-        around = _unique_cells((cells[:, None, :] + _AROUND).reshape(-1, 3))
-        ids = _read_loaded(self.world, around)
-        liquid = tables.kind[ids] >= 0
+        cells = self._near_liquid(cells)  # a bulk write far from any liquid costs a few lookups
+        if not len(cells):
+            return
+        around = (cells[:, None, :] + _AROUND).reshape(-1, 3)
+        liquid = tables.kind[_read_loaded(self.world, around)] >= 0
         if not liquid.any():
             return
+        around = _unique_cells(around[liquid])  # (only the liquid ones: a bulk write has many)
+        ids = _read_loaded(self.world, around)
+        liquid = tables.kind[ids] >= 0
         if tables.meeting:
             met = self._meet(tx, tables, around[liquid], ids[liquid])
             if len(met):
@@ -315,6 +320,31 @@ class LiquidFlow:
                 liquid = tables.kind[ids] >= 0
         now = game_tick(self.world.block_data.clock)
         self.world.block_data.liquids.schedule(around[liquid], now + tables.delay[ids[liquid]])
+
+    def _near_liquid(self, cells: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The cells whose chunk or a face neighbour of it holds liquid (the others' neighbours
+        hold none)."""
+        keys = cells >> CHUNK_SHIFT
+        packed = _packed(keys)
+        # A bulk write's changes come chunk by chunk: its runs of one chunk, then their keys.
+        heads = np.flatnonzero(np.concatenate([[True], packed[1:] != packed[:-1]]))
+        unique, run_group = np.unique(packed[heads], return_inverse=True)
+        inverse = np.repeat(run_group.reshape(-1), np.diff(np.append(heads, len(cells))))
+        first = heads[np.unique(run_group, return_index=True)[1]]
+        liquid = self.world.registry.liquid
+        wet: dict[ChunkKey, bool] = {}
+
+        def holds(key: ChunkKey) -> bool:
+            if key not in wet:
+                chunk = self.world.chunks.get(key)
+                wet[key] = chunk is not None and bool(liquid[chunk.blocks].any())
+            return wet[key]
+
+        near = np.zeros(len(unique), dtype=np.bool_)
+        for g, (cx, cy, cz) in enumerate(keys[first].tolist()):
+            near[g] = any(holds((cx + dx, cy + dy, cz + dz)) for dx, dy, dz in _AROUND.tolist())
+        kept: NDArray[np.int64] = cells[near[inverse]]
+        return kept
 
     def _meet(
         self, tx: Transaction, tables: _Tables, cells: NDArray[np.int64], ids: NDArray[np.int64]
