@@ -124,7 +124,7 @@ def test_a_ticks_failing_call_drops_its_own_sound_and_keeps_the_others():
         world.play_sound("bad:hum", (0.0, 0.0, 0.0))  # type: ignore[attr-defined]
         raise RuntimeError("broken tick")
 
-    world, rules = setup(
+    _, rules = setup(
         good=types.SimpleNamespace(on_tick=on_tick),
         bad=types.SimpleNamespace(on_tick=hookimpl(failing)),
     )
@@ -200,7 +200,7 @@ def test_sounds_nobody_takes_keep_only_the_newest():
         for _ in range(MAX_SOUNDS):
             world.play_sound("chime:ding", (0.0, 0.0, 0.0))  # type: ignore[attr-defined]
 
-    world, rules = setup(chime=types.SimpleNamespace(on_tick=on_tick))
+    _, rules = setup(chime=types.SimpleNamespace(on_tick=on_tick))
     for _ in range(MAX_WAITING_SOUNDS // MAX_SOUNDS + 2):
         rules.tick(0.05)
     assert len(rules.pop_sounds()) == MAX_WAITING_SOUNDS

@@ -43,7 +43,9 @@ FULL_SCALE = 32767
 
 
 def test_every_base_block_sounds_like_its_material_and_lava_is_silent():
-    expected = {f"base:{name}": group for group, names in EXPECTED.items() for name in names.split()}
+    expected = {
+        f"base:{name}": group for group, names in EXPECTED.items() for name in names.split()
+    }
     for block in REG.blocks[1:]:
         if block.name == "base:lava":
             assert block.sounds is None
