@@ -9,7 +9,7 @@ export XDG_CACHE_HOME ?= $(CURDIR)/.cache
 # CI have 2 cores. `make test PYTEST_WORKERS=0` runs in one process.
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test test-slow pytest lint bench atlas screenshot clean system-deps xvfb
+.PHONY: play test test-slow pytest lint bench atlas sounds screenshot clean system-deps xvfb
 
 # Mesa's EGL (software GL) is what headless ursina renders through; install it when missing.
 system-deps:
@@ -58,6 +58,9 @@ bench: $(STAMP)
 
 atlas: $(STAMP)
 	$(PY) -m tools.make_atlas
+
+sounds: $(STAMP)
+	$(PY) -m tools.make_sounds
 
 clean:
 	rm -rf $(VENV) .cache .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info

@@ -1,6 +1,6 @@
 """The game as a player installs it: ``pip install .`` (not editable) into a fresh venv, then
 ``blockpick --screenshot out.png`` from another folder renders the world with the atlas and the
-example mods, which ship in the wheel as package data.
+example mods, which ship in the wheel as package data, as the base game's sounds do.
 
 The wheel is built from a copy of the checkout (so no stale ``build/`` leaks in) without build
 isolation, with this venv's setuptools (no network). The throwaway venv gets the dependencies
@@ -85,7 +85,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
-def test_the_wheel_holds_the_code_the_atlas_and_every_example_mod(wheel: Path) -> None:
+def test_the_wheel_holds_the_code_the_atlas_the_sounds_and_every_example_mod(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     example_mods = {p.relative_to(ROOT).as_posix() for p in (ROOT / "mods").rglob("*.py")}
     assert len(example_mod_names()) >= 4
@@ -93,6 +93,9 @@ def test_the_wheel_holds_the_code_the_atlas_and_every_example_mod(wheel: Path) -
     assert example_mods <= names
     textures = {p.relative_to(ROOT).as_posix() for p in (ROOT / "mods").rglob("*.png")}
     assert len(textures) >= 9 and textures <= names  # the mods' own icons and tiles ship too
+    sounds = {p.relative_to(ROOT).as_posix() for p in (ROOT / "assets" / "sounds").iterdir()}
+    assert len(sounds) >= 30 and "assets/sounds/README.md" in sounds  # the files, their licence
+    assert sounds <= names
     assert not {name for name in names if name.startswith(("tests/", "tools/", "bench/"))}
 
 
@@ -124,16 +127,21 @@ def test_an_installed_game_renders_a_screenshot_from_another_folder_with_its_mod
             "-c",
             "import json, world, game, world.blocks.atlas as a, world.mods.loader as m\n"
             "from world.base import GAME\n"
+            "from world.mods.registration import make_registry\n"
+            "from world.mods.sounds import load_sounds\n"
             "mods = m.load_mods(entry_points=False, game=GAME)\n"
+            "stone = load_sounds(make_registry(mods), mods).files('base:stone_break')\n"
             "print(json.dumps({'world': world.__file__, 'game': game.__file__,"
             " 'atlas': str(a.ATLAS_PATH), 'mods_dir': str(m.DEFAULT_MODS_DIR),"
+            " 'sound': str(stone[0]), 'sounds': len(stone),"
             " 'mods': list(mods.names), 'errors': [str(e) for e in mods.errors]}))",
             cwd=home,
             env=env,
         ).stdout
     )
-    for key in ("world", "game", "atlas", "mods_dir"):
+    for key in ("world", "game", "atlas", "mods_dir", "sound"):
         assert Path(where[key]).is_relative_to(venv), (key, where[key])
+    assert where["sounds"] >= 3  # the base game's sounds, found where the wheel put them
     assert set(where["mods"]) == {"base", *example_mod_names()}
     assert where["errors"] == []
 

@@ -55,6 +55,14 @@ Light: when the world keeps one (``world.light``, a `world.light.lighting.Light`
 the rules relight around the voxels every committed action and tick changed, and keep the chunks
 whose light changed until the caller takes them (`Rules.pop_relit`, as `World.pop_dirty` gives
 the chunks whose blocks changed): the view remeshes both.
+
+Sounds: every committed action and tick hands its sounds (`world.blocks.sounds.SoundEvent`: a done
+break's and place's block sound, a hook's ``world.play_sound``) to the rules, which keep them,
+oldest first, until the game takes them (`Rules.pop_sounds`) to play; a rolled-back action
+(denied by a veto, a failing or stopped hook) or a tick's hook call rolled back alone makes none
+(`world.actions.transaction.Transaction.play`). At most `MAX_WAITING_SOUNDS` wait (a game that
+never takes them keeps the newest). A survival dig in progress, footsteps and splashes are the
+game's: it plays ``registry.sounds_of(state).event("dig" | "step" | "fall", pos)``.
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -74,6 +83,7 @@ from world.actions.neighbors import MAX_PENDING, NeighborQueue
 from world.actions.slot_clicks import Click
 from world.actions.transaction import START, Transaction
 from world.blocks.block_type import AIR
+from world.blocks.sounds import SoundEvent
 from world.geometry import Int3
 from world.items.containers import Container
 from world.items.inventory import ItemStack
@@ -96,6 +106,7 @@ from world.voxels.entities import Entity
 from world.voxels.layout import ChunkKey
 
 __all__ = [
+    "MAX_WAITING_SOUNDS",
     "NEIGHBOR_BUDGET",
     "TICK_NEIGHBOR_BUDGET",
     "Rules",
@@ -114,6 +125,9 @@ NEIGHBOR_BUDGET = 256
 TICK_NEIGHBOR_BUDGET = 64
 # Committed changes up to this many wake the entities resting near each; more wake them all.
 WAKE_EACH = 256
+# Sounds waiting for `Rules.pop_sounds`: four actions' or ticks' worth (MAX_SOUNDS each); a game
+# that takes them every frame never comes near.
+MAX_WAITING_SOUNDS = 256
 
 
 class Rules:
@@ -202,6 +216,8 @@ class Rules:
         self._pending = NeighborQueue(max_pending, self._overflow)
         self._drops = random.Random(drop_seed)
         self._relit: set[ChunkKey] = set()  # chunks relit since `pop_relit`
+        self._sounds: deque[SoundEvent] = deque(maxlen=MAX_WAITING_SOUNDS)  # since `pop_sounds`
+        self._dropped_sounds = 0
         self._entities = EntityTicks(world)
         self._liquids = LiquidFlow(world, clock=clock, seed=drop_seed)
         # Survival drops go into the breaker's inventory (the rest lying in the world) instead
@@ -234,6 +250,19 @@ class Rules:
         the world keeps no light), for the view to remesh; forgotten here once taken."""
         relit, self._relit = self._relit, set()
         return relit
+
+    def pop_sounds(self) -> list[SoundEvent]:
+        """The sounds of the actions and ticks committed since the last call, oldest first, for
+        the game to play (module notes); forgotten here once taken."""
+        sounds = list(self._sounds)
+        self._sounds.clear()
+        return sounds
+
+    @property
+    def dropped_sounds(self) -> int:
+        """Sounds dropped so far: past `world.actions.transaction.MAX_SOUNDS` in one action or
+        tick, or past `MAX_WAITING_SOUNDS` waiting."""
+        return self._dropped_sounds
 
     def close(self) -> None:
         """Stop the hook watchdog's thread (it also stops when the rules are collected)."""
@@ -611,6 +640,7 @@ class Rules:
             tx.notify_neighbors(TICK_NEIGHBOR_BUDGET, isolate=True)
             self._liquids.touched(tx, tx.changes.all().arrays()[0])
             changes = tx.changes.all()
+        self._keep_sounds(tx)
         self._relight(changes)
         return changes
 
@@ -680,8 +710,16 @@ class Rules:
             self._pending.merge(tx.queue)
         self._liquids.touched(tx, tx.changes.all().arrays()[0])
         changes = tx.changes.all()
+        self._keep_sounds(tx)
         self._relight(changes)
         return Outcome(True, pos=pos, changes=changes, break_time=break_time, used=used)
+
+    def _keep_sounds(self, tx: Transaction) -> None:
+        """Keep a committed transaction's sounds for `pop_sounds`, the oldest waiting dropped
+        past `MAX_WAITING_SOUNDS`."""
+        overflow = max(len(self._sounds) + len(tx.sounds) - MAX_WAITING_SOUNDS, 0)
+        self._dropped_sounds += tx.dropped_sounds + overflow
+        self._sounds.extend(tx.sounds)
 
     def _spend(self, outcome: Outcome, placed: int, actor: Actor) -> Outcome:
         """A done place by a survival actor uses up one item of the placed block: taken from the

@@ -1,4 +1,5 @@
-"""Where the files that ship beside the code are: the block atlas and the example mods.
+"""Where the files that ship beside the code are: the block atlas, the base game's sounds and the
+example mods.
 
 They live in the top-level folders ``assets/`` and ``mods/`` of the repository, which are also
 Python packages (each has an ``__init__.py``) so that a wheel ships them as package data, and
@@ -17,7 +18,7 @@ from __future__ import annotations
 import importlib.resources
 from pathlib import Path
 
-__all__ = ["ASSETS_PACKAGE", "MODS_PACKAGE", "atlas_path", "example_mods_dir"]
+__all__ = ["ASSETS_PACKAGE", "MODS_PACKAGE", "atlas_path", "example_mods_dir", "sounds_dir"]
 
 ASSETS_PACKAGE = "assets"
 MODS_PACKAGE = "mods"
@@ -48,6 +49,18 @@ def atlas_path() -> Path:
         Absolute; `tools.make_atlas` writes it, the game and the HUD read it.
     """
     return _package_dir(ASSETS_PACKAGE) / "atlas.png"
+
+
+def sounds_dir() -> Path:
+    """The base game's sound files, ``assets/sounds/`` (``base_<name>[N].wav``).
+
+    Returns
+    -------
+    Path
+        Absolute; `tools.make_sounds` writes it, `world.mods.sounds` finds the files of the
+        base game's sound names there.
+    """
+    return _package_dir(ASSETS_PACKAGE) / "sounds"
 
 
 def example_mods_dir() -> Path:

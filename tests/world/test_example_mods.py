@@ -14,6 +14,7 @@ import pytest
 
 from world import World
 from world.base import GAME
+from world.blocks.sounds import SoundEvent
 from world.geometry import Int3
 from world.items.inventory import INVENTORY_SLOTS, Inventory, ItemStack
 from world.mods.hooks import hookimpl
@@ -690,9 +691,12 @@ def test_guide_bell_rings_on_its_timer(guide):
     world.set_block(0, 0, 0, world.registry.id("base:stone"))
     rules = Rules(world, mods)
     assert rules.place_block(hit_at(world, (0, 0, 0)), "farm:bell", player())
+    assert rules.pop_sounds() == [SoundEvent("base:metal_break", (0.5, 1.5, 0.5), 1.0, 0.8)]
     for _ in range(20 * 16):  # 16 s: rings at 5, 10 and 15
         rules.tick(1 / 20)
     assert world.meta(0, 1, 0)["rings"] == 3
+    ring = SoundEvent("base:metal_break", (0.5, 1.5, 0.5), gain=0.8, max_distance=32.0)
+    assert rules.pop_sounds() == [ring] * 3  # each ring heard, 32 blocks away
 
 
 def guide_say(mods, rules, line, actor):

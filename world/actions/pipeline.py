@@ -17,6 +17,11 @@ state: a slab into a slab), the built-in rules, the block's own
 ``placement_state``, the body check on the chosen state's collision, every mod's ``can_place``
 (with the context); the change; settling (``on_construct``); every mod's ``on_place``.
 
+A done break records the broken block's ``dug`` sound, a done place the placed block's ``place``
+sound (`world.blocks.sounds.SoundGroup.event`, at the voxel's centre), right after the change:
+rolled back with it. Each voxel of a nested action (a door's other half) sounds too; a bulk write
+and a liquid flowing are silent.
+
 Each step that fails denies: a denial by a rule or a veto changes nothing; a failing hook or
 callback sets ``tx.error`` and the action that holds the transaction rolls everything back.
 Actions nest when a hook digs or places as an actor: at most `MAX_DEPTH` deep and
@@ -41,6 +46,7 @@ from world.actions.checks import (
 )
 from world.blocks.block_type import AIR
 from world.blocks.drops import block_drops
+from world.blocks.sounds import block_centre
 from world.geometry import Int3
 from world.items.inventory import ItemStack
 from world.items.item import Item
@@ -100,6 +106,7 @@ def dig(tx: Transaction, pos: Int3, actor: Actor) -> Outcome:
         try:
             mark = len(tx.changes)
             tx.set(pos, AIR)
+            _sound(tx, block, "dug", pos)
             tx.settle()
             if tx.error is None:
                 kwargs = {"world": tx.view, "pos": pos, "block": block, "actor": actor}
@@ -112,6 +119,15 @@ def dig(tx: Transaction, pos: Int3, actor: Actor) -> Outcome:
             changes=tx.changes.since(mark),
             break_time=break_seconds(block, actor, held_tool(tx.world, actor)),
         )
+
+
+def _sound(tx: Transaction, block: BlockType, kind: str, pos: Int3) -> None:
+    """The block's ``kind`` sound at the voxel's centre, recorded in the action (heard only if
+    it stands: `world.actions.transaction.Transaction.play`)."""
+    if block.sounds is not None:
+        event = block.sounds.event(kind, block_centre(*pos))
+        if event is not None:
+            tx.play(event)
 
 
 GET_DROPS_ARGUMENTS = ("registry", "state", "rng", "pos", "data", "world")
@@ -189,6 +205,7 @@ def place(
         try:
             mark = len(tx.changes)
             tx.set(pos, state)
+            _sound(tx, block, "place", pos)
             tx.settle()
             if tx.error is None:
                 kwargs = {

@@ -24,6 +24,13 @@ actor the change was made for, None in a tick); then the built-in shape rules up
 neighbours: a block of the group ``"fence"`` re-links its arms
 (`world.actions.placement.fence_links`), a block of the group ``"attached"`` whose support went
 drops (becomes air). These run with or without mods (the base blocks use them).
+
+Sounds. `Transaction.play` records a `world.blocks.sounds.SoundEvent` made during the action (a
+hook's ``world.play_sound``, a done break's or place's block sound: `world.actions.pipeline`)
+through the world journal, so a rolled-back action, or a hook call of a tick rolled back alone,
+takes its sounds back with its changes; `world.rules.Rules` hands the committed ones to the game
+(`world.rules.Rules.pop_sounds`). At most `MAX_SOUNDS` are kept per action or tick: the rest are
+dropped, counted (`Transaction.dropped_sounds`) and reported once, so that no mod floods the game.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from world.actions.callbacks import DECIDING, BlockTables, callback_implementati
 from world.actions.neighbors import NeighborQueue, Undo
 from world.actions.placement import update_neighbor_shapes
 from world.blocks.block_type import AIR
+from world.blocks.sounds import SoundEvent
 from world.geometry import FACE_NORMALS, Int3
 from world.mods.calls import Implementation
 from world.mods.hooks import CALLING, Policy
@@ -56,11 +64,14 @@ if TYPE_CHECKING:
     from world.mods.outcome import Actor, Outcome
     from world.voxels.chunks import World
 
-__all__ = ["MAX_UPDATES", "START", "Actions", "Called", "Transaction"]
+__all__ = ["MAX_SOUNDS", "MAX_UPDATES", "START", "Actions", "Called", "Transaction"]
 
 # Updates (changed voxels) settled per action or tick: a radius-3 explosion chained 16 times
 # changes about 2,000 voxels; past this a runaway of callbacks stops instead of hanging the game.
 MAX_UPDATES = 4096
+# Sounds kept per action or tick: a radius-3 explosion's blocks make no sound of their own (a bulk
+# write is silent); a vein miner's 64 breaks are already a wall of sound.
+MAX_SOUNDS = 64
 START = (0, 0, 0, 0)
 """The mark of a transaction that changed nothing: `Transaction.rollback` (START) undoes all."""
 
@@ -169,6 +180,9 @@ class Transaction:
         # The first mod error met anywhere in the action, nested checks (a mod's may_break)
         # included: the action is then denied and rolled back whatever the asking mod did.
         self.error: ModError | None = None
+        # The sounds made so far (taken back by a roll-back), and those past MAX_SOUNDS.
+        self.sounds: list[SoundEvent] = []
+        self.dropped_sounds = 0
         self.closed = False
         self.view = ModWorld(self)
 
@@ -287,6 +301,26 @@ class Transaction:
         del self._undo[n_undo:]
         del self._events[n_events:]
         self._next = min(self._next, n_events)
+
+    # -- sounds -------------------------------------------------------------------------------
+
+    def play(self, event: SoundEvent) -> None:
+        """Record a sound made by this action (module notes): journalled, so that a roll-back
+        past it takes it back; past `MAX_SOUNDS` it is dropped and counted, and reported once
+        (as the running hook's mod's, or the base game's)."""
+        if len(self.sounds) >= MAX_SOUNDS:
+            self.dropped_sounds += 1
+            if self.dropped_sounds == 1:
+                message = (
+                    f"more than {MAX_SOUNDS} sounds in one action or tick; the rest are dropped"
+                )
+                self.guard.record(self.mod or "base", "play_sound", RuntimeError(message))
+            return
+        self.world.journal.record(("undo", self._unplay, len(self.sounds)))
+        self.sounds.append(event)
+
+    def _unplay(self, count: int) -> None:
+        del self.sounds[count:]
 
     # -- what a view asks for: the rules' checks and nested actions ----------------------------
 

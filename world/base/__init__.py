@@ -10,11 +10,14 @@ Minecraft's vanilla blocks are registered into registries that know nothing of t
 - `GAME`: the game's own plugins, which a game loads before any mod
   (``load_mods(..., game=GAME)``, `world.mods.loader`): their names are reserved, and a mod's
   ``depends`` on them is always met.
+- Its blocks' sounds (`world.base.sounds`) play the files of ``assets/sounds/``, the plugin's
+  ``sound_folder`` (`world.mods.sounds`).
 - `default_registry`: a registry of the base game alone (what ``world.World()`` holds).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Final
 
 from world.base.blocks import BASE_BLOCKS
@@ -23,6 +26,7 @@ from world.base.recipes import BASE_RECIPES
 from world.blocks.registry import BlockRegistry
 from world.mods.hooks import hookimpl
 from world.mods.registrar import BlockRegistrar
+from world.shipped import sounds_dir
 
 __all__ = ["BASE", "GAME", "GAME_PATH", "BaseGame", "default_registry"]
 
@@ -35,6 +39,11 @@ class BaseGame:
     like any mod's."""
 
     description = "the base game's blocks and items"
+
+    @property
+    def sound_folder(self) -> Path:
+        """Where the base game's sounds are (`world.mods.sounds`): ``assets/sounds/``."""
+        return sounds_dir()
 
     @hookimpl
     def register_blocks(self, registry: BlockRegistrar) -> None:

@@ -26,6 +26,17 @@ from world.base.placement import (
     stairs_state,
     torch_state,
 )
+from world.base.sounds import (
+    CLOTH_SOUNDS,
+    GLASS_SOUNDS,
+    GRASS_SOUNDS,
+    GRAVEL_SOUNDS,
+    SAND_SOUNDS,
+    SNOW_SOUNDS,
+    STONE_SOUNDS,
+    WATER_SOUNDS,
+    WOOD_SOUNDS,
+)
 from world.blocks import shapes
 from world.blocks.block_type import BlockType, PropValue
 from world.blocks.liquid import Liquid, Meeting
@@ -56,6 +67,7 @@ _LOG_TILES = {
 # Slabs and stairs: the material, its hardness, what digs it faster (`world.items.item.Item.digs`)
 # and whether it gives anything without such a tool (stone does not: Minecraft).
 _MATERIALS = (("stone", 1.5, "cracky", True), ("planks", 2.0, "choppy", False))
+_MATERIAL_SOUNDS = {"stone": STONE_SOUNDS, "planks": WOOD_SOUNDS}
 
 
 def _slab(material: str, hardness: float, dug_by: str, needs_tool: bool) -> BlockType:
@@ -68,6 +80,7 @@ def _slab(material: str, hardness: float, dug_by: str, needs_tool: bool) -> Bloc
         selection=lambda p: shapes.slab(str(p["half"])),
         tiles=(f"base:{material}",),
         groups=("merges", dug_by),
+        sounds=_MATERIAL_SOUNDS[material],
         placement_state=slab_state,
     )
 
@@ -82,6 +95,7 @@ def _stairs(material: str, hardness: float, dug_by: str, needs_tool: bool) -> Bl
         selection=lambda p: shapes.stairs(str(p["facing"]), str(p["half"])),
         tiles=(f"base:{material}",),
         groups=(dug_by,),
+        sounds=_MATERIAL_SOUNDS[material],
         placement_state=stairs_state,
     )
 
@@ -170,42 +184,70 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     # (stone), a shovel ``crumbly`` (earth), an axe ``choppy`` (wood).
     BlockType(
         "base:stone",
+        sounds=STONE_SOUNDS,
         hardness=1.5,
         needs_tool=True,  # by hand: 5 s and nothing (Minecraft); a pickaxe gives cobblestone
         tiles=("base:stone",),
         drops=(Drop("base:cobblestone"),),
         groups=("cracky",),
     ),
-    BlockType("base:dirt", hardness=0.5, tiles=("base:dirt",), groups=("crumbly",)),
+    BlockType(
+        "base:dirt", sounds=GRAVEL_SOUNDS, hardness=0.5, tiles=("base:dirt",), groups=("crumbly",)
+    ),
     BlockType(
         "base:grass",
+        sounds=GRASS_SOUNDS,
         description="grass block",
         hardness=0.6,
         tiles=("base:grass_top", "base:dirt", "base:grass_side"),
         drops=(Drop("base:dirt"),),
         groups=("crumbly",),
     ),
-    BlockType("base:sand", hardness=0.5, tiles=("base:sand",), groups=("falling", "crumbly")),
-    BlockType("base:gravel", hardness=0.6, tiles=("base:gravel",), groups=("falling", "crumbly")),
+    BlockType(
+        "base:sand",
+        sounds=SAND_SOUNDS,
+        hardness=0.5,
+        tiles=("base:sand",),
+        groups=("falling", "crumbly"),
+    ),
+    BlockType(
+        "base:gravel",
+        sounds=GRAVEL_SOUNDS,
+        hardness=0.6,
+        tiles=("base:gravel",),
+        groups=("falling", "crumbly"),
+    ),
     BlockType(
         "base:log",
+        sounds=WOOD_SOUNDS,
         hardness=2.0,
         properties={"axis": ("y", "x", "z")},
         tiles=lambda p: _LOG_TILES[str(p["axis"])],
         groups=("choppy",),
         placement_state=axis_state,
     ),
-    BlockType("base:planks", hardness=2.0, tiles=("base:planks",), groups=("choppy",)),
+    BlockType(
+        "base:planks", sounds=WOOD_SOUNDS, hardness=2.0, tiles=("base:planks",), groups=("choppy",)
+    ),
     BlockType(
         "base:leaves",
+        sounds=GRASS_SOUNDS,
         hardness=0.2,
         transparent=True,
         tiles=("base:leaves",),
         drops=(Drop("base:sapling", chance=0.05),),  # Minecraft: a sapling one time in twenty
     ),
-    BlockType("base:glass", hardness=0.3, transparent=True, tiles=("base:glass",), drops=()),
+    BlockType(
+        "base:glass",
+        sounds=GLASS_SOUNDS,
+        hardness=0.3,
+        transparent=True,
+        tiles=("base:glass",),
+        drops=(),
+    ),
     BlockType(
         "base:water",
+        sounds=WATER_SOUNDS,
         solid=False,
         pointable=False,
         replaceable=True,
@@ -214,9 +256,10 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         tiles=("base:water",),
         liquid=WATER,
     ),
-    BlockType("base:bedrock", hardness=math.inf, tiles=("base:bedrock",)),
+    BlockType("base:bedrock", sounds=STONE_SOUNDS, hardness=math.inf, tiles=("base:bedrock",)),
     BlockType(
         "base:tall_grass",
+        sounds=GRASS_SOUNDS,
         description="tall grass",
         solid=False,
         replaceable=True,
@@ -225,9 +268,12 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
         tiles=("base:tall_grass",),
         drops=(),
     ),
-    BlockType("base:lamp", hardness=0.3, tiles=("base:lamp",), groups=("cracky",)),
+    BlockType(
+        "base:lamp", sounds=GLASS_SOUNDS, hardness=0.3, tiles=("base:lamp",), groups=("cracky",)
+    ),
     BlockType(
         "base:cobblestone",
+        sounds=STONE_SOUNDS,
         hardness=2.0,
         needs_tool=True,
         tiles=("base:cobblestone",),
@@ -235,6 +281,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     ),
     BlockType(
         "base:sapling",
+        sounds=GRASS_SOUNDS,
         solid=False,
         transparent=True,
         hardness=0.0,
@@ -246,6 +293,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     *(_stairs(*material) for material in _MATERIALS),
     BlockType(
         "base:fence",
+        sounds=WOOD_SOUNDS,
         hardness=2.0,
         transparent=True,
         properties={side: (False, True) for side in shapes.FACINGS},
@@ -259,6 +307,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     ),
     BlockType(
         "base:torch",
+        sounds=WOOD_SOUNDS,
         solid=False,
         transparent=True,
         hardness=0.0,
@@ -271,6 +320,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     ),
     BlockType(
         "base:door",
+        sounds=WOOD_SOUNDS,
         hardness=3.0,
         transparent=True,
         properties={
@@ -301,6 +351,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     ),
     BlockType(
         "base:obsidian",
+        sounds=STONE_SOUNDS,
         hardness=50.0,  # Minecraft's: a diamond pickaxe's 9.4 s; here any pickaxe, slowly
         needs_tool=True,
         tiles=("base:obsidian",),
@@ -310,6 +361,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     # snowy land's snow layer and its frozen sea.
     BlockType(
         "base:sandstone",
+        sounds=STONE_SOUNDS,
         hardness=0.8,
         needs_tool=True,
         tiles=("base:sandstone",),
@@ -317,6 +369,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     ),
     BlockType(
         "base:cactus",
+        sounds=CLOTH_SOUNDS,
         hardness=0.4,
         transparent=True,  # inset: the faces of its neighbours show around it
         tiles=("base:cactus_top", "base:cactus_top", "base:cactus_side"),
@@ -324,6 +377,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     ),
     BlockType(
         "base:dead_bush",
+        sounds=GRASS_SOUNDS,
         description="dead bush",
         solid=False,
         replaceable=True,
@@ -334,6 +388,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     ),
     BlockType(
         "base:snow",
+        sounds=SNOW_SOUNDS,
         description="snow layer",
         solid=False,  # one layer: Minecraft's has no collision either
         replaceable=True,
@@ -345,6 +400,7 @@ BASE_BLOCKS: tuple[BlockType, ...] = (
     ),
     BlockType(
         "base:ice",
+        sounds=GLASS_SOUNDS,
         hardness=0.5,
         transparent=True,
         tiles=("base:ice",),

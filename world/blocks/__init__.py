@@ -10,7 +10,8 @@ Modules: ``block_type`` (BlockType and its state properties), ``registry`` (Bloc
 ``shapes`` (Box, shapes and their checks), ``labels`` (text drawn on a face from a voxel's data),
 ``atlas`` (the base atlas's fixed tile cells), ``abm`` (a mod's random-tick action), ``ores``
 (an ore's definition and its per-chunk random stream), ``drops`` (what breaking a block gives),
-``liquid`` (a liquid block's flow: `Liquid`, `Meeting`, the registry's liquid tables).
+``liquid`` (a liquid block's flow: `Liquid`, `Meeting`, the registry's liquid tables),
+``sounds`` (`SoundGroup`, what a block sounds like, and `SoundEvent`, a sound played).
 Imports the leaves and `world.items`.
 """
 
@@ -19,5 +20,6 @@ from __future__ import annotations
 from world.blocks.block_type import AIR, BlockType
 from world.blocks.registry import BlockRegistry
 from world.blocks.shapes import Box
+from world.blocks.sounds import SoundEvent, SoundGroup
 
-__all__ = ["AIR", "BlockRegistry", "BlockType", "Box"]
+__all__ = ["AIR", "BlockRegistry", "BlockType", "Box", "SoundEvent", "SoundGroup"]

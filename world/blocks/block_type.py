@@ -18,6 +18,7 @@ from typing import Any, Final, Protocol
 from world.blocks.labels import Label
 from world.blocks.liquid import LIQUID_PROPERTIES, Liquid
 from world.blocks.shapes import COLLISION_TOP, FULL, Shape, check_shape
+from world.blocks.sounds import SoundGroup
 from world.items.inventory import Drop
 from world.tiles import NAME_PATTERN, check_tiles
 
@@ -202,6 +203,7 @@ class BlockType:
     get_drops: Callable[..., Any] | None = None
     label: Label | None = None
     containers: tuple[str, ...] = ()
+    sounds: SoundGroup | None = None
     liquid: Liquid | None = None
     floodable: bool | None = None
 
@@ -267,6 +269,10 @@ class BlockType:
             raise ValueError(
                 f"containers of {self.name!r} must be a tuple of data keys (non-empty str), "
                 f"got {self.containers!r}"
+            )
+        if self.sounds is not None and not isinstance(self.sounds, SoundGroup):
+            raise ValueError(
+                f"sounds of {self.name!r} must be a SoundGroup or None, got {self.sounds!r}"
             )
         if self.label is not None and not isinstance(self.label, Label):
             raise ValueError(f"label of {self.name!r} must be a Label or None, got {self.label!r}")

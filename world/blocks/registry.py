@@ -49,6 +49,7 @@ from world.blocks.entity_type import BUILTIN_ENTITIES, EntityType
 from world.blocks.liquid import SOURCE, LiquidKind, LiquidTables
 from world.blocks.ores import Ore
 from world.blocks.shapes import COLLISION_TOP, FULL, Shape, check_shape
+from world.blocks.sounds import SoundGroup
 from world.items.item import Item
 from world.items.recipes import Recipe
 from world.tiles import check_tiles
@@ -410,6 +411,13 @@ class BlockRegistry:
     def block_of(self, block_id: int) -> BlockType:
         """The block type a state id belongs to."""
         return self._types[self._states[self.resolve(block_id)].block]
+
+    def sounds_of(self, block_id: int) -> SoundGroup | None:
+        """What a state sounds like (its block's ``sounds``, `world.blocks.sounds.SoundGroup`), or
+        None for a silent block (air, and any block defined without sounds): the game's dig,
+        footstep and splash sounds come from here (``registry.sounds_of(state).event("step",
+        pos)``); ``ValueError`` for an unknown id."""
+        return self._types[self._states[self.resolve(block_id)].block].sounds
 
     def state_key(self, block_id: int) -> str:
         """A state as saves store it: ``"base:oak_stairs[facing=east,half=bottom]"``, or the

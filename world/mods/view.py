@@ -8,7 +8,8 @@ apply the built-in rules and the other mods' ``can_*`` hooks without changing an
 as an actor (`ModWorld.dig`, `ModWorld.place`) run the whole pipeline; `ModWorld.storage` is the
 calling mod's saved store (`ModWorld.storage_of` a named mod's, for a mod's functions other mods
 call); players and entities are `world.mods.objects` references (``players``, ``player``,
-``add_item``, ``add_entity``, ``entities_near``), their writes journalled the same way.
+``add_item``, ``add_entity``, ``entities_near``), their writes journalled the same way;
+`ModWorld.play_sound` records a sound in the action, heard only if the action stands.
 Every argument a mod passes is checked here (`world.validate`), with a message naming it.
 """
 
@@ -22,6 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 
 import world.validate as validate
 from world.blocks.registry import BlockRegistry
+from world.blocks.sounds import DEFAULT_DISTANCE, SoundEvent
 from world.geometry import Int3, Vec3
 from world.items.inventory import ItemStack
 from world.mods.objects import ObjectRef, PlayerRef
@@ -90,6 +92,8 @@ class Session(Protocol):
     def dig(self, pos: Int3, actor: Actor) -> Outcome: ...
 
     def place(self, pos: Int3, block_id: int, actor: Actor) -> Outcome: ...
+
+    def play(self, event: SoundEvent) -> None: ...
 
 
 class ModWorld:
@@ -307,6 +311,47 @@ class ModWorld:
         where = validate.position(pos, "pos")
         check_actor(actor)
         return self._tx.place(where, self.registry.resolve(block), actor)
+
+    def play_sound(
+        self,
+        name: str,
+        pos: Sequence[float],
+        gain: float = 1.0,
+        pitch: float = 1.0,
+        max_distance: float = DEFAULT_DISTANCE,
+    ) -> None:
+        """Play the sound ``name`` (``"mod:name"``: the files ``mod_name.wav``, ``mod_name1.wav``
+        ... of that mod's ``sounds/`` folder, `world.mods.sounds`) at ``pos``, as part of the
+        current action (Luanti's ``core.sound_play``). It is heard only if the action stands: a
+        rolled-back action (a veto, a failing or stopped hook; in a tick, the hook call that
+        failed) makes no sound. At most `world.actions.transaction.MAX_SOUNDS` per action or
+        tick; the rest are dropped and reported once.
+
+        Parameters
+        ----------
+        name : str
+            ``"mod:name"``, not ending in a digit (`world.blocks.sounds.check_sound_name`).
+        pos : sequence of 3 float
+            Where it sounds, within the world (a block's centre: ``(x + 0.5, y + 0.5, z + 0.5)``).
+        gain : float
+            0..10; 1 plays the file as recorded.
+        pitch : float
+            0.5..2, the playback rate (2: an octave up).
+        max_distance : float
+            1..256 blocks: heard fading with the distance, not at all beyond it.
+
+        Raises
+        ------
+        ValueError
+            Naming the bad argument (`world.blocks.sounds.SoundEvent`).
+        RuntimeError
+            Inside a ``can_*`` hook or a deciding callback (they only decide), or through a view
+            kept from an action that is over.
+        """
+        where = validate.vec3(pos, "pos", limit=validate.WORLD_LIMIT)
+        event = SoundEvent(name, where, gain, pitch, max_distance)
+        self._writable()
+        self._tx.play(event)
 
     # -- players and entities -------------------------------------------------------------------
 
