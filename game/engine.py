@@ -54,10 +54,10 @@ __all__ = [
 ]
 
 # Panda3D's chatter that means nothing to a player: the absent monitor and input devices of a
-# headless run. The game has no sound: opening no audio device spares the sound system's errors
-# on machines that have none (48 lines of ALSA and OpenAL in a window).
+# headless run, and the sound system's complaints on a machine without a sound device (48 lines
+# of ALSA and OpenAL in a window): `start` opens OpenAL quietly, or no audio at all offscreen.
 _QUIET = """
-audio-library-name null
+notify-level-audio fatal
 notify-level-display error
 notify-level-egldisplay error
 notify-level-device fatal
@@ -96,13 +96,22 @@ def _without_noise() -> Iterator[None]:
             sys.stderr.flush()
 
 
-def start(*, headless: bool, size: tuple[int, int], title: str = "Blockpick") -> Ursina:
-    """Create the one ursina app: a window, or an offscreen buffer when ``headless``."""
+def start(
+    *, headless: bool, size: tuple[int, int], title: str = "Blockpick", audio: bool | None = None
+) -> Ursina:
+    """Create the one ursina app: a window, or an offscreen buffer when ``headless``; with the
+    engine's audio (OpenAL, `game.sound.open_audio`) when ``audio`` (default: in a window), else
+    none (offscreen runs only record their sounds)."""
     # The chunk loader thread (`world.stream.loader`) holds the GIL between its numpy and
     # zlib calls; the main thread waiting up to the default 5 ms for it, several times a frame,
     # made 37 ms frames (11 frames over 16 ms in a 60 s flight); at 0.5 ms the worst was 14 ms.
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     loadPrcFileData("", _QUIET)
+    if headless if audio is None else not audio:
+        loadPrcFileData("", "audio-library-name null\n")
+    else:  # OpenAL Soft says nothing of a missing device; the game then only records
+        os.environ.setdefault("ALSOFT_LOGLEVEL", "0")
+        loadPrcFileData("", "audio-library-name p3openal_audio\n")
     if headless:
         loadPrcFileData("", _HEADLESS)
     # The terminal is the player's: ursina's development mode (its editor overlay, hot reloader

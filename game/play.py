@@ -64,13 +64,16 @@ from game.screens import Screens
 from game.session import Session
 from game.sight import Sight
 from game.sky import Sky
+from game.sound import PlayerSounds, Sounds, open_audio
 from game.text_screen import TextScreen
 from game.user_settings import Settings, load_settings, with_command_line
 from world.blocks.registry import BlockRegistry
 from world.geometry import Vec3
 from world.mods.host import Mods
 from world.mods.outcome import Actor, Outcome
+from world.mods.sounds import load_sounds
 from world.mods.text_prompt import TextPrompt
+from world.physics.swimming import liquid_depth
 from world.ray import Hit
 
 __all__ = ["Game"]
@@ -144,6 +147,10 @@ class Game:
         self.time = 0.0
         self.python_ms = 0.0  # time spent in `update` last frame
 
+        # The sounds (game.sound): heard in a window with a sound device, recorded always.
+        self.sounds = Sounds(load_sounds(registry, self.mods), open_audio(headless=not live))
+        self.sounds.set_volumes(settings.master_volume, settings.block_volume)
+        self.player_sounds = PlayerSounds(self.sounds, self.world)
         self.atlas_pixels = build_atlas_image(registry, self.mods)
         self.atlas = atlas_texture(self.atlas_pixels)
         self.origin = RenderOrigin()  # everything world-anchored is drawn relative to it
@@ -265,6 +272,7 @@ class Game:
             self.frame_input.hold(dt)
             self.rules.tick(dt, self.player.body.pos)
             self.chunks.relight(self.rules.pop_relit())  # what the tick relit, as there is room
+            self._sound()
         if self.hands.refresh_inventory() and self.inventory_screen.shown:  # a pickup, a mod
             self.inventory_screen.refresh()
         player = self.player
@@ -441,6 +449,30 @@ class Game:
             return
         self.close()
         application.quit()
+
+    def set_volumes(self, master: int, blocks: int) -> None:
+        """The pause menu's volumes, percent (0 is off)."""
+        self.sounds.set_volumes(master, blocks)
+
+    def _sound(self) -> None:
+        """The frame's sounds: the world's (the actions' and the ticks'), the player's footsteps,
+        strokes and splash, the digging hits; then the engine's audio moves on."""
+        player, body = self.player, self.player.body
+        self.sounds.listen(player.eye, player.yaw)
+        for event in self.rules.pop_sounds():
+            self.sounds.play(event)
+        lo, hi = body.aabb
+        self.player_sounds.update(
+            body.pos,
+            on_ground=body.on_ground,
+            flying=body.flying,
+            sneaking=self.held.sneak,
+            depth=0.0 if body.flying else liquid_depth(self.world, lo, hi),
+            falling_speed=-body.vel[1],
+        )
+        breaking = self.controls.breaking
+        self.player_sounds.digging(breaking.target, breaking.elapsed, breaking.duration)
+        self.sounds.update()
 
     def set_view_distance(self, view_distance: int) -> None:
         """Show 2..16 chunk columns around the player from the next frame on (fog follows)."""

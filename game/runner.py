@@ -188,6 +188,15 @@ class ScriptPlayer:
         elif name == "chat":
             game.chat.send(str(args["text"]))
             self.frames(1)
+        elif name == "expect_sound":
+            wanted = str(args["name"])
+            heard = game.sounds.take_played()
+            if wanted not in heard:
+                recent = ", ".join(dict.fromkeys(heard)) or "none"
+                raise ScriptError(
+                    f"{action.where}: no sound {wanted!r} was played since the last "
+                    f"expect_sound (played: {recent})"
+                )
         else:  # parse_script admits only the names above
             raise ScriptError(f"{action.where}: no way to replay {name!r}")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game.daylight import parse_time
+from world.blocks.sounds import check_sound_name
 from world.validate import WORLD_LIMIT
 
 __all__ = [
@@ -183,6 +184,11 @@ def _key(text: str) -> str:
     return text.lower()
 
 
+def _sound_name(text: str) -> str:
+    """Parse a sound name, ``"mod:name"`` (`world.blocks.sounds.check_sound_name`)."""
+    return check_sound_name(text, "sound")
+
+
 def _time(text: str) -> str:
     """Parse a time of day (`game.daylight.parse_time`), kept as text."""
     parse_time(text)
@@ -239,6 +245,9 @@ ACTIONS: dict[str, tuple[_Param, ...]] = {
     "key": (_p("name", _key),),  # press a key: enter, escape, backspace, q, ctrl+q
     "time": (_p("time", _time),),  # set the time of day: a name or ticks (game.daylight)
     "chat": (_p("text", _chat_line),),  # send a line in the chat: "/give_stone_10"
+    # Fail unless the game played (or, with no sound device, would have played) a sound of this
+    # name since the script's last expect_sound: "expect_sound base:stone_break".
+    "expect_sound": (_p("name", _sound_name),),
 }
 
 

@@ -72,6 +72,8 @@ class Settings:
     mouse_sensitivity: int = 100  # percent: 100 turns 80 degrees per screen height of travel
     view_distance: int = DEFAULT_VIEW_DISTANCE
     creative: bool = False
+    master_volume: int = 100
+    block_volume: int = 100
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -91,7 +93,12 @@ def _problem(name: str, value: object) -> str | None:
         if not (math.isfinite(value) and low <= value <= high):
             return f"fov must be {low:g}..{high:g} degrees, got {value!r}"
         return None
-    bounds = {"mouse_sensitivity": SENSITIVITY_RANGE, "view_distance": VIEW_DISTANCE_RANGE}
+    bounds = {
+        "mouse_sensitivity": SENSITIVITY_RANGE,
+        "view_distance": VIEW_DISTANCE_RANGE,
+        "master_volume": (0, 100),
+        "block_volume": (0, 100),
+    }
     low_i, high_i = bounds[name]
     if not isinstance(value, int) or not low_i <= value <= high_i:
         return f"{name} must be a whole number {low_i}..{high_i}, got {value!r}"
