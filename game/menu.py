@@ -24,19 +24,24 @@ from game.user_settings import (
     SENSITIVITY_RANGE,
     SENSITIVITY_STEP,
     VIEW_DISTANCE_RANGE,
+    VOLUME_RANGE,
+    VOLUME_STEP,
     Settings,
 )
 
-__all__ = ["MENU_WIDTH", "STEPPED", "PauseMenu"]
+__all__ = ["MENU_WIDTH", "STEPPED", "WIDE", "PauseMenu"]
 
 # The settings stepped with - and +: (range, step).
 STEPPED: dict[str, tuple[tuple[float, float], float]] = {
     "fov": (FOV_RANGE, FOV_STEP),
     "mouse_sensitivity": (SENSITIVITY_RANGE, SENSITIVITY_STEP),
     "view_distance": (VIEW_DISTANCE_RANGE, 1),
+    "master_volume": (VOLUME_RANGE, VOLUME_STEP),
+    "block_volume": (VOLUME_RANGE, VOLUME_STEP),
 }
 ROW_HEIGHT = 0.07
-ROW_GAP = 0.085
+ROW_GAP = 0.08  # row to row: the title and eight rows fit between the top and the hotbar
+TOP_ROW_Y = 0.27  # "Back to game"; the title above it, "Save and quit" a row and a half down
 WIDE = 0.5
 MENU_WIDTH = WIDE + 2 * (ROW_HEIGHT + 0.01)  # a settings row with its - and + buttons
 _BUTTON = color.rgba(0.25, 0.25, 0.25, 0.95)
@@ -50,7 +55,16 @@ def _label(settings: Settings, name: str) -> str:
         return f"Mouse sensitivity: {settings.mouse_sensitivity}%"
     if name == "view_distance":
         return f"View distance: {settings.view_distance} chunks"
+    if name == "master_volume":
+        return f"Sound: {_volume(settings.master_volume)}"
+    if name == "block_volume":
+        return f"Blocks: {_volume(settings.block_volume)}"
     return f"Mode: {'Creative' if settings.creative else 'Survival'}"
+
+
+def _volume(percent: int) -> str:
+    """A volume as the menu shows it: 0 is off."""
+    return f"{percent}%" if percent else "off"
 
 
 class PauseMenu:
@@ -72,10 +86,10 @@ class PauseMenu:
         self.dim = Entity(parent=self.root, model="quad", color=color.rgba(0, 0, 0, 0.55), z=1)
         # The buttons, centred in the window and shrunk to fit a narrow one.
         self.panel = Entity(parent=self.root, name="menu panel")
-        Text(parent=self.panel, text="Game paused", origin=(0, 0), y=0.33, scale=1.5)
+        Text(parent=self.panel, text="Game paused", origin=(0, 0), y=TOP_ROW_Y + 0.11, scale=1.5)
         self.buttons: dict[str, Button] = {}
         self.labels: dict[str, Text] = {}
-        y = 0.2
+        y = TOP_ROW_Y
         self._button("resume", "Back to game", y, self.resume)
         for name in STEPPED:
             y -= ROW_GAP

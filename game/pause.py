@@ -1,8 +1,9 @@
 """The pause menu in a running game (Esc), and the settings in effect.
 
 The world waits while the menu is open and the mouse is let go; the settings changed in it apply
-at once (the game mode, the field of view, the view distance, the mouse's sensitivity) and are
-remembered for the next runs (`game.user_settings`).
+at once (the game mode, the field of view, the view distance, the mouse's sensitivity, the
+volumes) and are remembered for the next runs (`game.user_settings`). The volumes in effect are
+handed to the game when the menu is made, so a window's run starts at the remembered ones.
 
 `game.menu.PauseMenu` draws the menu and decides nothing; this holds the settings in effect and
 applies a change to the game (`Host`).
@@ -36,6 +37,9 @@ class Host(Protocol):
 
     def set_view_distance(self, view_distance: int) -> None: ...
 
+    def set_volumes(self, master: int, blocks: int) -> None:
+        """Every sound at ``master`` percent, the blocks' at ``blocks`` (0..100, 0 is off)."""
+
     def save_and_quit(self) -> None: ...
 
 
@@ -60,6 +64,7 @@ class Pause:
             on_resume=self.resume,
             on_quit=lambda: host.save_and_quit(),
         )
+        host.set_volumes(settings.master_volume, settings.block_volume)
 
     @property
     def settings(self) -> Settings:
@@ -93,6 +98,8 @@ class Pause:
             host.set_view_distance(settings.view_distance)
         else:
             self.sky.set_view()
+        if {"master_volume", "block_volume"} & changed.keys():
+            host.set_volumes(settings.master_volume, settings.block_volume)
         try:
             remember(changed)
         except OSError as exc:

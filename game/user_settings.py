@@ -1,4 +1,5 @@
-"""Settings remembered between runs: field of view, mouse sensitivity, view distance, game mode.
+"""Settings remembered between runs: field of view, mouse sensitivity, view distance, game mode,
+sound volumes.
 
 Contract
 --------
@@ -42,6 +43,8 @@ __all__ = [
     "SENSITIVITY_STEP",
     "SETTINGS_FILE",
     "VIEW_DISTANCE_RANGE",
+    "VOLUME_RANGE",
+    "VOLUME_STEP",
     "Settings",
     "changed_fields",
     "given_options",
@@ -58,6 +61,8 @@ FOV_STEP = 5.0
 SENSITIVITY_RANGE = (10, 400)  # percent of the default mouse speed
 SENSITIVITY_STEP = 10
 VIEW_DISTANCE_RANGE = (MIN_VIEW_DISTANCE, MAX_VIEW_DISTANCE)  # chunk columns each way
+VOLUME_RANGE = (0, 100)  # whole percent of full loudness; 0 is off
+VOLUME_STEP = 10
 # Options filled in from the settings when the command line leaves them out.
 _FILLED = ("fov", "view_distance")
 
@@ -72,8 +77,8 @@ class Settings:
     mouse_sensitivity: int = 100  # percent: 100 turns 80 degrees per screen height of travel
     view_distance: int = DEFAULT_VIEW_DISTANCE
     creative: bool = False
-    master_volume: int = 100
-    block_volume: int = 100
+    master_volume: int = 100  # percent, every sound
+    block_volume: int = 100  # percent, the blocks' sounds (digging, placing, steps)
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -96,8 +101,8 @@ def _problem(name: str, value: object) -> str | None:
     bounds = {
         "mouse_sensitivity": SENSITIVITY_RANGE,
         "view_distance": VIEW_DISTANCE_RANGE,
-        "master_volume": (0, 100),
-        "block_volume": (0, 100),
+        "master_volume": VOLUME_RANGE,
+        "block_volume": VOLUME_RANGE,
     }
     low_i, high_i = bounds[name]
     if not isinstance(value, int) or not low_i <= value <= high_i:

@@ -1,7 +1,8 @@
 """The HUD fits any window: the layout arithmetic, and frames rendered offscreen at 400×800,
 800×600 and 1600×500 (each reached by resizing the window the HUD was built in), read back
 pixel by pixel: the hotbar whole and centred at the bottom, its icons showing only their own
-icon's texels, the F3 text at the top-left corner, the pause menu whole and centred."""
+icon's texels, the F3 text at the top-left corner, the pause menu whole, centred and above the
+hotbar."""
 
 from __future__ import annotations
 
@@ -224,6 +225,8 @@ def test_the_f3_text_follows_the_top_left_corner_and_fits(
 def test_the_pause_menu_is_whole_and_centred(
     app: Any, pieces: dict[str, Any], size: tuple[int, int]
 ) -> None:
+    from game.menu import MENU_WIDTH, STEPPED, WIDE
+
     width, height = size
     pieces["menu"].open(pieces["menu"].settings)
     resize(app, size)
@@ -235,6 +238,12 @@ def test_the_pause_menu_is_whole_and_centred(
     left, right = columns(grey)  # the buttons
     assert left > 0 and right < width - 1
     assert abs((left + right) / 2 - (width - 1) / 2) <= 2
+    # Down a column inside the buttons' left edge (clear of the crosshair), every row is whole
+    # above the hotbar: back to game, the stepped settings, the mode, save and quit.
+    x = round(width / 2 - (WIDE / 2 - 0.01) * fit_scale(MENU_WIDTH, width / height) * height)
+    column = grey[:, x].astype(np.int8)
+    assert column[0] == 0 and column[-1] == 0
+    assert np.count_nonzero(np.diff(column) == 1) == len(STEPPED) + 3
 
 
 def test_a_game_lays_its_hud_out_again_when_the_window_is_resized(

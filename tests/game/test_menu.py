@@ -56,6 +56,33 @@ def test_the_menu_steps_within_ranges_and_reports_changes(app: Any) -> None:
         menu.destroy()
 
 
+def test_the_volume_rows_step_by_ten_and_zero_reads_off(app: Any) -> None:
+    from game.menu import PauseMenu
+
+    changes: list[Settings] = []
+    menu = PauseMenu(
+        Settings(block_volume=20), on_change=changes.append, on_resume=print, on_quit=print
+    )
+    try:
+        menu.open(menu.settings)
+        assert menu.labels["master_volume"].text == "Sound: 100%"
+        assert menu.labels["block_volume"].text == "Blocks: 20%"
+        menu.buttons["master_volume+"].on_click()  # already full: nothing changes
+        menu.buttons["master_volume-"].on_click()
+        assert menu.labels["master_volume"].text == "Sound: 90%"
+        for _ in range(3):
+            menu.buttons["block_volume-"].on_click()
+        assert menu.labels["block_volume"].text == "Blocks: off"
+        assert [(s.master_volume, s.block_volume) for s in changes] == [(90, 20), (90, 10), (90, 0)]
+        menu.step("master_volume", -20)
+        assert menu.settings.master_volume == 0
+        assert menu.labels["master_volume"].text == "Sound: off"
+        menu.buttons["block_volume+"].on_click()
+        assert menu.settings.block_volume == 10 and isinstance(menu.settings.block_volume, int)
+    finally:
+        menu.destroy()
+
+
 def test_escape_pauses_and_resumes_the_game(make_game: Make, replay: Replay) -> None:
     game = make_game(flat=True)
     game.input("escape")

@@ -14,6 +14,7 @@ from game.user_settings import (
     FOV_RANGE,
     SENSITIVITY_RANGE,
     VIEW_DISTANCE_RANGE,
+    VOLUME_RANGE,
     Settings,
     load_settings,
     remember,
@@ -43,6 +44,8 @@ valid_settings = st.builds(
     mouse_sensitivity=st.integers(*SENSITIVITY_RANGE),
     view_distance=st.integers(*VIEW_DISTANCE_RANGE),
     creative=st.booleans(),
+    master_volume=st.integers(*VOLUME_RANGE),
+    block_volume=st.integers(*VOLUME_RANGE),
 )
 
 
@@ -69,6 +72,16 @@ def test_remember_changes_only_the_given_fields(data_dir: Path) -> None:
     assert load_settings().fov == 50.0
 
 
+def test_the_volumes_are_remembered_alone(data_dir: Path) -> None:
+    save_settings(Settings(fov=50.0, mouse_sensitivity=150))
+    remember({"master_volume": 0})
+    assert remember({"block_volume": 30}) == Settings(
+        fov=50.0, mouse_sensitivity=150, master_volume=0, block_volume=30
+    )
+    stored = json.loads((data_dir / "settings.json").read_text())
+    assert stored["master_volume"] == 0 and stored["block_volume"] == 30
+
+
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", "", "\xff\xfe"])
 def test_a_damaged_file_gives_the_defaults(data_dir: Path, text: str) -> None:
     (data_dir / "settings.json").write_bytes(text.encode("latin-1"))
@@ -84,6 +97,19 @@ def test_a_bad_field_falls_back_alone(data_dir: Path) -> None:
     assert load_settings() == Settings(view_distance=5)
 
 
+@pytest.mark.parametrize("bad", [101, -10, 50.5, "loud", True, None])
+def test_a_bad_volume_falls_back_to_full_volume(
+    data_dir: Path, bad: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    (data_dir / "settings.json").write_text(
+        json.dumps({"master_volume": bad, "block_volume": 40, "view_distance": 5})
+    )
+    assert load_settings() == Settings(block_volume=40, view_distance=5)
+    assert "master_volume" in caplog.text
+    (data_dir / "settings.json").write_text(json.dumps({"master_volume": 0, "block_volume": bad}))
+    assert load_settings() == Settings(master_volume=0)
+
+
 def test_a_whole_number_fov_is_read_as_degrees(data_dir: Path) -> None:
     (data_dir / "settings.json").write_text('{"fov": 85}')
     assert load_settings().fov == 85.0
@@ -92,7 +118,8 @@ def test_a_whole_number_fov_is_read_as_degrees(data_dir: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "value"),
     [("fov", 10.0), ("fov", float("nan")), ("view_distance", 40), ("view_distance", 4.5),
-     ("mouse_sensitivity", 0), ("creative", "yes")],
+     ("mouse_sensitivity", 0), ("creative", "yes"), ("master_volume", 101),
+     ("master_volume", -1), ("block_volume", 0.5), ("block_volume", False)],
 )  # fmt: skip
 def test_bad_values_are_refused_naming_the_field(name: str, value: object) -> None:
     with pytest.raises(ValueError, match=name):
