@@ -224,9 +224,12 @@ class PlayerSounds:
             self._wet = depth > 0.0
             return
         if depth > 0.0 and not flying:
-            if not self._wet and falling_speed >= SPLASH_SPEED:
-                self._liquid_sound(feet, "fall")
-            self._swum += math.sqrt(dx * dx + dy * dy + dz * dz)
+            if not self._wet:  # in: a splash when it came fast; strokes count from here
+                if falling_speed >= SPLASH_SPEED:
+                    self._liquid_sound(feet, "fall")
+                self._swum = 0.0
+            else:
+                self._swum += math.sqrt(dx * dx + dy * dy + dz * dz)
             if self._swum >= SWIM_DISTANCE:
                 self._swum -= SWIM_DISTANCE
                 self._liquid_sound(feet, "step")

@@ -149,3 +149,28 @@ def test_a_script_asserts_the_sounds_it_made(app: Any, make_game: Make, replay: 
     replay(game, "select 1\nlook 0 50\nwait 1\nplace\nwait 1\nexpect_sound base:stone_break")
     with pytest.raises(ScriptError, match="base:stone_break"):
         replay(game, "wait 2\nexpect_sound base:stone_break")  # nothing new since
+
+
+def test_falling_into_water_splashes_once_and_swimming_strokes_at_their_rhythm() -> None:
+    from game.sound import SWIM_DISTANCE, PlayerSounds, Sounds
+    from world import World
+    from world.shipped import sounds_dir
+    from world.mods.sounds import SoundFiles
+
+    world = World()
+    water = world.registry.id("base:water")
+    world.set_blocks(np.array([(x, y, 0) for x in range(-2, 40) for y in range(0, 3)]), water)
+    sounds = Sounds(SoundFiles({"base": sounds_dir()}), seed=1)
+    sounds.listen((0.0, 5.0, 0.0), 0.0)
+    body = PlayerSounds(sounds, world)
+    moves = {"on_ground": False, "flying": False, "sneaking": False}
+    body.update((0.5, 6.0, 0.5), depth=0.0, falling_speed=8.0, **moves)
+    body.update((0.5, 2.5, 0.5), depth=0.5, falling_speed=8.0, **moves)  # in: a splash
+    body.update((0.5, 2.0, 0.5), depth=1.0, falling_speed=3.0, **moves)  # still in: none more
+    assert sounds.names() == ["base:water_splash"]
+    x = 0.5
+    for _ in range(60):  # swimming east 0.25 a frame: 15 blocks
+        x += 0.25
+        body.update((x, 1.0, 0.5), depth=2.0, falling_speed=0.0, **moves)
+    strokes = sounds.names().count("base:water_swim")
+    assert strokes == int(15 / SWIM_DISTANCE)
