@@ -154,8 +154,8 @@ def test_a_script_asserts_the_sounds_it_made(app: Any, make_game: Make, replay: 
 def test_falling_into_water_splashes_once_and_swimming_strokes_at_their_rhythm() -> None:
     from game.sound import SWIM_DISTANCE, PlayerSounds, Sounds
     from world import World
-    from world.shipped import sounds_dir
     from world.mods.sounds import SoundFiles
+    from world.shipped import sounds_dir
 
     world = World()
     water = world.registry.id("base:water")
