@@ -50,7 +50,9 @@ __all__ = [
     "gl_finisher",
     "grab_frame",
     "save_screenshot",
+    "sound_device_present",
     "start",
+    "without_noise",
 ]
 
 # Panda3D's chatter that means nothing to a player: the absent monitor and input devices of a
@@ -73,11 +75,11 @@ sync-video false
 
 # What the window system's libraries print while the engine starts that means nothing to a
 # player: Panda3D probes the X server for DGA (raw mouse motion, unused on X11: `LOOK_MODE`).
-_NOISE = ('extension "XFree86-DGA" missing',)
+_NOISE = ('extension "XFree86-DGA" missing', "ALSA lib ", "AL lib: ")
 
 
 @contextlib.contextmanager
-def _without_noise() -> Iterator[None]:
+def without_noise() -> Iterator[None]:
     """Hold back standard error (C libraries' too), then pass on every line but `_NOISE`."""
     sys.stderr.flush()
     saved = os.dup(2)
@@ -107,7 +109,9 @@ def start(
     # made 37 ms frames (11 frames over 16 ms in a 60 s flight); at 0.5 ms the worst was 14 ms.
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     loadPrcFileData("", _QUIET)
-    if headless if audio is None else not audio:
+    if audio is None:
+        audio = not headless and sound_device_present()
+    if not audio:
         loadPrcFileData("", "audio-library-name null\n")
     else:  # OpenAL Soft says nothing of a missing device; the game then only records
         os.environ.setdefault("ALSOFT_LOGLEVEL", "0")
@@ -119,7 +123,7 @@ def start(
     # would make the window fullscreen, but only by sizing it to ``size``, which is given.
     application.print_info = False
     # ursina prints its folders whatever the mode.
-    with contextlib.redirect_stdout(io.StringIO()), _without_noise():
+    with contextlib.redirect_stdout(io.StringIO()), without_noise():
         app = Ursina(
             title=title,
             window_type="offscreen" if headless else "onscreen",
@@ -150,6 +154,21 @@ def start(
     # clipped word filled the window for seconds).
     camera.ui_lens.set_film_size(camera.ui_size * 0.5 * window.aspect_ratio, camera.ui_size * 0.5)
     return app
+
+
+def sound_device_present() -> bool:
+    """Whether this machine may have a sound device: on Linux a sound card (``/dev/snd``) or a
+    sound server's socket (PulseAudio's, PipeWire's); elsewhere, assumed. Without one the game
+    opens no audio at all: OpenAL's probing would print ALSA's complaints."""
+    if not sys.platform.startswith("linux"):
+        return True
+    runtime = Path(os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"))
+    return (
+        Path("/dev/snd").exists()
+        or bool(os.environ.get("PULSE_SERVER"))
+        or (runtime / "pulse" / "native").exists()
+        or (runtime / "pipewire-0").exists()
+    )
 
 
 def _finish_every_frame(app: Ursina) -> None:

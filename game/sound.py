@@ -81,9 +81,12 @@ def open_audio(*, headless: bool) -> Any:
         return None
     from panda3d.core import AudioManager, loadPrcFileData
 
+    from game.engine import without_noise
+
     os.environ.setdefault("ALSOFT_LOGLEVEL", "0")  # OpenAL Soft says nothing of missing devices
     loadPrcFileData("", "notify-level-audio fatal\n")
-    manager = AudioManager.createAudioManager()
+    with without_noise():  # nor ALSA, probed by OpenAL on a machine with a broken sound card
+        manager = AudioManager.createAudioManager()
     return manager if manager.isValid() else None
 
 
