@@ -95,7 +95,9 @@ class DebugSnapshot:
     ``target_name``: the targeted block's name (None with no target); ``meshed`` / ``queued``:
     chunks drawn / waiting to be generated or meshed; ``mods``: the loaded mods' names;
     ``face_light``: the sky and block light of the voxel in front of the targeted face (what
-    lights that face); ``time_of_day`` and ``daylight``: the clock and its share of sky light.
+    lights that face); ``time_of_day`` and ``daylight``: the clock and its share of sky light;
+    ``sounds``, ``last_sound``, ``heard``: the sounds played so far, the last one's name, and
+    whether a sound device hears them (`game.sound`).
     """
 
     python_ms: float
@@ -114,6 +116,9 @@ class DebugSnapshot:
     face_light: tuple[int, int] | None = None  # (sky, block) in front of the targeted face
     time_of_day: str = ""  # "07:00"
     daylight: float = 1.0  # the share of sky light showing
+    sounds: int = 0  # sounds played (heard, or recorded with no sound device)
+    last_sound: str | None = None
+    heard: bool = False  # a sound device plays them
 
 
 def debug_text(snapshot: DebugSnapshot, fps: float) -> str:
@@ -149,6 +154,8 @@ def debug_text(snapshot: DebugSnapshot, fps: float) -> str:
             f"Chunks: {s.loaded} loaded, {s.meshed} meshed, {s.queued} queued",
             f"Light at the face: {light}   Time: {s.time_of_day} ({s.daylight:.0%} daylight)",
             f"Mode: {mode}",
+            f"Sounds: {s.sounds} {'played' if s.heard else 'recorded (no sound device)'}"
+            f"{'' if s.last_sound is None else f', the last {s.last_sound}'}",
             f"Mods ({len(s.mods)}{errors}): {', '.join(s.mods)}",
         )
     )

@@ -362,6 +362,9 @@ class Game:
             face_light=None if target is None else self.light.at(*(target.block + target.face)),
             time_of_day=self.day.clock_text(),
             daylight=self.day.daylight,
+            sounds=self.sounds.total,
+            last_sound=self.sounds.played[-1].name if self.sounds.played else None,
+            heard=self.sounds.manager is not None,
         )
 
     # -- the player's input and actions --------------------------------------------------------

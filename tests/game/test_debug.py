@@ -60,7 +60,7 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
         python_ms=1.25, position=(20.5, 4.0, -3.5), yaw=270.0, pitch=60.0, target=hit,
         target_name="base:grass", loaded=40, meshed=13, queued=2, creative=True, flying=True,
         mods=("base", "quiet"), mod_errors=1, face_light=(12, 3), time_of_day="18:30",
-        daylight=0.5,
+        daylight=0.5, sounds=7, last_sound="base:stone_break",
     )  # fmt: skip
     assert debug_text(snapshot, 59.6).splitlines() == [
         "Blockpick  60 fps, 1.2 ms Python a frame",
@@ -71,11 +71,14 @@ def test_the_debug_text_is_made_from_a_snapshot_alone() -> None:
         "Chunks: 40 loaded, 13 meshed, 2 queued",
         "Light at the face: sky 12, block 3   Time: 18:30 (50% daylight)",
         "Mode: creative, flying",
+        "Sounds: 7 recorded (no sound device), the last base:stone_break",
         "Mods (2, 1 error): base, quiet",
     ]
     step = Hit(Int3(20, 3, -4), Int3(0, 1, 0), 1.5, (20.5, 4.0, -3.5), 9, 1)
     text = debug_text(replace(snapshot, target=step, target_name="test:stairs"), 60.0)
     assert "Target: test:stairs at 20 3 -4, top face (0, 1, 0) of box 1, 1.50 away" in text
+    heard = debug_text(replace(snapshot, heard=True, sounds=0, last_sound=None), 60.0)
+    assert "Sounds: 0 played" in heard.splitlines()
 
 
 def test_the_overlay_asks_for_a_snapshot_only_when_shown_and_due(app: Any) -> None:
