@@ -174,3 +174,39 @@ def test_falling_into_water_splashes_once_and_swimming_strokes_at_their_rhythm()
         body.update((x, 1.0, 0.5), depth=2.0, falling_speed=0.0, **moves)
     strokes = sounds.names().count("base:water_swim")
     assert strokes == int(15 / SWIM_DISTANCE)
+
+
+_CHIME = '''
+"""A test mod: a chime from its own sounds folder wherever a block is placed."""
+
+from world.hooks import hookimpl
+
+
+@hookimpl
+def on_place(world, pos, block):
+    x, y, z = pos
+    world.play_sound("chime:ding", (x + 0.5, y + 3.5, z + 0.5), gain=0.5, max_distance=32)
+'''
+
+
+def test_a_mods_sound_plays_from_its_own_folder_where_it_put_it_with_its_gain(
+    app: Any, make_game: Make, replay: Replay, tmp_path: Path
+) -> None:
+    from world.shipped import sounds_dir
+
+    (tmp_path / "chime.py").write_text(_CHIME)
+    (tmp_path / "sounds").mkdir()
+    ding = tmp_path / "sounds" / "chime_ding.wav"
+    ding.write_bytes((sounds_dir() / "base_metal_break1.wav").read_bytes())
+    game = make_game(flat=True, creative=True, mods=(tmp_path,))
+    replay(game, "select 1\nlook 0 50\nwait 1")
+    target = game.target
+    assert target is not None
+    replay(game, "place\nwait 1")
+    assert game.last_outcome is not None and game.last_outcome.done
+    x, y, z = (a + b for a, b in zip(target.block, target.face, strict=True))
+    (chime,) = [p for p in game.sounds.played if p.name == "chime:ding"]
+    assert chime.pos == (x + 0.5, y + 3.5, z + 0.5) and chime.file == ding
+    eye = np.array(game.player.eye)
+    distance = float(np.linalg.norm(np.array(chime.pos) - eye))
+    assert chime.gain == pytest.approx(0.5 * (1 - distance / 32), rel=1e-6)
