@@ -72,7 +72,7 @@ from world.geometry import Int3
 from world.physics.collision import block_ids
 from world.voxels.chunks import World
 from world.voxels.entities import drop_item
-from world.voxels.layout import CHUNK, CHUNK_SHIFT, ChunkKey
+from world.voxels.layout import CHUNK_SHIFT, ChunkKey, by_chunk
 from world.voxels.liquid_ticks import game_tick
 
 __all__ = ["LIQUID_BUDGET", "RETRY_TICKS", "STEP_LIMIT", "LiquidFlow"]
@@ -82,7 +82,6 @@ __all__ = ["LIQUID_BUDGET", "RETRY_TICKS", "STEP_LIMIT", "LiquidFlow"]
 LIQUID_BUDGET = 0.003
 STEP_LIMIT = 8192  # voxels taken per frame at most
 RETRY_TICKS = 20  # a group next to a chunk that is not loaded looks again a second later
-_SIDE = CHUNK[0]
 _HORIZONTAL = np.array([(1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1)], dtype=np.int64)
 _AROUND = np.array(
     [(0, 0, 0), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)],
@@ -196,11 +195,6 @@ class LiquidFlow:
         self.clock = clock
         self._drops = random.Random(seed)
         self._tables: _Tables | None = None
-
-    @property
-    def scheduled(self) -> int:
-        """Liquid ticks waiting (in loaded chunks)."""
-        return len(self.world.block_data.liquids)
 
     def tables(self) -> _Tables:
         registry = self.world.registry
@@ -324,13 +318,6 @@ class LiquidFlow:
     def _near_liquid(self, cells: NDArray[np.int64]) -> NDArray[np.int64]:
         """The cells whose chunk or a face neighbour of it holds liquid (the others' neighbours
         hold none)."""
-        keys = cells >> CHUNK_SHIFT
-        packed = _packed(keys)
-        # A bulk write's changes come chunk by chunk: its runs of one chunk, then their keys.
-        heads = np.flatnonzero(np.concatenate([[True], packed[1:] != packed[:-1]]))
-        unique, run_group = np.unique(packed[heads], return_inverse=True)
-        inverse = np.repeat(run_group.reshape(-1), np.diff(np.append(heads, len(cells))))
-        first = heads[np.unique(run_group, return_index=True)[1]]
         liquid = self.world.registry.liquid
         wet: dict[ChunkKey, bool] = {}
 
@@ -340,10 +327,12 @@ class LiquidFlow:
                 wet[key] = chunk is not None and bool(liquid[chunk.blocks].any())
             return wet[key]
 
-        near = np.zeros(len(unique), dtype=np.bool_)
-        for g, (cx, cy, cz) in enumerate(keys[first].tolist()):
-            near[g] = any(holds((cx + dx, cy + dy, cz + dz)) for dx, dy, dz in _AROUND.tolist())
-        kept: NDArray[np.int64] = cells[near[inverse]]
+        near = [
+            rows
+            for (cx, cy, cz), rows in by_chunk(cells)[0]
+            if any(holds((cx + dx, cy + dy, cz + dz)) for dx, dy, dz in _AROUND.tolist())
+        ]
+        kept: NDArray[np.int64] = cells[np.sort(np.concatenate(near))] if near else cells[:0]
         return kept
 
     def _meet(
@@ -527,10 +516,7 @@ def _slices(
 def _by_chunk(cells: NDArray[np.int64], due: NDArray[np.int64]) -> list[NDArray[np.intp]]:
     """The rows of N cells grouped by chunk, the groups in the order of their earliest tick (so
     a group left for the next frame is not overtaken by newer ticks)."""
-    _, inverse = np.unique(_packed(cells >> CHUNK_SHIFT), return_inverse=True)
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.searchsorted(inverse[order], np.arange(inverse.max() + 2))
-    groups = [order[bounds[g] : bounds[g + 1]] for g in range(len(bounds) - 1)]
+    groups = [rows for _, rows in by_chunk(cells)[0]]
     groups.sort(key=lambda rows: int(due[rows].min()))
     return groups
 
@@ -543,29 +529,12 @@ def _read_loaded(world: World, cells: NDArray[np.int64]) -> NDArray[np.int64]:
     out = np.zeros(len(cells), dtype=np.int64)
     if not len(cells):
         return out
-    keys = cells >> CHUNK_SHIFT
-    local = cells - keys * _SIDE
-    index = (local[:, 0] * _SIDE + local[:, 1]) * _SIDE + local[:, 2]
-    _, first, inverse = np.unique(_packed(keys), return_index=True, return_inverse=True)
-    for g, row in enumerate(keys[first].tolist()):
-        chunk = world.chunks.get((row[0], row[1], row[2]))
+    groups, index = by_chunk(cells)
+    for key, rows in groups:
+        chunk = world.chunks.get(key)
         if chunk is not None:
-            sel = inverse == g
-            out[sel] = chunk.blocks[index[sel]]
+            out[rows] = chunk.blocks[index[rows]]
     return out
-
-
-_OFFSET = 1 << 20  # packs a coordinate of ±2^20 chunks or ±2^20 blocks' neighbourhood sums
-_BITS = 21
-
-
-def _packed(cells: NDArray[np.int64]) -> NDArray[np.int64]:
-    """One int64 per row of (N, 3) integers within ±2^20 (chunk keys), ordered as the rows."""
-    shifted = cells + _OFFSET
-    packed: NDArray[np.int64] = (
-        (shifted[:, 0] << (2 * _BITS)) | (shifted[:, 1] << _BITS) | shifted[:, 2]
-    )
-    return packed
 
 
 def _unique_cells(cells: NDArray[np.int64]) -> NDArray[np.int64]:

@@ -41,7 +41,6 @@ from __future__ import annotations
 import base64
 import heapq
 import math
-import reprlib
 from collections.abc import Callable, Container, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -49,7 +48,7 @@ from typing import Any
 from world.blocks.labels import shown_text
 from world.geometry import Int3
 from world.voxels.journal import Entry, Journal
-from world.voxels.layout import ChunkKey, chunk_index, voxel_at
+from world.voxels.layout import ChunkKey, chunk_index, saved_voxel_index, voxel_at
 from world.voxels.liquid_ticks import LiquidTicks
 
 __all__ = [
@@ -357,7 +356,7 @@ class BlockData:
             raise ValueError('block data\'s "data" and "timers" must be objects')
         data: dict[int, dict[str, Value]] = {}
         for raw_index, entries in raw_data.items():
-            index = _index(raw_index)
+            index = saved_voxel_index(raw_index, "block data")
             if not isinstance(entries, dict) or not entries:
                 raise ValueError(f"block data of voxel {index} must be a non-empty object")
             decoded: dict[str, Value] = {}
@@ -373,7 +372,7 @@ class BlockData:
             data[index] = decoded
         timers: dict[int, Timer] = {}
         for raw_index, pair in raw_timers.items():
-            index = _index(raw_index)
+            index = saved_voxel_index(raw_index, "block data")
             if not isinstance(pair, list) or len(pair) != 2:
                 raise ValueError(f"timer of voxel {index} must be [start, seconds]")
             start = _finite(pair[0], f"timer of voxel {index}: start")
@@ -473,18 +472,6 @@ def _finite(value: object, name: str) -> float:
 
 def _total(data: dict[str, Value]) -> int:
     return sum(_size(k, v) for k, v in data.items())
-
-
-def _index(raw: object) -> int:
-    """A voxel index as `chunk_rows` writes it: decimal digits, no sign, no leading zero, so
-    two keys never name one voxel."""
-    text = str(raw)
-    if not (text.isascii() and text.isdigit()) or text != str(int(text)):
-        raise ValueError(f"block data voxel index {reprlib.repr(raw)} is not a voxel index")
-    index = int(text)
-    if not 0 <= index < 4096:
-        raise ValueError(f"block data voxel index {index} is outside the chunk")
-    return index
 
 
 def _encode(value: Value) -> object:

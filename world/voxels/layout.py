@@ -4,11 +4,14 @@ A chunk is ``CHUNK = (16, 16, 16)`` voxels in ONE flat numpy array; local voxel 
 ``lx*wy*wz + ly*wz + lz`` (`local_index`). World voxel coordinates map to chunk coordinates by an
 arithmetic shift (floor division by 16: ``-1 >> 4 == -1``) and to local ones by a mask
 (`chunk_index`). `world.voxels.chunks.World` keeps the chunks; this module is the arithmetic every
-kernel (mesher, raycast, storage) shares, with nothing to check: callers pass valid coordinates.
+kernel (mesher, raycast, storage) shares, with nothing to check: callers pass valid coordinates;
+the one check is `saved_voxel_index`, a voxel's index as a saved row writes it (block data, liquid
+ticks).
 """
 
 from __future__ import annotations
 
+import reprlib
 from typing import Protocol
 
 import numpy as np
@@ -30,6 +33,7 @@ __all__ = [
     "chunk_index",
     "chunk_layers",
     "local_index",
+    "saved_voxel_index",
     "voxel_at",
 ]
 
@@ -175,3 +179,15 @@ def by_chunk(
     bounds = np.concatenate(([0], np.cumsum(counts)))
     groups = [(key, order[bounds[n] : bounds[n + 1]]) for n, key in enumerate(unique)]
     return groups, flat
+
+
+def saved_voxel_index(raw: object, what: str) -> int:
+    """A voxel's flat index as a saved row writes it: decimal digits, no sign, no leading zero
+    (two keys never name one voxel), within the chunk; ``ValueError`` naming ``what`` else."""
+    text = str(raw)
+    if not (text.isascii() and text.isdigit()) or text != str(int(text)):
+        raise ValueError(f"{what} voxel index {reprlib.repr(raw)} is not a voxel index")
+    index = int(text)
+    if not 0 <= index < CHUNK_VOLUME:
+        raise ValueError(f"{what} voxel index {index} is outside the chunk")
+    return index

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Container, Mapping
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from world.voxels.journal import Journal
-from world.voxels.layout import CHUNK, CHUNK_SHIFT, CHUNK_VOLUME, ChunkKey
+from world.voxels.layout import CHUNK, ChunkKey, by_chunk, chunk_index, saved_voxel_index
 
 __all__ = ["GAME_TICKS_PER_SECOND", "MAX_TICK", "LiquidTicks", "game_tick"]
 
@@ -65,17 +64,16 @@ class LiquidTicks:
 
     def due_at(self, pos: tuple[int, int, int]) -> int | None:
         """The game tick a voxel is scheduled for, or None."""
-        key, index = _split(np.array([pos], dtype=np.int64))
-        return self.chunks.get(_key_of(key[0]), {}).get(int(index[0]))
+        key, index = chunk_index(*pos)
+        return self.chunks.get(key, {}).get(index)
 
     def schedule(self, cells: NDArray[np.int64], ticks: NDArray[np.int64] | int) -> None:
         """Schedule N voxels (N, 3) for the given game ticks (one or N), keeping any earlier one."""
         if not len(cells):
             return
         due = np.broadcast_to(np.asarray(ticks, dtype=np.int64), (len(cells),))
-        keys, index = _split(cells)
-        for key_row, sel in _groups(keys):
-            key = _key_of(key_row)
+        groups, index = by_chunk(cells)
+        for key, sel in groups:
             held = self.chunks.get(key, {})
             wanted: dict[int, int] = {}
             for i, t in zip(index[sel].tolist(), due[sel].tolist(), strict=True):
@@ -114,9 +112,8 @@ class LiquidTicks:
         """Forget the ticks of N voxels (those without one are skipped)."""
         if not len(cells):
             return
-        keys, index = _split(cells)
-        for key_row, sel in _groups(keys):
-            key = _key_of(key_row)
+        groups, index = by_chunk(cells)
+        for key, sel in groups:
             held = self.chunks.get(key)
             if held:
                 gone = {i: None for i in index[sel].tolist() if i in held}
@@ -165,7 +162,7 @@ class LiquidTicks:
             if not isinstance(rows, dict):
                 raise ValueError("liquid ticks must be an object of voxel index to game tick")
             for raw_index, tick in rows.items():
-                index = _index(raw_index)
+                index = saved_voxel_index(raw_index, "liquid tick")
                 if isinstance(tick, bool) or not isinstance(tick, int) or not 0 <= tick <= MAX_TICK:
                     raise ValueError(
                         f"liquid tick of voxel {index} must be a game tick 0..{MAX_TICK}, "
@@ -182,35 +179,5 @@ class LiquidTicks:
         self._count -= len(self.chunks.pop(key, {}))
 
 
-def _index(raw: object) -> int:
-    text = raw if isinstance(raw, str) else ""
-    if not (text.isdigit() and text.isascii() and (text == "0" or text[0] != "0")):
-        raise ValueError(f"liquid tick voxel {raw!r} must be a voxel index 0..{CHUNK_VOLUME - 1}")
-    index = int(text)
-    if index >= CHUNK_VOLUME:
-        raise ValueError(f"liquid tick voxel {raw!r} must be a voxel index 0..{CHUNK_VOLUME - 1}")
-    return index
-
-
-def _split(cells: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Chunk coordinates (N, 3) and flat voxel indices (N,) of world cells (N, 3)."""
-    keys = cells >> CHUNK_SHIFT
-    local = cells - keys * _SIDE
-    return keys, (local[:, 0] * _SIDE + local[:, 1]) * _SIDE + local[:, 2]
-
-
 def _local(index: NDArray[np.int64]) -> NDArray[np.int64]:
     return np.stack([index // (_SIDE * _SIDE), (index // _SIDE) % _SIDE, index % _SIDE], axis=1)
-
-
-def _groups(keys: NDArray[np.int64]) -> list[tuple[NDArray[np.int64], NDArray[np.intp]]]:
-    """Rows of N chunk keys grouped: (the key, the rows holding it)."""
-    unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-    order = np.argsort(inverse.reshape(-1), kind="stable")
-    bounds = np.searchsorted(inverse.reshape(-1)[order], np.arange(len(unique) + 1))
-    return [(unique[g], order[bounds[g] : bounds[g + 1]]) for g in range(len(unique))]
-
-
-def _key_of(row: Any) -> ChunkKey:
-    x, y, z = (int(v) for v in row)
-    return (x, y, z)
