@@ -168,9 +168,6 @@ class ChunkView:
         self._relit: set[ChunkKey] = set()  # drawn chunks whose light may have changed
         self._relit_now: set[ChunkKey] = set()  # the same, after an edit: remeshed at once
         self._changed: set[ChunkKey] = set()  # changed by a tick, waiting for the worker's room
-        # Drawn in daylight, waiting for their light: remeshed once lit, whether or not lighting
-        # them changed any light the scheduler reports (a dark cave's stays 0).
-        self._daylight: set[ChunkKey] = set()
         self._deferred: list[ChunkKey] | None = None  # meshes `load_all` holds until it lit
         # Every chunk node hangs under one node holding the shader and its day light.
         self.node = world_root().attachNewNode("chunks")  # in world axes (`game.scene`)
@@ -263,10 +260,6 @@ class ChunkView:
         )
         meshed = self.streamer.meshed
         loader = self.streamer.loader
-        if self._daylight:
-            now_lit = self._daylight & self.lights.lit
-            self._daylight -= now_lit
-            self._relit |= now_lit
         # A remesh for light waits while the worker is full: the chunk is drawn meanwhile.
         while self._relit and time.perf_counter() - started < budget_s and not loader.meshes_full:
             key = self._relit.pop()
@@ -582,10 +575,6 @@ class ChunkView:
             if key in self.lights.lit:
                 lit = self.lights.light.padded(key)
             self._meshed_light[key] = None if lit is None else _hash_light(lit)
-            if lit is None:
-                self._daylight.add(key)
-            else:
-                self._daylight.discard(key)
         self._in_worker.pop(key, None)  # a mesh on its way from the worker is stale now
         self._unlit.pop(key, None)
         job = mesh_inputs(self.world, *key, lit)  # copies: the chunk now, for the worker or here
@@ -649,7 +638,6 @@ class ChunkView:
         self._parts.pop(key, None)
         self._unfitted.discard(key)
         self._meshed_light.pop(key, None)
-        self._daylight.discard(key)
         self._relit.discard(key)
         if self._on_dropped is not None:
             self._on_dropped(key)

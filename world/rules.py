@@ -638,7 +638,7 @@ class Rules:
             self._liquids.run(tx)
             self._entities.run(tx, seconds)
             tx.notify_neighbors(TICK_NEIGHBOR_BUDGET, isolate=True)
-            self._liquids.touched(tx, tx.changes.all().arrays()[0])
+            self._liquids.touched(tx)
             changes = tx.changes.all()
         self._keep_sounds(tx)
         self._relight(changes)
@@ -708,7 +708,7 @@ class Rules:
             return Outcome(False, str(error), pos=pos, denied_by=error.mod)
         if tx.queue is not None:
             self._pending.merge(tx.queue)
-        self._liquids.touched(tx, tx.changes.all().arrays()[0])
+        self._liquids.touched(tx)
         changes = tx.changes.all()
         self._keep_sounds(tx)
         self._relight(changes)

@@ -138,8 +138,10 @@ class LightScheduler:
     ) -> int:
         """Light waiting chunks, nearest ``camera`` first, while ``budget_s`` from ``started``
         lasts (one job anyway with ``force``); ``changed`` is told the chunks each job's light
-        reached. With a ``solver``, its answers are written first, and the next job goes to it
-        when none is out (module notes). Returns the jobs done (sent, written or lit here)."""
+        reached and the chunks it lit (a chunk drawn before its light came is drawn again with
+        it, even where lighting it changed nothing: a dark cave's light stays 0). With a
+        ``solver``, its answers are written first, and the next job goes to it when none is out
+        (module notes). Returns the jobs done (sent, written or lit here)."""
         done = 0 if solver is None else self._take(solver, changed)
         cx, cy, cz = camera
         queue = self._queue
@@ -177,7 +179,7 @@ class LightScheduler:
                 self._finish(job, solve_light(job.inputs), changed)
             else:
                 self.lit.update(group)
-                changed(self.light.add_chunks(group))
+                changed(self.light.add_chunks(group) | set(group))
             self._measure(began, len(group), out=False)
             done += 1
         return done
@@ -208,7 +210,7 @@ class LightScheduler:
                 self._queue.setdefault((k[0] >> 1, k[2] >> 1), {})[k] = None
             return
         self.lit.update(loaded)
-        changed(keys)
+        changed(keys | set(loaded))
 
     def _measure(self, began: float, chunks: int, *, out: bool) -> None:
         """Follow the usual cost of a chunk's light on the main thread."""

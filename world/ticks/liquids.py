@@ -286,9 +286,10 @@ class LiquidFlow:
 
     # -- after an action or a tick ---------------------------------------------------------------
 
-    def touched(self, tx: Transaction, cells: NDArray[np.int64]) -> None:
-        """Changed voxels (N, 3): liquids meeting beside them turn to their meeting's block, and
-        the liquid voxels among them and their neighbours are scheduled."""
+    def touched(self, tx: Transaction) -> None:
+        """The voxels the transaction changed: liquids meeting beside them turn to their
+        meeting's block, and the liquid voxels among them and their neighbours are scheduled."""
+        cells = tx.changes.all().arrays()[0]
         if not len(cells):
             return
         tables = self.tables()
