@@ -79,12 +79,11 @@ def open_audio(*, headless: bool) -> Any:
     audio library `game.engine.start` chose (OpenAL in a window), quiet."""
     if headless:
         return None
-    from panda3d.core import AudioManager, loadPrcFileData
+    from panda3d.core import AudioManager
 
     from game.engine import without_noise
 
     os.environ.setdefault("ALSOFT_LOGLEVEL", "0")  # OpenAL Soft says nothing of missing devices
-    loadPrcFileData("", "notify-level-audio fatal\n")
     with without_noise():  # nor ALSA, probed by OpenAL on a machine with a broken sound card
         manager = AudioManager.createAudioManager()
     return manager if manager.isValid() else None

@@ -36,6 +36,7 @@ from world.blocks.registry import BlockRegistry
 
 if TYPE_CHECKING:
     from world.mods.host import Mods
+from world.mods.textures import folder_beside
 
 __all__ = [
     "MAX_SOUND_FILE_BYTES",
@@ -72,10 +73,7 @@ def sound_folder(plugin: object) -> Path | None:
     named = getattr(plugin, "sound_folder", None)
     if isinstance(named, Path):
         return named
-    path = getattr(plugin, "__file__", None)
-    if not isinstance(path, str):
-        return None
-    return Path(path).parent / SOUND_FOLDER
+    return folder_beside(plugin, SOUND_FOLDER)
 
 
 def check_sound_file(path: Path) -> str | None:

@@ -31,7 +31,14 @@ from world.blocks.atlas import ATLAS_TILES, TILE_CAPACITY
 from world.blocks.registry import BlockRegistry
 from world.mods.host import Mods
 
-__all__ = ["TEXTURE_FOLDER", "TileFile", "find_tile_files", "texture_folder", "tile_file_name"]
+__all__ = [
+    "TEXTURE_FOLDER",
+    "TileFile",
+    "find_tile_files",
+    "folder_beside",
+    "texture_folder",
+    "tile_file_name",
+]
 
 TEXTURE_FOLDER = "textures"
 
@@ -54,11 +61,16 @@ def tile_file_name(tile: str) -> str:
 
 def texture_folder(plugin: object) -> Path | None:
     """The texture folder of a mod's module: inside a package, beside a module file."""
+    return folder_beside(plugin, TEXTURE_FOLDER)
+
+
+def folder_beside(plugin: object, name: str) -> Path | None:
+    """A folder of a mod's own files (textures, sounds) beside its module: inside a package,
+    beside a module file; None for a plugin that is no module."""
     path = getattr(plugin, "__file__", None)
     if not isinstance(path, str):
         return None
-    here = Path(path).parent
-    return here / TEXTURE_FOLDER
+    return Path(path).parent / name
 
 
 def find_tile_files(
