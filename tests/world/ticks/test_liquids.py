@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from world import World
@@ -322,6 +322,10 @@ BLOCKS = ("air", "air", "air", "base:stone", "base:sapling", "base:tall_grass", 
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(  # a sapling washed out by water that then dried where lava hardened beside it
+    layout=["air"] * (SIZE * 3 * SIZE - 2) + ["base:sapling", "air"],
+    sources=[(0, 0, 2, "base:water"), (0, 1, 0, "base:lava")],
+)
 @given(
     st.lists(st.sampled_from(BLOCKS), min_size=SIZE * 3 * SIZE, max_size=SIZE * 3 * SIZE),
     st.lists(
@@ -383,10 +387,10 @@ def test_liquids_change_only_air_floodable_blocks_and_each_other_and_never_leave
     assert not world.get_blocks(outside).any()
     # Washed blocks: water's leave their drops, lava's none; no other item appears.
     items = sum(e.data["count"] for e in world.entities if e.kind == "builtin:item")
-    washed = sum(
+    washed = sum(  # a floodable block that changed was washed, whatever lies there at the end
         1
         for old, new in zip(before.tolist(), after.tolist(), strict=True)
-        if floodable[old] and liquid[new]
+        if floodable[old] and new != old
     )
     assert items <= washed
 
